@@ -1,0 +1,69 @@
+"""The one final-turn adapter every graph ends in, and the memory read at a turn's start.
+
+A graph maps its finished state to a ``FinalTurn``; this node hands it to
+memory once, routes ``thread-memory-status`` to the custom stream, and never
+raises into the run (SPEC §4).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from adapters.memory_runtime import get_memory, session_of
+from memory import FinalTurn, MemoryUnavailableError, ThreadState
+from memory.compaction import emit
+
+log = logging.getLogger("aimind.final_turn")
+
+FINAL_TURN_NODE = "final_turn"
+TurnExtractor = Callable[[Any], FinalTurn | None]
+
+
+def _writer(runtime: Runtime | None) -> Callable[[Any], None] | None:
+    return getattr(runtime, "stream_writer", None)
+
+
+async def load_memory_state(config: RunnableConfig, runtime: Runtime | None) -> ThreadState | None:
+    """The session's memory, or None (no session, or memory unreadable: run without it)."""
+    session = session_of(config, getattr(runtime, "context", None))
+    if session is None:
+        return None
+    try:
+        memory = await get_memory()
+        return await memory.load(session)
+    except MemoryUnavailableError:
+        return None
+    except Exception:
+        log.warning("chat memory could not be opened; running without memory", exc_info=True)
+        return None
+
+
+def final_turn_node(
+    extract: TurnExtractor,
+) -> Callable[[Any, RunnableConfig, Runtime], Awaitable[dict[str, Any]]]:
+    """Build the graph's last node: ``extract(state)`` → memory, once, after the turn."""
+
+    async def final_turn(state: Any, config: RunnableConfig, runtime: Runtime) -> dict[str, Any]:
+        writer = _writer(runtime)
+        try:
+            turn = extract(state)
+            if turn is None:
+                return {}
+            session = session_of(config, runtime.context)
+            if session is None:
+                log.warning("no session for this run: the turn is not written to chat memory")
+                return {}
+            memory = await get_memory()
+            await memory.append_turn(session, turn, on_status=writer)
+        except Exception:
+            log.warning("chat memory write failed; the run goes on", exc_info=True)
+            emit(writer, "failed", ThreadState())
+        return {}
+
+    final_turn.__name__ = FINAL_TURN_NODE
+    return final_turn

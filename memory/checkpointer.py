@@ -1,0 +1,214 @@
+"""One checkpointer factory for the server (``langgraph.json``) and the library (SPEC §10).
+
+``AIMIND_DATABASE_URL`` picks the backend:
+``sqlite:///path`` (the embedded default), ``postgresql://…`` (a psycopg pool,
+``setup()`` once) or ``memory``. Every saver returned here can prune a thread
+down to its latest checkpoint, which keeps memory threads bounded at rest.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+
+DATABASE_URL_ENV = "AIMIND_DATABASE_URL"
+DEFAULT_DATABASE_URL = "sqlite:///.aimind/aimind.sqlite"
+POOL_MAX_ENV = "AIMIND_PG_POOL_MAX"
+DEFAULT_POOL_MAX = 16
+SQLITE_BUSY_TIMEOUT_S = 30.0
+_SETUP_LOCK_KEY = 0x41494D494E44  # "AIMIND": one migration at a time across processes
+
+
+class DatabaseURLError(ValueError):
+    """AIMIND_DATABASE_URL names no backend we support."""
+
+
+def database_url(url: str | None = None) -> str:
+    return url or os.environ.get(DATABASE_URL_ENV) or DEFAULT_DATABASE_URL
+
+
+def backend_of(url: str) -> str:
+    if url == "memory":
+        return "memory"
+    if url.startswith("sqlite:///"):
+        return "sqlite"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgres"
+    raise DatabaseURLError(
+        "AIMIND_DATABASE_URL must be sqlite:///path, postgresql://… or memory"
+    )
+
+
+def sqlite_path(url: str) -> Path:
+    return Path(url.removeprefix("sqlite:///"))
+
+
+class SqliteSaver(AsyncSqliteSaver):
+    """AsyncSqliteSaver that can also prune a thread to its latest checkpoint."""
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        await self.setup()
+        ids = [str(t) for t in thread_ids]
+        async with self.lock, self.conn.cursor() as cur:
+            for tid in ids:
+                if strategy == "delete":
+                    await cur.execute("DELETE FROM checkpoints WHERE thread_id = ?", (tid,))
+                else:
+                    await cur.execute(
+                        "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id NOT IN "
+                        "(SELECT MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ? "
+                        "GROUP BY checkpoint_ns)",
+                        (tid, tid),
+                    )
+                await cur.execute(
+                    "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id NOT IN "
+                    "(SELECT checkpoint_id FROM checkpoints WHERE thread_id = ?)",
+                    (tid, tid),
+                )
+            await self.conn.commit()
+
+
+class _NoLock:
+    """Stands in for AsyncPostgresSaver's instance lock when it owns a pool."""
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PostgresSaver(AsyncPostgresSaver):
+    """AsyncPostgresSaver over a pool, without the instance-wide lock.
+
+    The stock saver serializes every call on one ``asyncio.Lock`` even when it
+    is handed a pool; each call here takes its own pooled connection instead,
+    so sessions do not queue behind each other.
+    """
+
+    def __init__(self, conn: AsyncConnectionPool, **kwargs: Any) -> None:
+        super().__init__(conn, **kwargs)
+        self.lock = _NoLock()  # type: ignore[assignment]
+
+
+class MemorySaver(InMemorySaver):
+    """InMemorySaver that can prune a thread to its latest checkpoint."""
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        for tid in map(str, thread_ids):
+            if strategy == "delete":
+                self.delete_thread(tid)
+                continue
+            live: set[tuple[str, str, str]] = set()
+            live_blobs: set[tuple[str, str, str, Any]] = set()
+            for ns, saved in self.storage.get(tid, {}).items():
+                if not saved:
+                    continue
+                latest = max(saved)
+                for cid in [c for c in saved if c != latest]:
+                    del saved[cid]
+                live.add((tid, ns, latest))
+                checkpoint = self.serde.loads_typed(saved[latest][0])
+                live_blobs.update((tid, ns, ch, v) for ch, v in checkpoint["channel_versions"].items())
+            for key in [k for k in self.writes if k[0] == tid and k not in live]:
+                del self.writes[key]
+            for key in [k for k in self.blobs if k[0] == tid and k not in live_blobs]:
+                del self.blobs[key]
+
+
+@asynccontextmanager
+async def _sqlite(url: str) -> AsyncIterator[SqliteSaver]:
+    path = sqlite_path(url)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_S) as conn:
+        saver = SqliteSaver(conn)
+        await saver.setup()
+        yield saver
+
+
+@asynccontextmanager
+async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[AsyncConnectionPool]:
+    """A psycopg pool configured the way the Postgres saver expects."""
+    size = max_size or int(os.environ.get(POOL_MAX_ENV) or DEFAULT_POOL_MAX)
+    pool = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=size,
+        open=False,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+    )
+    await pool.open(wait=True, timeout=30)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+@asynccontextmanager
+async def _postgres(url: str) -> AsyncIterator[PostgresSaver]:
+    async with open_pg_pool(url) as pool:
+        saver = PostgresSaver(pool)
+        async with pool.connection() as conn:
+            await conn.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK_KEY,))
+            try:
+                await saver.setup()
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
+        yield saver
+
+
+@asynccontextmanager
+async def open_checkpointer(url: str | None = None) -> AsyncIterator[BaseCheckpointSaver]:
+    """Open the saver named by ``url`` (default: ``AIMIND_DATABASE_URL``), set up and ready."""
+    url = database_url(url)
+    backend = backend_of(url)
+    if backend == "memory":
+        yield MemorySaver()
+    elif backend == "sqlite":
+        async with _sqlite(url) as saver:
+            yield saver
+    else:
+        async with _postgres(url) as saver:
+            yield saver
+
+
+@asynccontextmanager
+async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
+    """``langgraph.json`` ``checkpointer.path`` target: the same saver the memory uses."""
+    async with open_checkpointer() as saver:
+        yield saver
+
+
+async def prune_thread(saver: BaseCheckpointSaver, thread_id: str) -> None:
+    """Drop every checkpoint of ``thread_id`` but the latest (and their writes/blobs)."""
+    aprune = getattr(saver, "aprune", None)
+    if aprune is None:
+        return
+    await aprune([thread_id], strategy="keep_latest")
+
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "DEFAULT_DATABASE_URL",
+    "DatabaseURLError",
+    "MemorySaver",
+    "PostgresSaver",
+    "SqliteSaver",
+    "backend_of",
+    "database_url",
+    "open_checkpointer",
+    "open_pg_pool",
+    "prune_thread",
+    "server_checkpointer",
+]

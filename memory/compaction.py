@@ -1,0 +1,144 @@
+"""Folding old turns into summary + pinned decisions (SPEC §5).
+
+Only ``summary`` and ``pinned_decisions`` ever come from a compactor; the kept
+messages and ``last_compacted_at`` are derived here. Whatever a compactor
+returns is clamped locally, and pins from before survive unless replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memory.limits import MemoryLimits
+from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
+from memory.text import clip, normalize
+
+log = logging.getLogger("aimind.memory.compaction")
+
+StatusCallback = Callable[[dict[str, Any]], None]
+STATUS_EVENT = "thread-memory-status"
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionRequest:
+    """Everything a compactor may see: memory text only, never runtime state."""
+
+    summary: str
+    pinned_decisions: list[str]
+    folded: list[ChatThreadMessage]
+    kept: list[ChatThreadMessage]
+
+
+class Compactor(Protocol):
+    name: str
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput: ...
+
+
+def status_event(status: str, state: ThreadState) -> dict[str, Any]:
+    return {
+        "type": STATUS_EVENT,
+        "status": status,
+        "summaryLength": len(state.summary),
+        "pinnedDecisionCount": len(state.pinned_decisions),
+    }
+
+
+def emit(on_status: StatusCallback | None, status: str, state: ThreadState) -> None:
+    """Report a memory status; a broken listener never breaks the memory write."""
+    if on_status is None:
+        return
+    try:
+        on_status(status_event(status, state))
+    except Exception:  # a status listener is best-effort by contract
+        log.warning("thread-memory-status listener failed", exc_info=True)
+
+
+def clamp_pins(pins: list[str], limits: MemoryLimits) -> list[str]:
+    """Trim each pin, drop blanks and repeats, keep the newest ``pinned_max``."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for raw in pins:
+        if not isinstance(raw, str):
+            continue
+        pin = clip(raw, limits.pin_chars)
+        key = normalize(pin)
+        if not key or key in seen:
+            continue
+        seen.add(key)
+        out.append(pin)
+    return out[-limits.pinned_max :]
+
+
+def _supersedes(new_key: str, old_key: str) -> bool:
+    return new_key == old_key or (len(old_key) >= 12 and old_key in new_key)
+
+
+def merge_pins(old: list[str], new: list[str], limits: MemoryLimits) -> list[str]:
+    """Old pins are durable: one goes only when a new pin is equivalent or supersedes it.
+
+    An equivalent pin keeps the old one's place; a superseding one moves to the
+    end (newest). Past the cap the oldest are evicted first.
+    """
+    merged = list(old)
+    for pin in clamp_pins(new, limits):
+        key = normalize(pin)
+        same = [i for i, p in enumerate(merged) if normalize(p) == key]
+        if same:
+            merged[same[0]] = pin
+            continue
+        merged = [p for p in merged if not _supersedes(key, normalize(p))]
+        merged.append(pin)
+    return clamp_pins(merged, limits)
+
+
+def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:
+    """The request to compact, or None while the window still fits."""
+    if len(state.messages) <= limits.max_messages:
+        return None
+    cut = len(state.messages) - limits.kept_messages
+    return CompactionRequest(
+        summary=state.summary,
+        pinned_decisions=list(state.pinned_decisions),
+        folded=state.messages[:cut],
+        kept=state.messages[cut:],
+    )
+
+
+async def compact(
+    state: ThreadState,
+    request: CompactionRequest,
+    *,
+    primary: Compactor,
+    fallback: Compactor,
+    limits: MemoryLimits,
+    on_status: StatusCallback | None = None,
+) -> tuple[ThreadState, str]:
+    """Fold ``request.folded`` into summary + pins; never loses the bounds.
+
+    The primary compactor gets ``compaction_timeout_s``; any error, timeout or
+    invalid output falls back to the deterministic one.
+    """
+    emit(on_status, "started", state)
+    used = primary.name
+    try:
+        output = await asyncio.wait_for(primary.compact(request), limits.compaction_timeout_s)
+        output = CompactionOutput.model_validate(output)
+    except Exception as exc:
+        if primary is fallback:
+            raise
+        log.warning("compaction with %s failed (%s); using %s", used, type(exc).__name__, fallback.name)
+        used = fallback.name
+        output = await fallback.compact(request)
+    new_state = ThreadState(
+        messages=request.kept,
+        summary=clip(output.summary, limits.summary_chars),
+        pinned_decisions=merge_pins(request.pinned_decisions, output.pinned_decisions, limits),
+        last_compacted_at=utcnow(),
+    )
+    emit(on_status, "succeeded", new_state)
+    return new_state, used

@@ -1,0 +1,81 @@
+"""Every bound of the chat memory, named once (SPEC §3, §5, §6).
+
+The defaults are the contract; each can be overridden from the environment
+(``AIMIND_<NAME>``) and is validated when memory is opened, so a bad setting
+fails at start-up rather than on a user's turn.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+RECENT_TURNS = 4
+"""Turns kept verbatim at most after every write (2 messages per turn)."""
+KEEP_TURNS = 2
+"""Turns kept verbatim after a compaction; fewer than RECENT_TURNS so compaction is rare."""
+SUMMARY_CHARS = 2_500
+PINNED_MAX = 20
+PIN_CHARS = 300
+MESSAGE_CHAR_CAP = 8_000
+"""One stored message's text at most (the delivery report's cap too)."""
+COMPACTION_TIMEOUT_S = 30.0
+SUMMARY_PREVIEW_CHARS = 240
+TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
+
+
+class LimitsError(ValueError):
+    """A memory limit is out of range; raised at start-up."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLimits:
+    recent_turns: int = RECENT_TURNS
+    keep_turns: int = KEEP_TURNS
+    summary_chars: int = SUMMARY_CHARS
+    pinned_max: int = PINNED_MAX
+    pin_chars: int = PIN_CHARS
+    message_char_cap: int = MESSAGE_CHAR_CAP
+    compaction_timeout_s: float = COMPACTION_TIMEOUT_S
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.keep_turns <= self.recent_turns:
+            raise LimitsError(
+                f"need 1 <= KEEP_TURNS <= RECENT_TURNS, got KEEP_TURNS={self.keep_turns}, "
+                f"RECENT_TURNS={self.recent_turns}"
+            )
+        for name in ("summary_chars", "pinned_max", "pin_chars", "message_char_cap"):
+            if getattr(self, name) < 1:
+                raise LimitsError(f"{name.upper()} must be >= 1")
+        if self.message_char_cap <= len(TRUNCATION_MARKER):
+            raise LimitsError("MESSAGE_CHAR_CAP must be longer than the truncation marker")
+        if not self.compaction_timeout_s > 0:
+            raise LimitsError("COMPACTION_TIMEOUT_S must be > 0")
+
+    @property
+    def max_messages(self) -> int:
+        return 2 * self.recent_turns
+
+    @property
+    def kept_messages(self) -> int:
+        return 2 * self.keep_turns
+
+    @classmethod
+    def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> MemoryLimits:
+        """Read ``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``; unset means default."""
+        env = os.environ if environ is None else environ
+        values: dict[str, float | int] = {}
+        for f in fields(cls):
+            raw = env.get(f"AIMIND_{f.name.upper()}")
+            if raw is None or raw.strip() == "":
+                continue
+            kind = float if f.type in ("float", float) else int
+            try:
+                values[f.name] = kind(raw)
+            except ValueError as exc:
+                raise LimitsError(f"AIMIND_{f.name.upper()} must be a number, got {raw!r}") from exc
+        return cls(**values)  # type: ignore[arg-type]
+
+PRUNE_EVERY = 8
+"""A memory thread is pruned to its latest checkpoint every this many writes,
+so at most this many checkpoints of it exist at rest, whatever its length."""

@@ -1,0 +1,62 @@
+"""The LLM compactor: any LangChain chat model with structured output, at temperature 0."""
+
+from __future__ import annotations
+
+import json
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from memory.compaction import CompactionRequest
+from memory.limits import MemoryLimits
+from memory.models import ChatThreadMessage, CompactionOutput
+
+INSTRUCTIONS = """You maintain the short-term memory of one chat conversation.
+Fold the messages under "fold" into the memory and return JSON with exactly two keys:
+- "summary": a concise background summary of the whole conversation so far (at most {summary_chars} characters), merging the previous summary with the folded messages.
+- "pinned_decisions": the complete list of durable decisions, constraints and conclusions the user stated or confirmed (at most {pinned_max} items, each at most {pin_chars} characters). Keep every previous pin unless a newer decision replaces it; add new ones.
+The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.
+Write plain text only: no tool data, prompts or internal state."""
+
+
+def _lines(messages: list[ChatThreadMessage]) -> list[dict[str, str]]:
+    return [{"role": m.role, "text": m.text} for m in messages]
+
+
+def compaction_messages(request: CompactionRequest, limits: MemoryLimits) -> list:
+    """The model's whole input: old summary, old pins, folded and kept messages."""
+    payload = {
+        "previous_summary": request.summary,
+        "previous_pinned_decisions": request.pinned_decisions,
+        "fold": _lines(request.folded),
+        "kept (do not repeat)": _lines(request.kept),
+    }
+    return [
+        SystemMessage(
+            INSTRUCTIONS.format(
+                summary_chars=limits.summary_chars,
+                pinned_max=limits.pinned_max,
+                pin_chars=limits.pin_chars,
+            )
+        ),
+        HumanMessage(json.dumps(payload, ensure_ascii=False, indent=1)),
+    ]
+
+
+class LLMCompactor:
+    """Structured output validated by ``CompactionOutput`` (extra keys are rejected)."""
+
+    name = "llm"
+
+    def __init__(self, model: BaseChatModel, limits: MemoryLimits | None = None) -> None:
+        if "temperature" in type(model).model_fields:
+            model = model.model_copy(update={"temperature": 0})
+        self.model = model
+        self.limits = limits or MemoryLimits()
+        self._structured = model.with_structured_output(CompactionOutput)
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        result = await self._structured.ainvoke(compaction_messages(request, self.limits))
+        return CompactionOutput.model_validate(
+            result.model_dump() if isinstance(result, CompactionOutput) else result
+        )

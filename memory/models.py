@@ -1,0 +1,89 @@
+"""Pydantic models at the memory boundary: persisted state, turns, compaction output."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Role = Literal["user", "assistant"]
+Source = Literal["chat", "tool", "mcp-resource", "tasklist-agent", "delivery-chain"]
+WRITABLE_STATUSES: frozenset[str] = frozenset({"completed", "final", "blocked"})
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class ChatThreadMessage(BaseModel):
+    """One persisted message: user-visible plain text and nothing else (SPEC §3)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1, max_length=200)
+    role: Role
+    text: str
+    created_at: datetime
+
+    @field_validator("text")
+    @classmethod
+    def _non_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message text must not be blank")
+        return value
+
+
+class ThreadState(BaseModel):
+    """The chat-memory thread: recent window, bounded summary, durable pins (SPEC §3)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[ChatThreadMessage] = Field(default_factory=list)
+    summary: str = ""
+    pinned_decisions: list[str] = Field(default_factory=list)
+    last_compacted_at: datetime | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.messages or self.summary or self.pinned_decisions)
+
+    def to_channels(self) -> dict[str, Any]:
+        """Plain JSON values for the checkpoint: no pickled classes at rest."""
+        return self.model_dump(mode="json")
+
+
+class FinalTurn(BaseModel):
+    """What a graph's final-turn adapter hands to memory (SPEC §4).
+
+    Texts are typed loosely on purpose: a non-string text is a turn that is
+    skipped, not a crash in the middle of someone's run.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    user_text: Any
+    assistant_text: Any
+    status: str
+    source: Source = "chat"
+    user_message_id: str | None = Field(default=None, min_length=1, max_length=200)
+    assistant_message_id: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class CompactionOutput(BaseModel):
+    """The only thing taken from a compaction model: exactly these two keys."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary: str
+    pinned_decisions: list[str]
+
+
+SkipReason = Literal["status", "empty", "duplicate", "memory-unavailable"]
+
+
+class AppendResult(BaseModel):
+    written: bool
+    skipped: SkipReason | None = None
+    compacted: bool = False
+    compactor: Literal["llm", "extractive"] | None = None

@@ -1,0 +1,136 @@
+"""Session identity: tokens, the HMAC secret, session hashes and memory thread ids (SPEC §8).
+
+The raw browser token never leaves this module: everything downstream works
+with ``SessionHash``, the hex HMAC-SHA256 of the token under the server secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import re
+import secrets
+from pathlib import Path
+
+log = logging.getLogger("aimind.session")
+
+MEMORY_THREAD_PREFIX = "chat:"
+SECRET_ENV = "AIMIND_SESSION_SECRET"
+SECRET_MIN_CHARS = 32
+SECRET_FILE = "session-secret"
+DATA_DIR_ENV = "AIMIND_DATA_DIR"
+DEFAULT_DATA_DIR = ".aimind"
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
+HASH_RE = re.compile(r"[0-9a-f]{64}")
+
+
+class InvalidSessionError(ValueError):
+    """A session token or identity is malformed. Safe to show to the client."""
+
+
+class SecretConfigError(RuntimeError):
+    """The session secret is missing or too weak; raised at start-up."""
+
+
+class SessionHash(str):
+    """An already-authenticated identity: the 64-hex HMAC of a session token."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> SessionHash:
+        if not isinstance(value, str) or not HASH_RE.fullmatch(value):
+            raise InvalidSessionError("session identity must be 64 lowercase hex characters")
+        return super().__new__(cls, value)
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR)
+
+
+def validate_token(token: object) -> str:
+    if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
+        raise InvalidSessionError(
+            "session token must be 16 to 128 characters of letters, digits, '_' or '-'"
+        )
+    return token
+
+
+def new_token() -> str:
+    """A fresh session token for a browser that has none (43 url-safe chars)."""
+    return secrets.token_urlsafe(32)
+
+
+_secret_cache: dict[str, bytes] = {}
+
+
+def load_secret(directory: Path | None = None) -> bytes:
+    """The HMAC secret: ``AIMIND_SESSION_SECRET``, else a dev secret kept in the data folder.
+
+    In production (``AIMIND_ENV=production``) a missing secret is a start-up error,
+    never a request-time 500.
+    """
+    env_secret = os.environ.get(SECRET_ENV)
+    if env_secret:
+        if len(env_secret) < SECRET_MIN_CHARS:
+            raise SecretConfigError(f"{SECRET_ENV} must be at least {SECRET_MIN_CHARS} characters")
+        return env_secret.encode()
+    if os.environ.get("AIMIND_ENV", "").lower() == "production":
+        raise SecretConfigError(
+            f"{SECRET_ENV} is not set. In production, set it to a random string of at least "
+            f"{SECRET_MIN_CHARS} characters (e.g. `python -c 'import secrets; "
+            "print(secrets.token_urlsafe(48))'`)."
+        )
+    path = (directory or data_dir()).resolve() / SECRET_FILE
+    key = str(path)
+    if key in _secret_cache:
+        return _secret_cache[key]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        secret = path.read_text().strip()
+        if len(secret) < SECRET_MIN_CHARS:
+            raise SecretConfigError(f"the dev secret in {path.name} is too short") from None
+    else:
+        secret = secrets.token_urlsafe(48)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secret)
+        log.warning(
+            "%s is not set: generated a development session secret in the data folder "
+            "(%s). Set %s in production.",
+            SECRET_ENV,
+            path.parent.name + "/" + SECRET_FILE,
+            SECRET_ENV,
+        )
+    _secret_cache[key] = secret.encode()
+    return _secret_cache[key]
+
+
+def hash_token(token: str, secret: bytes) -> SessionHash:
+    """Hex HMAC-SHA256(secret, token): the only form of the token that is ever stored."""
+    validate_token(token)
+    return SessionHash(hmac.new(secret, token.encode(), hashlib.sha256).hexdigest())
+
+
+def resolve_session(session: str, secret: bytes) -> SessionHash:
+    """Accept a raw token or an already-hashed ``SessionHash`` identity."""
+    if isinstance(session, SessionHash):
+        return session
+    return hash_token(session, secret)
+
+
+def memory_thread_id(identity: SessionHash) -> str:
+    return f"{MEMORY_THREAD_PREFIX}{identity}"
+
+
+def require_memory_thread_id(thread_id: str) -> str:
+    """Memory APIs refuse ids that are not ``chat:<64 hex>`` (agent threads never are)."""
+    if not (
+        isinstance(thread_id, str)
+        and thread_id.startswith(MEMORY_THREAD_PREFIX)
+        and HASH_RE.fullmatch(thread_id[len(MEMORY_THREAD_PREFIX) :])
+    ):
+        raise InvalidSessionError("not a chat-memory thread id")
+    return thread_id

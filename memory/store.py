@@ -1,0 +1,107 @@
+"""The chat-memory thread as a real LangGraph thread, written straight through the saver.
+
+The memory graph (one no-op node, state = the ThreadState fields) exists so the
+thread is an ordinary LangGraph thread: ``graph.aget_state`` and Studio read it.
+Writes skip a full graph invocation and put one checkpoint per turn directly,
+in the shape ``aupdate_state`` would, then prune old checkpoints every
+``PRUNE_EVERY`` writes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, TypedDict
+
+from langgraph.checkpoint.base import (
+    LATEST_VERSION,
+    BaseCheckpointSaver,
+    Checkpoint,
+    CheckpointTuple,
+)
+from langgraph.checkpoint.base.id import uuid6
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from memory.checkpointer import prune_thread
+from memory.limits import PRUNE_EVERY
+from memory.models import ThreadState
+
+MEMORY_NODE = "remember"
+
+
+class MemoryChannels(TypedDict, total=False):
+    """The memory thread's channels: the persisted ThreadState as plain JSON values."""
+
+    messages: list[dict[str, Any]]
+    summary: str
+    pinned_decisions: list[str]
+    last_compacted_at: str | None
+
+
+def _remember(state: MemoryChannels) -> dict[str, Any]:
+    return {}
+
+
+def build_memory_graph(saver: BaseCheckpointSaver | None) -> CompiledStateGraph:
+    builder = StateGraph(MemoryChannels)
+    builder.add_node(MEMORY_NODE, _remember)
+    builder.add_edge(START, MEMORY_NODE)
+    builder.add_edge(MEMORY_NODE, END)
+    return builder.compile(checkpointer=saver, name="chat-memory")
+
+
+def thread_config(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+
+
+class ThreadStore:
+    """Reads and writes ThreadState on memory threads of one saver."""
+
+    def __init__(self, saver: BaseCheckpointSaver) -> None:
+        self.saver = saver
+
+    async def read(self, thread_id: str) -> tuple[ThreadState, CheckpointTuple | None]:
+        tup = await self.saver.aget_tuple(thread_config(thread_id))
+        if tup is None:
+            return ThreadState(), None
+        values = tup.checkpoint["channel_values"]
+        state = ThreadState.model_validate({k: values[k] for k in MemoryChannels.__annotations__ if k in values})
+        return state, tup
+
+    async def write(
+        self, thread_id: str, state: ThreadState, previous: CheckpointTuple | None
+    ) -> None:
+        """Put ``state`` as the thread's next checkpoint (parent: ``previous``)."""
+        channels = state.to_channels()
+        if previous is None:
+            step, versions, seen, parent = 0, {}, {}, {}
+        else:
+            step = int(previous.metadata.get("step", 0)) + 1
+            versions = dict(previous.checkpoint["channel_versions"])
+            seen = previous.checkpoint.get("versions_seen", {})
+            parent = {"checkpoint_id": previous.checkpoint["id"]}
+        old_values = previous.checkpoint["channel_values"] if previous else {}
+        new_versions = {}
+        for key, value in channels.items():
+            if previous is None or key not in versions or old_values.get(key) != value:
+                versions[key] = new_versions[key] = self.saver.get_next_version(
+                    versions.get(key), None
+                )
+        checkpoint = Checkpoint(
+            v=LATEST_VERSION,
+            id=str(uuid6(clock_seq=step)),
+            ts=datetime.now(UTC).isoformat(),
+            channel_values=channels,
+            channel_versions=versions,
+            versions_seen=seen,
+            pending_sends=[],
+            updated_channels=sorted(new_versions),
+        )
+        config = {"configurable": {**thread_config(thread_id)["configurable"], **parent}}
+        metadata = {"source": "update", "step": step, "parents": {}}
+        await self.saver.aput(config, checkpoint, metadata, new_versions)
+        if step and step % PRUNE_EVERY == 0:
+            await prune_thread(self.saver, thread_id)
+
+    async def delete(self, thread_id: str) -> None:
+        await self.saver.adelete_thread(thread_id)

