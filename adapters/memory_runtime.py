@@ -19,10 +19,12 @@ from memory import MemoryService, open_memory
 from memory.checkpointer import database_url
 from memory.session import HASH_RE, SessionHash
 
-_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, tuple[AsyncExitStack, MemoryService]]] = (
+_open: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[str, tuple[AsyncExitStack, MemoryService]]
+] = weakref.WeakKeyDictionary()
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
     weakref.WeakKeyDictionary()
 )
-_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 @dataclass

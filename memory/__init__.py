@@ -6,7 +6,7 @@ Public API (SPEC §13)::
 """
 
 from memory.checkpointer import open_checkpointer, server_checkpointer
-from memory.compaction import Compactor, CompactionRequest
+from memory.compaction import CompactionRequest, Compactor
 from memory.context import build_context
 from memory.extractive import ExtractiveCompactor
 from memory.guard import FORBIDDEN_FIELDS, ForbiddenFieldError, assert_no_forbidden_fields

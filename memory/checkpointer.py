@@ -45,9 +45,7 @@ def backend_of(url: str) -> str:
         return "sqlite"
     if url.startswith(("postgresql://", "postgres://")):
         return "postgres"
-    raise DatabaseURLError(
-        "AIMIND_DATABASE_URL must be sqlite:///path, postgresql://… or memory"
-    )
+    raise DatabaseURLError("AIMIND_DATABASE_URL must be sqlite:///path, postgresql://… or memory")
 
 
 def sqlite_path(url: str) -> Path:
@@ -120,7 +118,9 @@ class MemorySaver(InMemorySaver):
                     del saved[cid]
                 live.add((tid, ns, latest))
                 checkpoint = self.serde.loads_typed(saved[latest][0])
-                live_blobs.update((tid, ns, ch, v) for ch, v in checkpoint["channel_versions"].items())
+                live_blobs.update(
+                    (tid, ns, ch, v) for ch, v in checkpoint["channel_versions"].items()
+                )
             for key in [k for k in self.writes if k[0] == tid and k not in live]:
                 del self.writes[key]
             for key in [k for k in self.blobs if k[0] == tid and k not in live_blobs]:

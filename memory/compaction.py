@@ -131,7 +131,9 @@ async def compact(
     except Exception as exc:
         if primary is fallback:
             raise
-        log.warning("compaction with %s failed (%s); using %s", used, type(exc).__name__, fallback.name)
+        log.warning(
+            "compaction with %s failed (%s); using %s", used, type(exc).__name__, fallback.name
+        )
         used = fallback.name
         output = await fallback.compact(request)
     new_state = ThreadState(

@@ -36,9 +36,7 @@ def hydration_dto(thread_id: str, state: ThreadState | None) -> dict[str, Any]:
     dto = HydrationDTO(
         threadId=thread_id,
         messages=[
-            HydratedMessage(
-                id=m.id, role=m.role, text=m.text, createdAt=m.created_at.isoformat()
-            )
+            HydratedMessage(id=m.id, role=m.role, text=m.text, createdAt=m.created_at.isoformat())
             for m in state.messages
         ],
         summaryPreview=state.summary[:SUMMARY_PREVIEW_CHARS] or None,

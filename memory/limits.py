@@ -76,6 +76,7 @@ class MemoryLimits:
                 raise LimitsError(f"AIMIND_{f.name.upper()} must be a number, got {raw!r}") from exc
         return cls(**values)  # type: ignore[arg-type]
 
+
 PRUNE_EVERY = 8
 """A memory thread is pruned to its latest checkpoint every this many writes,
 so at most this many checkpoints of it exist at rest, whatever its length."""

@@ -11,12 +11,17 @@ from memory.compaction import CompactionRequest
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
 
-INSTRUCTIONS = """You maintain the short-term memory of one chat conversation.
-Fold the messages under "fold" into the memory and return JSON with exactly two keys:
-- "summary": a concise background summary of the whole conversation so far (at most {summary_chars} characters), merging the previous summary with the folded messages.
-- "pinned_decisions": the complete list of durable decisions, constraints and conclusions the user stated or confirmed (at most {pinned_max} items, each at most {pin_chars} characters). Keep every previous pin unless a newer decision replaces it; add new ones.
-The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.
-Write plain text only: no tool data, prompts or internal state."""
+INSTRUCTIONS = (
+    "You maintain the short-term memory of one chat conversation.\n"
+    'Fold the messages under "fold" into the memory and return JSON with exactly two keys:\n'
+    '- "summary": a concise background summary of the whole conversation so far (at most '
+    "{summary_chars} characters), merging the previous summary with the folded messages.\n"
+    '- "pinned_decisions": the complete list of durable decisions, constraints and conclusions '
+    "the user stated or confirmed (at most {pinned_max} items, each at most {pin_chars} "
+    "characters). Keep every previous pin unless a newer decision replaces it; add new ones.\n"
+    'The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.\n'
+    "Write plain text only: no tool data, prompts or internal state."
+)
 
 
 def _lines(messages: list[ChatThreadMessage]) -> list[dict[str, str]]:

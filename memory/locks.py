@@ -38,9 +38,7 @@ class LocalLocks:
     """One asyncio.Lock per thread id, dropped when nobody holds or waits for it."""
 
     def __init__(self) -> None:
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         lock = self._locks.get(thread_id)

@@ -65,7 +65,9 @@ class ThreadStore:
         if tup is None:
             return ThreadState(), None
         values = tup.checkpoint["channel_values"]
-        state = ThreadState.model_validate({k: values[k] for k in MemoryChannels.__annotations__ if k in values})
+        state = ThreadState.model_validate(
+            {k: values[k] for k in MemoryChannels.__annotations__ if k in values}
+        )
         return state, tup
 
     async def write(

@@ -59,7 +59,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets its own data folder, the offline model and no real secret."""
     monkeypatch.setenv("AIMIND_DATA_DIR", str(tmp_path / "data"))
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AIMIND_SESSION_SECRET", "AIMIND_ENV",
-                 "AIMIND_DATABASE_URL", "AIMIND_MODEL", "AIMIND_COMPACTION_MODEL"):
+    for name in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "AIMIND_SESSION_SECRET",
+        "AIMIND_ENV",
+        "AIMIND_DATABASE_URL",
+        "AIMIND_MODEL",
+        "AIMIND_COMPACTION_MODEL",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANGSMITH_TRACING", "false")
