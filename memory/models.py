@@ -86,4 +86,5 @@ class AppendResult(BaseModel):
     written: bool
     skipped: SkipReason | None = None
     compacted: bool = False
-    compactor: Literal["llm", "extractive"] | None = None
+    compactor: str | None = None
+    """The ``name`` of the compactor that folded this turn (any ``Compactor``), if one ran."""
