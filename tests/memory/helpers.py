@@ -1,0 +1,118 @@
+"""Shared helpers for the chat-memory tests: bounds checks, turns, test compactors."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory import CompactionOutput, CompactionRequest, ExtractiveCompactor, FinalTurn, ThreadState
+from memory.limits import MemoryLimits
+
+LIMITS = MemoryLimits()
+_counter = itertools.count()
+
+
+def new_token() -> str:
+    """A fresh valid session token (so each test or example gets its own memory thread)."""
+    return f"test-session-{next(_counter):08d}-{id(_counter) % 10_000:04d}"
+
+
+def turn(
+    user: Any = "hello",
+    assistant: Any = "hi there",
+    status: str = "completed",
+    *,
+    source: str = "chat",
+    user_id: str | None = None,
+    assistant_id: str | None = None,
+) -> FinalTurn:
+    return FinalTurn(
+        user_text=user,
+        assistant_text=assistant,
+        status=status,
+        source=source,
+        user_message_id=user_id,
+        assistant_message_id=assistant_id,
+    )
+
+
+def assert_bounds(state: ThreadState, limits: MemoryLimits = LIMITS) -> None:
+    """Every bound of SPEC §3 that must hold after every write."""
+    assert len(state.messages) <= limits.max_messages
+    assert len(state.messages) % 2 == 0
+    for i, message in enumerate(state.messages):
+        assert message.role == ("user" if i % 2 == 0 else "assistant")
+        assert message.text.strip()
+        assert len(message.text) <= limits.message_char_cap
+    ids = [m.id for m in state.messages]
+    assert len(ids) == len(set(ids)), f"duplicate message ids: {ids}"
+    assert len(state.summary) <= limits.summary_chars
+    assert len(state.pinned_decisions) <= limits.pinned_max
+    for pin in state.pinned_decisions:
+        assert 1 <= len(pin) <= limits.pin_chars
+
+
+def user_texts(state: ThreadState) -> list[str]:
+    return [m.text for m in state.messages if m.role == "user"]
+
+
+@dataclass
+class CountingCompactor:
+    """The extractive compactor, recording every request (how many turns it folded)."""
+
+    name: str = "counting"
+    requests: list[CompactionRequest] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._inner = ExtractiveCompactor(LIMITS)
+
+    @property
+    def folded_turns(self) -> int:
+        return sum(len(r.folded) // 2 for r in self.requests)
+
+    @property
+    def folded_user_texts(self) -> list[str]:
+        return [m.text for r in self.requests for m in r.folded if m.role == "user"]
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        self.requests.append(request)
+        return await self._inner.compact(request)
+
+
+@dataclass
+class ScriptedCompactor:
+    """Plays one behaviour per compaction: ok, raise, garbage, extra, overlong or timeout.
+
+    Every request is recorded on entry, whatever the behaviour, so a test can
+    account for the turns folded even when this compactor fails.
+    """
+
+    modes: list[str] = field(default_factory=list)
+    name: str = "scripted"
+    requests: list[CompactionRequest] = field(default_factory=list)
+    pins_made: int = 0
+
+    async def compact(self, request: CompactionRequest) -> Any:
+        self.requests.append(request)
+        mode = self.modes.pop(0) if self.modes else "ok"
+        if mode == "raise":
+            raise RuntimeError("compaction model is down")
+        if mode == "timeout":
+            await asyncio.sleep(5)
+        if mode == "garbage":
+            return "this is not a compaction"
+        folded = " ".join(m.text[:40] for m in request.folded)
+        if mode == "extra":
+            return {"summary": folded, "pinned_decisions": [], "messages": []}
+        if mode == "overlong":
+            return CompactionOutput(
+                summary=("Long summary sentence. " * 400),
+                pinned_decisions=[f"overlong pin {i} " + "x" * 400 for i in range(30)],
+            )
+        self.pins_made += 1
+        return CompactionOutput(
+            summary=f"{request.summary} {folded}".strip(),
+            pinned_decisions=[f"pin-{self.pins_made}"],
+        )
