@@ -1,0 +1,195 @@
+"""MCP tools and resources for the chat graph, from an ``mcp.json`` (``{"mcpServers": …}``).
+
+The config is ``AIMIND_MCP_CONFIG`` if set, else ``mcp.json`` at the repo root;
+a missing file means no MCP tools. Each server entry is the common format:
+``{"command", "args", "env", "cwd"}`` for stdio, or ``{"url", "transport",
+"headers"}`` for HTTP. A stdio ``command`` of ``python``/``python3`` runs this
+interpreter (so the repo's server starts inside the same environment), the
+working directory defaults to the config file's folder, and the child gets the
+MCP SDK's minimal environment plus ``AIMIND_*`` settings plus the entry's own
+``env`` — never the whole parent environment with its API keys.
+
+Besides each server's tools, one ``mcp_resource`` tool lists and reads the
+servers' resources. Every MCP-backed tool carries ``metadata["aimind_source"] =
+"mcp-resource"`` so the chat graph can label the turn's source.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+from langchain_mcp_adapters.client import MultiServerMCPClient
+from mcp.client.stdio import get_default_environment
+from pydantic import BaseModel, ConfigDict, Field
+
+log = logging.getLogger("aimind.mcp")
+
+MCP_CONFIG_ENV = "AIMIND_MCP_CONFIG"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MCP_CONFIG = REPO_ROOT / "mcp.json"
+MCP_SOURCE = "mcp-resource"
+SOURCE_METADATA_KEY = "aimind_source"
+RESOURCE_TOOL_NAME = "mcp_resource"
+MCP_LOAD_TIMEOUT_S = 30.0
+_PYTHON_ALIASES = frozenset({"python", "python3"})
+_FORWARDED_ENV_PREFIX = "AIMIND_"
+_FORWARDED_ENV_DENY = frozenset({"AIMIND_SESSION_SECRET", "AIMIND_DATABASE_URL"})
+
+
+class MCPConfigError(ValueError):
+    """``mcp.json`` is malformed."""
+
+
+class MCPServerConfig(BaseModel):
+    """One ``mcpServers`` entry in the common format."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    transport: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+
+class MCPConfig(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    servers: dict[str, MCPServerConfig] = Field(default_factory=dict, alias="mcpServers")
+
+
+def mcp_config_path() -> Path:
+    configured = os.environ.get(MCP_CONFIG_ENV)
+    return Path(configured) if configured else DEFAULT_MCP_CONFIG
+
+
+def _child_env(extra: dict[str, str]) -> dict[str, str]:
+    env = get_default_environment()
+    env.update(
+        {
+            key: value
+            for key, value in os.environ.items()
+            if key.startswith(_FORWARDED_ENV_PREFIX) and key not in _FORWARDED_ENV_DENY
+        }
+    )
+    env.update(extra)
+    return env
+
+
+def _connection(entry: MCPServerConfig, base: Path) -> dict[str, Any]:
+    if entry.command:
+        command = sys.executable if entry.command in _PYTHON_ALIASES else entry.command
+        cwd = Path(entry.cwd) if entry.cwd else base
+        return {
+            "transport": "stdio",
+            "command": command,
+            "args": list(entry.args),
+            "env": _child_env(entry.env),
+            "cwd": str(cwd if cwd.is_absolute() else base / cwd),
+        }
+    if entry.url:
+        transport = entry.transport or "streamable_http"
+        connection: dict[str, Any] = {"transport": transport, "url": entry.url}
+        if entry.headers:
+            connection["headers"] = dict(entry.headers)
+        return connection
+    raise MCPConfigError("each MCP server needs a 'command' (stdio) or a 'url' (http)")
+
+
+def load_connections(path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The ``MultiServerMCPClient`` connections named by ``mcp.json``; {} if there is none."""
+    path = path or mcp_config_path()
+    if not path.is_file():
+        return {}
+    try:
+        config = MCPConfig.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, OSError) as exc:
+        raise MCPConfigError(f"{path.name} is not a valid mcpServers config: {exc}") from exc
+    base = path.resolve().parent
+    return {name: _connection(entry, base) for name, entry in config.servers.items()}
+
+
+def _mark(tool: BaseTool) -> BaseTool:
+    tool.metadata = {**(tool.metadata or {}), SOURCE_METADATA_KEY: MCP_SOURCE}
+    return tool
+
+
+def _blob_text(blob: Any) -> str:
+    try:
+        return blob.as_string()
+    except Exception:
+        return f"[binary resource, {len(blob.as_bytes())} bytes]"
+
+
+def resource_tool(client: MultiServerMCPClient) -> BaseTool:
+    """One tool over every server's resources: empty ``uri`` lists them, else reads one."""
+
+    async def mcp_resource(uri: str = "") -> str:
+        if not uri.strip():
+            lines: list[str] = []
+            for name in client.connections:
+                async with client.session(name) as session:
+                    listed = await session.list_resources()
+                lines += [f"{r.uri} ({r.name})" for r in listed.resources]
+            return "MCP resources: " + (", ".join(lines) if lines else "(none)")
+        for name in client.connections:
+            try:
+                blobs = await client.get_resources(name, uris=uri.strip())
+            except Exception:
+                continue
+            if blobs:
+                return "\n".join(_blob_text(b) for b in blobs)
+        return f"error: no MCP server has the resource {uri!r}"
+
+    return _mark(
+        StructuredTool.from_function(
+            coroutine=mcp_resource,
+            name=RESOURCE_TOOL_NAME,
+            description=(
+                "Read a resource from the configured MCP servers by URI "
+                "(e.g. aimind://glossary). Call with an empty uri to list them."
+            ),
+        )
+    )
+
+
+async def load_mcp_tools(path: Path | None = None) -> list[BaseTool]:
+    """Every configured server's tools plus the resource tool; [] when none is configured."""
+    connections = load_connections(path)
+    if not connections:
+        return []
+    client = MultiServerMCPClient(connections)  # type: ignore[arg-type]
+    tools = await asyncio.wait_for(client.get_tools(), MCP_LOAD_TIMEOUT_S)
+    return [*(_mark(t) for t in tools), resource_tool(client)]
+
+
+_cache: dict[tuple[str, float], list[BaseTool]] = {}
+
+
+async def cached_mcp_tools() -> list[BaseTool]:
+    """``load_mcp_tools()`` once per config file version; a failure means no MCP tools."""
+    path = mcp_config_path()
+    try:
+        key = (str(path.resolve()), path.stat().st_mtime if path.is_file() else 0.0)
+    except OSError:
+        return []
+    if key not in _cache:
+        try:
+            _cache[key] = await load_mcp_tools(path)
+        except Exception as exc:
+            log.warning("MCP tools unavailable (%s); the chat runs without them", exc)
+            return []
+    return _cache[key]
+
+
+def is_mcp_tool(tool: BaseTool) -> bool:
+    return (tool.metadata or {}).get(SOURCE_METADATA_KEY) == MCP_SOURCE
