@@ -1,0 +1,392 @@
+"""The ``delivery-chain`` graph: requirement → plan → tasks → parallel reviews → report.
+
+Each stage is a subagent (a structured-output model call) whose output stays
+in this graph's state as a RuntimeArtifact. The review, risk and boundary
+reviewers fan out and run concurrently. Progress goes to the custom stream as
+``workflow-progress`` events (``index`` is 1-based, ``total`` counts every stage).
+Only the requirement and the final report reach chat memory, through the shared
+final-turn adapter, capped at ``MESSAGE_CHAR_CAP`` with the §6 marker; a failed
+run writes nothing and tells the user which stage failed.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Annotated, Any, NotRequired, TypedDict, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, ValidationError
+
+from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
+from adapters.memory_runtime import SessionContext
+from adapters.models import chat_model
+from graphs.delivery_prompts import (
+    REVIEWERS,
+    RubricMissingError,
+    load_rubrics,
+    manager_messages,
+    plan_messages,
+    reviewer_messages,
+    task_messages,
+)
+from graphs.delivery_report import failure_message, overall_status, render_report
+from graphs.delivery_schemas import (
+    DeliveryPlan,
+    ReportDraft,
+    ReviewVerdict,
+    RuntimeArtifact,
+    TaskBreakdown,
+)
+from memory import FinalTurn
+from memory.limits import MESSAGE_CHAR_CAP
+from memory.text import truncate
+
+log = logging.getLogger("aimind.delivery_chain")
+
+GRAPH_NAME = "delivery-chain"
+LOAD, PLAN, TASK, SYNTHESIZE = "load", "plan", "task", "synthesize"
+STAGES: tuple[str, ...] = (LOAD, PLAN, TASK, *REVIEWERS, SYNTHESIZE)
+FAIL_NODE = "fail"
+PROGRESS_EVENT = "workflow-progress"
+WRITTEN_STATUSES = frozenset({"completed", "blocked"})
+NOSTREAM_TAG = "nostream"
+"""Subagent calls are not streamed as chat tokens: their output is not the answer."""
+MAX_MESSAGE_ID_CHARS = 200
+
+S = TypeVar("S", bound=BaseModel)
+
+
+RESET = "__reset__"
+
+
+def merge_or_reset(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Merge parallel stage writes; a write holding ``RESET`` replaces the channel instead.
+
+    The first stage resets, so a run on a reused thread never sees the last run's outputs.
+    """
+    right = right or {}
+    if right.get(RESET):
+        return {k: v for k, v in right.items() if k != RESET}
+    return {**(left or {}), **right}
+
+
+def fresh(values: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {RESET: True, **(values or {})}
+
+
+class DeliveryInput(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    requirement: str
+    """Inline text or an ``@resource`` reference; else the latest human message is used."""
+
+
+class DeliveryOutput(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    status: str
+    report: str
+
+
+class DeliveryState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    requirement: str | None
+    user_text: str
+    user_message_id: str | None
+    requirement_text: str
+    rubrics: dict[str, str]
+    artifacts: Annotated[dict[str, dict[str, Any]], merge_or_reset]
+    stage_errors: Annotated[dict[str, dict[str, str | None]], merge_or_reset]
+    status: str
+    report: str
+    report_message_id: NotRequired[str]
+
+
+class StageError(Exception):
+    """A stage failed for a reason the user may be told (``reason`` keys FAILURE_REASONS)."""
+
+    def __init__(self, reason: str, detail: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
+
+
+class StructuredOutputUnsupportedError(StageError):
+    def __init__(self) -> None:
+        super().__init__("unsupported")
+
+
+def progress(runtime: Runtime | None, stage: str, status: str) -> None:
+    """One ``workflow-progress`` event on the custom stream (no-op when nobody listens)."""
+    writer = getattr(runtime, "stream_writer", None)
+    if writer is None:
+        return
+    writer(
+        {
+            "type": PROGRESS_EVENT,
+            "stage": stage,
+            "status": status,
+            "index": STAGES.index(stage) + 1,
+            "total": len(STAGES),
+        }
+    )
+
+
+async def run_stage(
+    stage: str, runtime: Runtime | None, work: Callable[[], Awaitable[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Run one stage between started/succeeded events; any exception marks it failed."""
+    progress(runtime, stage, "started")
+    try:
+        update = await work()
+    except StageError as exc:
+        log.warning("delivery-chain stage %s failed: %s", stage, exc.reason, exc_info=True)
+        progress(runtime, stage, "failed")
+        return {"stage_errors": {stage: {"reason": exc.reason, "detail": exc.detail}}}
+    except ValidationError:
+        log.warning("delivery-chain stage %s returned invalid output", stage, exc_info=True)
+        progress(runtime, stage, "failed")
+        return {"stage_errors": {stage: {"reason": "invalid", "detail": None}}}
+    except Exception:
+        log.warning("delivery-chain stage %s raised", stage, exc_info=True)
+        progress(runtime, stage, "failed")
+        return {"stage_errors": {stage: {"reason": "error", "detail": None}}}
+    progress(runtime, stage, "succeeded")
+    return update
+
+
+async def ask(model: BaseChatModel, schema: type[S], messages: list[BaseMessage]) -> S:
+    """One subagent call: the model's structured output, validated against ``schema``."""
+    try:
+        structured = model.with_structured_output(schema)
+    except Exception as exc:
+        raise StructuredOutputUnsupportedError() from exc
+    result = await structured.ainvoke(messages, config={"tags": [NOSTREAM_TAG]})
+    return result if isinstance(result, schema) else schema.model_validate(result)
+
+
+def _latest_human(messages: list[AnyMessage]) -> HumanMessage | None:
+    return next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+
+
+def _message_id(value: Any) -> str | None:
+    return value if isinstance(value, str) and 0 < len(value) <= MAX_MESSAGE_ID_CHARS else None
+
+
+async def _resolve(text: str) -> str:
+    """Expand ``@resource`` references to local documents through the resource reader."""
+    from adapters.resources import ResourceError, resolve_references
+
+    try:
+        resolved = resolve_references(text)
+        if isinstance(resolved, Awaitable):
+            resolved = await resolved
+    except ResourceError as exc:
+        raise StageError("resource", str(exc)) from exc
+    return resolved if isinstance(resolved, str) else str(resolved)
+
+
+def _artifact(state: DeliveryState, stage: str, schema: type[S]) -> S:
+    return schema.model_validate(state["artifacts"][stage]["content"])
+
+
+class DeliveryChain:
+    """The stage nodes, bound to their models (per stage, a shared one, or the provider's)."""
+
+    def __init__(
+        self, model: BaseChatModel | None, models: Mapping[str, BaseChatModel] | None
+    ) -> None:
+        self._model = model
+        self._models = dict(models or {})
+
+    def model_for(self, stage: str) -> BaseChatModel:
+        model = self._models.get(stage) or self._model
+        return model if model is not None else chat_model(purpose=f"{GRAPH_NAME}-{stage}")
+
+    async def load(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+        """Take the requirement (input field or latest human message) and the rubrics."""
+
+        async def work() -> dict[str, Any]:
+            update: dict[str, Any] = {}
+            given = state.get("requirement")
+            if isinstance(given, str) and given.strip():
+                human = HumanMessage(content=given.strip(), id=str(uuid.uuid4()))
+                update["messages"] = [human]
+            else:
+                human = _latest_human(state.get("messages", []))
+            text = str(human.text).strip() if human is not None else ""
+            if not text:
+                raise StageError("empty")
+            resolved = await _resolve(text) if "@" in text else text
+            try:
+                rubrics = load_rubrics()
+            except RubricMissingError as exc:
+                raise StageError("rubric") from exc
+            loaded = _Loaded(text=resolved, from_reference=resolved != text, rubrics=[*rubrics])
+            return {
+                **update,
+                "user_text": text,
+                "user_message_id": _message_id(human.id),
+                "requirement_text": resolved,
+                "rubrics": rubrics,
+                "artifacts": {LOAD: RuntimeArtifact.of(LOAD, loaded)},
+            }
+
+        result = await run_stage(LOAD, runtime, work)
+        return {
+            **result,
+            "status": "running",
+            "report": "",
+            "requirement": None,
+            "artifacts": fresh(result.get("artifacts")),
+            "stage_errors": fresh(result.get("stage_errors")),
+        }
+
+    async def plan(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+        async def work() -> dict[str, Any]:
+            messages = plan_messages(state["requirement_text"])
+            plan = await ask(self.model_for(PLAN), DeliveryPlan, messages)
+            return {"artifacts": {PLAN: RuntimeArtifact.of(PLAN, plan)}}
+
+        return await run_stage(PLAN, runtime, work)
+
+    async def task(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+        async def work() -> dict[str, Any]:
+            plan = _artifact(state, PLAN, DeliveryPlan)
+            messages = task_messages(state["requirement_text"], plan)
+            tasks = await ask(self.model_for(TASK), TaskBreakdown, messages)
+            return {"artifacts": {TASK: RuntimeArtifact.of(TASK, tasks)}}
+
+        return await run_stage(TASK, runtime, work)
+
+    def reviewer(self, name: str) -> Callable[..., Awaitable[dict[str, Any]]]:
+        async def review(state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+            async def work() -> dict[str, Any]:
+                messages = reviewer_messages(
+                    name,
+                    state["rubrics"][name],
+                    state["requirement_text"],
+                    _artifact(state, PLAN, DeliveryPlan),
+                    _artifact(state, TASK, TaskBreakdown),
+                )
+                verdict = await ask(self.model_for(name), ReviewVerdict, messages)
+                return {"artifacts": {name: RuntimeArtifact.of(name, verdict)}}
+
+            return await run_stage(name, runtime, work)
+
+        review.__name__ = name
+        return review
+
+    async def synthesize(
+        self, state: DeliveryState, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """The manager: status from the verdicts, markdown report, shown as an AI message."""
+        if state.get("stage_errors"):
+            return {}
+
+        async def work() -> dict[str, Any]:
+            verdicts = {name: _artifact(state, name, ReviewVerdict) for name in REVIEWERS}
+            labels = {name: v.verdict for name, v in verdicts.items()}
+            status = overall_status(labels)
+            messages = manager_messages(
+                status,
+                state["requirement_text"],
+                _artifact(state, PLAN, DeliveryPlan),
+                _artifact(state, TASK, TaskBreakdown),
+                verdicts,
+            )
+            draft = await ask(self.model_for(SYNTHESIZE), ReportDraft, messages)
+            report = render_report(status, labels, draft.markdown)
+            message_id = str(uuid.uuid4())
+            return {
+                "status": status,
+                "report": report,
+                "report_message_id": message_id,
+                "messages": [AIMessage(content=report, id=message_id)],
+                "artifacts": {SYNTHESIZE: RuntimeArtifact.of(SYNTHESIZE, draft)},
+            }
+
+        return await run_stage(SYNTHESIZE, runtime, work)
+
+    async def fail(self, state: DeliveryState) -> dict[str, Any]:
+        """Tell the user which stage failed; the final-turn adapter then writes nothing."""
+        errors = state.get("stage_errors") or {}
+        stage = next((s for s in STAGES if s in errors), SYNTHESIZE)
+        error = errors.get(stage, {})
+        text = failure_message(stage, error.get("reason") or "error", error.get("detail"))
+        return {"status": "failed", "report": "", "messages": [AIMessage(content=text)]}
+
+
+class _Loaded(BaseModel):
+    text: str
+    from_reference: bool
+    rubrics: list[str]
+
+
+def extract_turn(state: DeliveryState) -> FinalTurn | None:
+    """Requirement + report (capped, with the §6 marker) on completed/blocked; else nothing."""
+    status = state.get("status")
+    report = state.get("report")
+    if status not in WRITTEN_STATUSES or not isinstance(report, str) or not report.strip():
+        return None
+    return FinalTurn(
+        user_text=state.get("user_text"),
+        assistant_text=truncate(report.strip(), MESSAGE_CHAR_CAP),
+        status=status,
+        source=GRAPH_NAME,
+        user_message_id=state.get("user_message_id"),
+        assistant_message_id=_message_id(state.get("report_message_id")),
+    )
+
+
+def _route(next_node: str | list[str]) -> Callable[[DeliveryState], str | list[str]]:
+    def route(state: DeliveryState) -> str | list[str]:
+        return FAIL_NODE if state.get("stage_errors") else next_node
+
+    return route
+
+
+def build_graph(
+    model: BaseChatModel | None = None,
+    *,
+    models: Mapping[str, BaseChatModel] | None = None,
+    checkpointer: Any = None,
+) -> CompiledStateGraph:
+    """The delivery chain; ``models`` maps a stage name (see STAGES) to its own model.
+
+    Without models each stage asks the model provider at run time, so the
+    exported graph follows ``OPENAI_API_KEY`` (or runs offline).
+    """
+    chain = DeliveryChain(model, models)
+    builder = StateGraph(
+        DeliveryState,
+        context_schema=SessionContext,
+        input_schema=DeliveryInput,
+        output_schema=DeliveryOutput,
+    )
+    builder.add_node(LOAD, chain.load)
+    builder.add_node(PLAN, chain.plan)
+    builder.add_node(TASK, chain.task)
+    for name in REVIEWERS:
+        builder.add_node(name, chain.reviewer(name))
+    builder.add_node(SYNTHESIZE, chain.synthesize)
+    builder.add_node(FAIL_NODE, chain.fail)
+    builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_turn))
+
+    builder.add_edge(START, LOAD)
+    builder.add_conditional_edges(LOAD, _route(PLAN), [PLAN, FAIL_NODE])
+    builder.add_conditional_edges(PLAN, _route(TASK), [TASK, FAIL_NODE])
+    builder.add_conditional_edges(TASK, _route(list(REVIEWERS)), [*REVIEWERS, FAIL_NODE])
+    builder.add_edge(list(REVIEWERS), SYNTHESIZE)
+    builder.add_conditional_edges(SYNTHESIZE, _route(FINAL_TURN_NODE), [FINAL_TURN_NODE, FAIL_NODE])
+    builder.add_edge(FAIL_NODE, FINAL_TURN_NODE)
+    builder.add_edge(FINAL_TURN_NODE, END)
+    return builder.compile(checkpointer=checkpointer, name=GRAPH_NAME)
+
+
+graph = build_graph()
