@@ -37,6 +37,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel
 
+from adapters.resources import REFERENCES_HEADER, RESOURCE_BLOCK_OPEN
 from memory.context import PINS_HEADER, SUMMARY_HEADER
 
 API_KEY_ENV = "OPENAI_API_KEY"
@@ -49,6 +50,8 @@ MODEL_TIMEOUT_S = 60.0
 MODEL_MAX_RETRIES = 2
 OFFLINE_LABEL = "[offline model]"
 OFFLINE_PLACEHOLDER = "[offline]"
+OFFLINE_QUOTE_CHARS = 200
+"""How much of a tool result the offline reply quotes."""
 CALCULATOR_TOOL = "calculator"
 _ARITHMETIC_RE = re.compile(r"[\d(][\d\s.+\-*/%^()]*[\d)]")
 _OPERATOR_RE = re.compile(r"[\d)]\s*(?:[-+*/%^]|\*\*)\s*[\d(]")
@@ -123,6 +126,10 @@ def describe_context(messages: Sequence[BaseMessage]) -> str:
     latest = _text(dialogue[humans[-1]]) if humans else ""
     earlier = dialogue[: humans[-1]] if humans else dialogue
     recent_turns = sum(1 for m in earlier if isinstance(m, HumanMessage))
+    attached = 0
+    if REFERENCES_HEADER in latest:  # quote the user's words, never resource contents
+        latest, _, blocks = latest.partition(REFERENCES_HEADER)
+        attached = blocks.count(RESOURCE_BLOCK_OPEN)
     parts = [
         f"{OFFLINE_LABEL} No OPENAI_API_KEY is set, so this is a deterministic offline reply.",
         f"Context received: a summary of {len(summary)} characters;",
@@ -132,8 +139,11 @@ def describe_context(messages: Sequence[BaseMessage]) -> str:
         f"{recent_turns} recent turn{'s' if recent_turns != 1 else ''}.",
         f'Your latest message: "{latest}".',
     ]
+    if attached:
+        parts.append(f"({attached} referenced resource{'s' if attached != 1 else ''} attached.)")
     for result in tool_results:
-        parts.append(f"Tool {result.name or 'result'} returned: {_text(result)}")
+        quoted = _text(result)[:OFFLINE_QUOTE_CHARS]
+        parts.append(f"Tool {result.name or 'result'} returned: {quoted}")
     return " ".join(parts)
 
 

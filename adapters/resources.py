@@ -28,6 +28,9 @@ RESOURCE_MAX_BYTES = 64_000
 RESOURCE_TRUNCATION_MARKER = "\n\n[resource truncated]"
 REFERENCE_PREFIX = "@docs/"
 REFERENCE_RE = re.compile(r"(?<![\w@])@docs/([A-Za-z0-9_\-./]*[A-Za-z0-9_\-])")
+REFERENCES_HEADER = "\n\nReferenced resources:\n"
+"""Separates the user's own text from appended resource blocks in the model's copy."""
+RESOURCE_BLOCK_OPEN = "<resource name="
 _RESOURCE_SUFFIXES = (".md", ".txt", ".json", ".yaml", ".yml", ".csv")
 
 
@@ -131,4 +134,4 @@ def resolve_references(text: str) -> tuple[str, list[str]]:
         blocks.append(f'<resource name="{REFERENCE_PREFIX}{name}">\n{content}\n</resource>')
     if not blocks:
         return text, names
-    return text + "\n\nReferenced resources:\n" + "\n\n".join(blocks), names
+    return text + REFERENCES_HEADER + "\n\n".join(blocks), names
