@@ -1,0 +1,142 @@
+"""Compaction and storage failures (SPEC §4, §5, §12.2): the turn is kept, bounds hold."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import psycopg
+import pytest
+
+from memory import CompactionOutput, MemoryLimits, MemoryUnavailableError, open_memory
+from memory.checkpointer import backend_of, sqlite_path
+from tests.support.fakes import ScriptedChatModel
+
+from .helpers import ScriptedCompactor, assert_bounds, new_token, turn
+
+FIRST = {"summary": "We talked about the database.", "pinned_decisions": ["Use PostgreSQL."]}
+
+
+def _sleeps(_messages: list) -> dict:
+    time.sleep(0.5)  # a hung model call; the compaction timeout is far shorter
+    return dict(FIRST)
+
+
+FAILURES = {
+    "raises": RuntimeError("model endpoint returned 500"),
+    "times out": _sleeps,
+    "returns garbage": "I am not JSON at all",
+    "returns a list": ["summary", "pins"],
+    "misses a key": {"summary": "only a summary"},
+    "extra keys": {**FIRST, "messages": [], "graphState": {}},
+    "wrong types": {"summary": 12, "pinned_decisions": "not a list"},
+}
+
+
+@pytest.mark.parametrize("failure", list(FAILURES))
+async def test_failed_llm_compaction_still_stores_the_turn(db_url: str, failure: str) -> None:
+    model = ScriptedChatModel(script=[dict(FIRST), FAILURES[failure]])
+    limits = MemoryLimits(compaction_timeout_s=0.05)
+    events: list[dict] = []
+    token = new_token()
+    async with open_memory(db_url, compactor=model, limits=limits) as mem:
+        for i in range(1, 8):
+            await mem.append_turn(token, turn(f"question {i}", f"answer {i}"))
+        before = await mem.load(token)
+        assert before.pinned_decisions == ["Use PostgreSQL."]
+        result = await mem.append_turn(
+            token, turn("We must keep the API stable.", "answer 8"), on_status=events.append
+        )
+        state = await mem.load(token)
+    assert len(model.calls) == 2
+    assert result.written and result.compacted and result.compactor == "extractive"
+    assert_bounds(state)
+    assert [m.text for m in state.messages] == [
+        "question 7",
+        "answer 7",
+        "We must keep the API stable.",
+        "answer 8",
+    ]
+    assert "Use PostgreSQL." in state.pinned_decisions  # old pins survive the failure
+    assert "question 4" in state.summary  # the fallback folded turns 4-6
+    assert state.last_compacted_at > before.last_compacted_at
+    assert [e["status"] for e in events] == ["started", "succeeded"]
+
+
+async def test_over_long_fields_are_clamped_by_the_llm_path(db_url: str) -> None:
+    compactor = ScriptedCompactor(modes=["ok", "overlong"])
+    token = new_token()
+    async with open_memory(db_url, compactor=compactor) as mem:
+        for i in range(1, 9):
+            result = await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            assert_bounds(await mem.load(token))
+        state = await mem.load(token)
+    assert result.compactor == "scripted"  # taken, clamped, not rejected
+    assert len(state.summary) <= 2_500 and state.summary.startswith("Long summary sentence.")
+    assert len(state.pinned_decisions) == 20
+    assert state.pinned_decisions[-1].startswith("overlong pin 29")
+    assert "pin-1" not in state.pinned_decisions  # the oldest went first past the cap
+
+
+async def test_repeated_failures_never_freeze_memory(db_url: str) -> None:
+    compactor = ScriptedCompactor(modes=["ok"] + ["raise", "garbage", "timeout", "extra"] * 3)
+    limits = MemoryLimits(compaction_timeout_s=0.02)
+    token = new_token()
+    async with open_memory(db_url, compactor=compactor, limits=limits) as mem:
+        for i in range(1, 41):
+            result = await mem.append_turn(token, turn(f"question {i}", f"answer {i}"))
+            assert result.written
+            state = await mem.load(token)
+            assert_bounds(state)
+            assert state.messages[-2].text == f"question {i}"
+    assert len(compactor.requests) == 12
+    assert "pin-1" in state.pinned_decisions
+    assert "question 36" in state.summary
+
+
+def _drop_tables(db_url: str) -> None:
+    """Break the store under a running service, as a real outage would."""
+    if backend_of(db_url) == "sqlite":
+        with sqlite3.connect(sqlite_path(db_url)) as conn:
+            conn.execute("DROP TABLE checkpoints")
+    else:
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            conn.execute("DROP TABLE checkpoints CASCADE")
+
+
+async def test_store_failure_is_a_failed_event_not_an_error(db_url: str) -> None:
+    token = new_token()
+    events: list[dict] = []
+    async with open_memory(db_url) as mem:
+        assert (await mem.append_turn(token, turn("before", "outage"))).written
+        _drop_tables(db_url)
+        result = await mem.append_turn(token, turn("during", "outage"), on_status=events.append)
+        with pytest.raises(MemoryUnavailableError) as raised:
+            await mem.load(token)
+        dto = await mem.hydrate(token)
+    assert not result.written and result.skipped == "memory-unavailable"
+    assert events == [
+        {
+            "type": "thread-memory-status",
+            "status": "failed",
+            "summaryLength": 0,
+            "pinnedDecisionCount": 0,
+        }
+    ]
+    message = str(raised.value).lower()
+    assert "checkpoints" not in message and "relation" not in message and "table" not in message
+    assert dto == {
+        "threadId": mem.thread_id(token),
+        "messages": [],
+        "pinnedDecisions": [],
+        "restored": False,
+    }
+    assert "checkpoints" not in repr(result.model_dump())
+
+
+def test_compaction_output_accepts_exactly_summary_and_pins() -> None:
+    assert CompactionOutput.model_validate(FIRST).pinned_decisions == ["Use PostgreSQL."]
+    with pytest.raises(ValueError):
+        CompactionOutput.model_validate({**FIRST, "messages": []})
+    with pytest.raises(ValueError):
+        CompactionOutput.model_validate({"summary": "x"})
