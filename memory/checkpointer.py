@@ -8,6 +8,7 @@ down to its latest checkpoint, which keeps memory threads bounded at rest.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -130,7 +131,8 @@ class MemorySaver(InMemorySaver):
 @asynccontextmanager
 async def _sqlite(url: str) -> AsyncIterator[SqliteSaver]:
     path = sqlite_path(url)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # Off the event loop: `langgraph dev` rejects blocking file-system calls in async code.
+    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     async with aiosqlite.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_S) as conn:
         saver = SqliteSaver(conn)
         await saver.setup()

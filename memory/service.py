@@ -195,7 +195,7 @@ async def open_memory(
     Limits and the session secret are validated here, at start-up.
     """
     limits = limits or MemoryLimits.from_env()
-    secret = load_secret()
+    secret = await asyncio.to_thread(load_secret)  # file I/O: keep it off the loop
     url = database_url(url)
     backend = backend_of(url)
     async with AsyncExitStack() as stack:
@@ -204,7 +204,7 @@ async def open_memory(
         if backend == "postgres":
             locks = PostgresLocks(await stack.enter_async_context(open_pg_pool(url)))
         elif backend == "sqlite":
-            file_locks = FileLocks(Path(f"{sqlite_path(url)}.lock"))
+            file_locks = await asyncio.to_thread(FileLocks, Path(f"{sqlite_path(url)}.lock"))
             stack.callback(file_locks.close)
             locks = file_locks
         else:
