@@ -1,0 +1,201 @@
+"""Custom HTTP routes mounted by ``langgraph.json`` ``http.app`` (SPEC §9).
+
+* ``GET /api/chat/thread`` — the hydration DTO for the caller's session; a
+  browser with no session cookie gets a fresh token (HttpOnly cookie) and an
+  empty DTO.
+* ``DELETE /api/chat/thread`` — clears the caller's chat memory.
+* ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
+
+LangGraph does not run custom auth on custom routes, so these routes read the
+session themselves, the same way ``adapters.auth`` does. Errors are one plain
+sentence: no stack, no database error, nothing from the runtime.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from adapters.auth import (
+    MALFORMED_SESSION,
+    MISSING_SESSION,
+    SESSION_COOKIE,
+    SESSION_HEADER,
+    cookie_token,
+)
+from adapters.memory_runtime import close_memory, get_memory
+from memory.guard import assert_no_forbidden_fields
+from memory.hydration import hydration_dto
+from memory.session import (
+    InvalidSessionError,
+    SessionHash,
+    hash_token,
+    load_secret,
+    memory_thread_id,
+    new_token,
+)
+
+log = logging.getLogger("aimind.http")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+INDEX_FILE = "index.html"
+SESSION_COOKIE_MAX_AGE_S = 365 * 24 * 3600
+"""A year: the chat memory should outlive a browser restart."""
+MEMORY_UNAVAILABLE = "Chat memory is unavailable right now. Please try again shortly."
+NO_PAGE = "The chat page is not installed on this server."
+GENERIC_ERROR = "Something went wrong on the server."
+NO_STORE = {"Cache-Control": "no-store"}
+
+# Loaded at start-up, like the auth module: a missing production secret stops the server.
+_SECRET = load_secret()
+
+
+class SessionError(Exception):
+    """The request's session is missing or malformed; the message is safe to show."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def request_token(request: Request) -> str | None:
+    """The raw token: the ``X-AIMind-Session`` header wins over the cookie."""
+    header = request.headers.get(SESSION_HEADER)
+    if header is not None:
+        return header.strip()
+    return cookie_token(request.headers.get("cookie"))
+
+
+def identity_of(token: str | None) -> SessionHash:
+    if not token:
+        raise SessionError(MISSING_SESSION)
+    try:
+        return hash_token(token, _SECRET)
+    except InvalidSessionError:
+        raise SessionError(MALFORMED_SESSION) from None
+
+
+def is_https(request: Request) -> bool:
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    return request.url.scheme == "https" or forwarded == "https"
+
+
+def _json(body: dict[str, Any], status_code: int = 200) -> JSONResponse:
+    assert_no_forbidden_fields(body)
+    return JSONResponse(body, status_code=status_code, headers=NO_STORE)
+
+
+def _error(status_code: int, message: str) -> JSONResponse:
+    return _json({"error": message}, status_code)
+
+
+def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_COOKIE_MAX_AGE_S,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+    )
+
+
+async def get_thread(request: Request) -> Response:
+    """The hydration DTO; mints the session cookie when the browser has none."""
+    token = request_token(request)
+    if token is None:
+        token = new_token()
+        identity = identity_of(token)
+        response = _json(hydration_dto(memory_thread_id(identity), None))
+        set_session_cookie(response, token, secure=is_https(request))
+        return response
+    try:
+        identity = identity_of(token)
+    except SessionError as exc:
+        return _error(401, exc.message)
+    try:
+        memory = await get_memory()
+        dto = await memory.hydrate(identity)
+    except Exception:
+        log.warning("hydration failed; returning an empty thread", exc_info=True)
+        dto = hydration_dto(memory_thread_id(identity), None)
+    return _json(dto)
+
+
+async def delete_thread(request: Request) -> Response:
+    """Clear the session's chat memory; answers with the (now empty) DTO."""
+    try:
+        identity = identity_of(request_token(request))
+    except SessionError as exc:
+        return _error(401, exc.message)
+    try:
+        memory = await get_memory()
+        await memory.clear(identity)
+    except Exception:
+        log.warning("clearing chat memory failed", exc_info=True)
+        return _error(503, MEMORY_UNAVAILABLE)
+    return _json(hydration_dto(memory_thread_id(identity), None))
+
+
+async def index(request: Request) -> Response:
+    """The browser chat page. No session is needed to load it."""
+    page = STATIC_DIR / INDEX_FILE
+    if not page.is_file():
+        return _error(404, NO_PAGE)
+    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+
+class PageFiles(StaticFiles):
+    """The page's assets; a plain 404 (not a 500) while the page is not installed."""
+
+    async def check_config(self) -> None:
+        if STATIC_DIR.is_dir():
+            await super().check_config()
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    detail = exc.detail if isinstance(exc, HTTPException) and status < 500 else GENERIC_ERROR
+    return _error(status, str(detail))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.error("unhandled error in a custom route", exc_info=exc)
+    return _error(500, GENERIC_ERROR)
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Open chat memory at start-up (a bad database URL shows in the log at once) and
+    close it at shutdown. A failure here is logged and retried on first use."""
+    try:
+        await get_memory()
+    except Exception:
+        log.warning(
+            "chat memory could not be opened at start-up; retrying on first use", exc_info=True
+        )
+    yield
+    await close_memory()
+
+
+app = Starlette(
+    routes=[
+        Route("/api/chat/thread", get_thread, methods=["GET"]),
+        Route("/api/chat/thread", delete_thread, methods=["DELETE"]),
+        Route("/", index, methods=["GET"]),
+        Mount("/static", app=PageFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+    ],
+    exception_handlers={HTTPException: _http_error, Exception: _server_error},
+    lifespan=lifespan,
+)
