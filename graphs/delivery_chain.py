@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
+from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
 from graphs.delivery_prompts import (
     REVIEWERS,
     RubricMissingError,
@@ -178,17 +179,13 @@ def _message_id(value: Any) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= MAX_MESSAGE_ID_CHARS else None
 
 
-async def _resolve(text: str) -> str:
-    """Expand ``@resource`` references to local documents through the resource reader."""
-    from adapters.resources import ResourceError, resolve_references
-
-    try:
-        resolved = resolve_references(text)
-        if isinstance(resolved, Awaitable):
-            resolved = await resolved
-    except ResourceError as exc:
-        raise StageError("resource", str(exc)) from exc
-    return resolved if isinstance(resolved, str) else str(resolved)
+def _resolve(text: str) -> str:
+    """Expand ``@docs/…`` references through the resource reader; any unreadable one fails."""
+    resolved, names = resolve_references(text)
+    missing = [name for name in find_references(text) if name not in names]
+    if missing:
+        raise StageError("resource", f"{REFERENCE_PREFIX}{missing[0]}")
+    return resolved
 
 
 def _artifact(state: DeliveryState, stage: str, schema: type[S]) -> S:
@@ -222,7 +219,7 @@ class DeliveryChain:
             text = str(human.text).strip() if human is not None else ""
             if not text:
                 raise StageError("empty")
-            resolved = await _resolve(text) if "@" in text else text
+            resolved = _resolve(text)
             try:
                 rubrics = load_rubrics()
             except RubricMissingError as exc:

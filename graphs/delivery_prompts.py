@@ -1,22 +1,23 @@
 """What each delivery-chain subagent is told: system prompts, rubrics and the stage inputs.
 
-Rubrics ship as local documents (``adapters/documents/rubrics/<reviewer>.md``)
-so they can be edited without touching code and read like any other resource.
+Rubrics ship as local documents (``adapters/documents/rubrics/<reviewer>.md``,
+``@docs/rubrics/review.md``) so they can be edited without touching code and are
+read like any other resource.
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
 from importlib import resources
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from adapters.resources import ResourceError, read_resource
 from graphs.delivery_schemas import REQUIREMENT_HEADER
 
 REVIEWERS: tuple[str, ...] = ("review", "risk", "boundary")
-RUBRICS_FOLDER = "documents/rubrics"
+RUBRICS_FOLDER = "rubrics"
 
 PLAN_PROMPT = (
     "You are the plan subagent of a delivery chain. Turn the requirement into a delivery "
@@ -39,15 +40,24 @@ MANAGER_PROMPT = (
 
 
 class RubricMissingError(RuntimeError):
-    """A shipped rubric document is missing: the package was installed without its data."""
+    """A rubric document is missing both in the documents folder and in the package."""
 
 
-@cache
 def rubric(reviewer: str) -> str:
-    """The rubric document for one reviewer (read once per process)."""
-    path = resources.files("adapters").joinpath(RUBRICS_FOLDER, f"{reviewer}.md")
+    """The reviewer's rubric: ``@docs/rubrics/<reviewer>.md``, else the packaged copy.
+
+    Reading through the resource reader lets an ``AIMIND_DOCS_DIR`` override the
+    rubrics; a folder without them still gets the shipped ones.
+    """
     try:
-        text = path.read_text(encoding="utf-8").strip()
+        text = read_resource(f"{RUBRICS_FOLDER}/{reviewer}.md").strip()
+    except ResourceError:
+        text = ""
+    if text:
+        return text
+    packaged = resources.files("adapters").joinpath("documents", RUBRICS_FOLDER, f"{reviewer}.md")
+    try:
+        text = packaged.read_text(encoding="utf-8").strip()
     except OSError as exc:
         raise RubricMissingError(f"the {reviewer} rubric document is missing") from exc
     if not text:
