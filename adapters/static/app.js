@@ -1,0 +1,591 @@
+// AI Mind chat page: hydrates from /api/chat/thread, streams runs over the LangGraph REST API.
+// Model output only ever reaches the page through textContent or the DOM-building markdown
+// renderer; nothing here assigns HTML strings.
+
+import { renderMarkdown } from "./markdown.js";
+import { readEvents } from "./sse.js";
+
+const HYDRATE_PATH = "/api/chat/thread";
+const STREAM_MODES = ["messages-tuple", "custom", "values"];
+const GRAPH = { chat: "chat", tasklist: "tasklist-agent", delivery: "delivery-chain" };
+const FINAL_TURN_NODE = "final_turn";
+const ROLE_LABEL = { user: "You", assistant: "Assistant" };
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  messages: $("messages"),
+  form: $("composer-form"),
+  composer: $("composer"),
+  send: $("send"),
+  reset: $("new-conversation"),
+  status: $("memory-status"),
+  error: $("error"),
+  restored: $("restored-note"),
+  summary: $("summary-preview"),
+  pins: $("pins"),
+  pinsEmpty: $("pins-empty"),
+  memoryCount: $("memory-count"),
+  progress: $("progress"),
+  progressBar: $("progress-bar"),
+  progressLabel: $("progress-label"),
+};
+
+/** An error whose message is a sentence fit to show a person. */
+class HumanError extends Error {}
+
+const NETWORK_ERROR = "Could not reach the chat server. Check that it is running and try again.";
+const RUN_ERROR = "The server hit an error while answering, so this message has no answer. Try again.";
+const EMPTY_ANSWER = "The assistant finished without an answer. Try asking again.";
+
+function httpError(status) {
+  if (status === 401 || status === 403) {
+    return new HumanError("Your session was not accepted. Reload the page to start a new session.");
+  }
+  if (status === 404) {
+    return new HumanError("The server could not find that conversation. Start a new conversation and try again.");
+  }
+  if (status === 409) {
+    return new HumanError("The server is still busy with your previous message. Wait a moment and try again.");
+  }
+  if (status === 400 || status === 413 || status === 422) {
+    return new HumanError("The server could not accept that message. Try shortening or rephrasing it.");
+  }
+  return new HumanError("The chat server had a problem. Try again in a moment.");
+}
+
+function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// --- HTTP ------------------------------------------------------------------------------
+
+async function request(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined
+        ? { Accept: "application/json" }
+        : { Accept: "application/json", "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new HumanError(NETWORK_ERROR);
+  }
+  if (!response.ok) throw httpError(response.status);
+  return response;
+}
+
+async function requestJson(method, path, body) {
+  const response = await request(method, path, body);
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * POST a streaming run and dispatch its events. Resolves with the last `values` state and
+ * any interrupts; rejects with a HumanError when the run could not start or failed.
+ */
+async function streamRun(path, body, { onToken, onCustom } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify({ stream_mode: STREAM_MODES, ...body }),
+    });
+  } catch {
+    throw new HumanError(NETWORK_ERROR);
+  }
+  if (!response.ok) throw httpError(response.status);
+  const result = { values: null, interrupts: [], failed: false };
+  try {
+    await readEvents(response, (event, data) => {
+      if (event === "messages" && Array.isArray(data)) {
+        const [chunk, meta] = data;
+        if (meta?.langgraph_node === FINAL_TURN_NODE) return;
+        const piece = aiText(chunk);
+        if (piece !== null && onToken) onToken(chunk.id ?? "", piece, isChunk(chunk));
+      } else if (event === "custom") {
+        onCustom?.(data);
+        if (data?.type === "thread-memory-status") showMemoryStatus(data);
+      } else if (event === "values" && data && typeof data === "object") {
+        if (Array.isArray(data.__interrupt__) && data.__interrupt__.length) {
+          result.interrupts = data.__interrupt__;
+        }
+        const { __interrupt__: _ignored, ...state } = data;
+        if (Object.keys(state).length) result.values = state;
+      } else if (event === "error") {
+        result.failed = true;
+      }
+    });
+  } catch {
+    throw new HumanError("The connection dropped before the answer finished. Try again.");
+  }
+  if (result.failed) throw new HumanError(RUN_ERROR);
+  return result;
+}
+
+/** The text of an AI message or chunk from the messages stream, or null for anything else. */
+function aiText(message) {
+  if (!message || typeof message !== "object") return null;
+  const type = String(message.type ?? "");
+  if (type !== "ai" && type !== "AIMessageChunk") return null;
+  return contentText(message.content);
+}
+
+function isChunk(message) {
+  return String(message?.type ?? "").endsWith("Chunk");
+}
+
+function contentText(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (typeof part === "string" ? part : part?.type === "text" ? part.text ?? "" : ""))
+      .join("");
+  }
+  return "";
+}
+
+/** The last AI message with text in a graph state's `messages`, or null. */
+function lastAiAnswer(state) {
+  const messages = Array.isArray(state?.messages) ? state.messages : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const text = aiText(messages[i]);
+    if (text && text.trim()) return text;
+  }
+  return null;
+}
+
+// --- rendering -------------------------------------------------------------------------
+
+function scrollToEnd() {
+  ui.messages.lastElementChild?.scrollIntoView({ block: "end" });
+}
+
+function addMessage(role, text, { streaming = false } = {}) {
+  const item = document.createElement("li");
+  item.className = `message ${role}`;
+  item.dataset.role = role;
+  const label = document.createElement("span");
+  label.className = "role";
+  label.textContent = ROLE_LABEL[role] ?? role;
+  const body = document.createElement("div");
+  body.className = "text";
+  body.textContent = text;
+  item.append(label, body);
+  if (streaming) {
+    item.classList.add("streaming");
+    item.setAttribute("aria-busy", "true");
+  }
+  ui.messages.append(item);
+  scrollToEnd();
+  return item;
+}
+
+function setText(item, text) {
+  item.querySelector(".text").textContent = text;
+}
+
+function finishMessage(item, state = "done") {
+  item.classList.remove("streaming");
+  item.removeAttribute("aria-busy");
+  item.dataset.state = state;
+}
+
+function showError(message) {
+  ui.error.textContent = message;
+  ui.error.hidden = false;
+}
+
+function clearError() {
+  ui.error.textContent = "";
+  ui.error.hidden = true;
+}
+
+function showStatus(text, status = "") {
+  ui.status.textContent = text;
+  if (status) ui.status.dataset.status = status;
+  else delete ui.status.dataset.status;
+}
+
+function showMemoryStatus(event) {
+  const pins = Number(event.pinnedDecisionCount ?? 0);
+  const chars = Number(event.summaryLength ?? 0);
+  if (event.status === "started") {
+    showStatus("Compacting memory…", "started");
+  } else if (event.status === "succeeded") {
+    showStatus(
+      `Memory compacted: older turns summarised (${chars} characters), ` +
+        `${pins} pinned decision${pins === 1 ? "" : "s"}.`,
+      "succeeded",
+    );
+  } else if (event.status === "failed") {
+    showStatus("Memory unavailable: this turn may not be remembered after a reload.", "failed");
+  }
+}
+
+function renderMemory(dto) {
+  const summary = typeof dto?.summaryPreview === "string" ? dto.summaryPreview : "";
+  ui.summary.textContent = summary || "Nothing summarised yet.";
+  ui.summary.classList.toggle("muted", !summary);
+  const pins = Array.isArray(dto?.pinnedDecisions) ? dto.pinnedDecisions : [];
+  ui.pins.replaceChildren(
+    ...pins.map((pin) => {
+      const li = document.createElement("li");
+      li.textContent = String(pin);
+      return li;
+    }),
+  );
+  ui.pinsEmpty.hidden = pins.length > 0;
+  ui.memoryCount.textContent = pins.length
+    ? `(${pins.length} pinned decision${pins.length === 1 ? "" : "s"})`
+    : "";
+}
+
+async function refreshMemory() {
+  try {
+    renderMemory(await requestJson("GET", HYDRATE_PATH));
+  } catch {
+    // The panel keeps its last contents; the conversation itself is unaffected.
+  }
+}
+
+// --- busy state ------------------------------------------------------------------------
+
+let busy = false;
+
+function setBusy(value) {
+  busy = value;
+  ui.send.disabled = value;
+  ui.reset.disabled = value;
+  if (value) document.body.dataset.busy = "true";
+  else delete document.body.dataset.busy;
+}
+
+// --- chat ------------------------------------------------------------------------------
+
+async function sendChat(text) {
+  addMessage("user", text);
+  const bubble = addMessage("assistant", "", { streaming: true });
+  const texts = new Map();
+  let current = "";
+  try {
+    const result = await streamRun(
+      "/runs/stream",
+      {
+        assistant_id: GRAPH.chat,
+        input: { messages: [{ type: "human", content: text, id: uuid() }] },
+      },
+      {
+        onToken(id, piece, chunk) {
+          current = id;
+          texts.set(id, chunk ? (texts.get(id) ?? "") + piece : piece);
+          setText(bubble, texts.get(id));
+          scrollToEnd();
+        },
+      },
+    );
+    const answer = lastAiAnswer(result.values) ?? texts.get(current) ?? "";
+    if (!answer.trim()) throw new HumanError(EMPTY_ANSWER);
+    setText(bubble, answer);
+    finishMessage(bubble);
+  } catch (error) {
+    if (!(texts.get(current) ?? "").trim()) bubble.remove();
+    else finishMessage(bubble, "failed");
+    throw error;
+  }
+}
+
+// --- /tasklist -------------------------------------------------------------------------
+
+function tasksOf(value) {
+  if (Array.isArray(value)) return value;
+  if (!value || typeof value !== "object") return [];
+  for (const key of ["tasks", "items"]) {
+    if (Array.isArray(value[key])) return value[key];
+  }
+  for (const key of ["tasklist", "plan", "proposal"]) {
+    const nested = tasksOf(value[key]);
+    if (nested.length) return nested;
+  }
+  return [];
+}
+
+function taskTitle(task) {
+  if (typeof task === "string") return task;
+  return String(task?.title ?? task?.name ?? task?.description ?? "");
+}
+
+function taskDetail(task) {
+  if (!task || typeof task !== "object") return "";
+  const detail = task.detail ?? task.details ?? (task.title ? task.description : "");
+  return typeof detail === "string" ? detail : "";
+}
+
+async function currentInterrupts(threadId) {
+  const state = await requestJson("GET", `/threads/${encodeURIComponent(threadId)}/state`);
+  if (Array.isArray(state?.interrupts) && state.interrupts.length) return state.interrupts;
+  const fromTasks = (state?.tasks ?? []).flatMap((task) => task.interrupts ?? []);
+  return fromTasks;
+}
+
+/** Run (or resume) tasklist-agent on its thread until it finishes or pauses for review. */
+async function driveTasklist(threadId, body) {
+  showStatus("Planning tasks…");
+  const result = await streamRun(`/threads/${encodeURIComponent(threadId)}/runs/stream`, {
+    assistant_id: GRAPH.tasklist,
+    ...body,
+  });
+  const interrupts = result.interrupts.length ? result.interrupts : await currentInterrupts(threadId);
+  if (interrupts.length) {
+    showStatus("Review the proposed tasks.");
+    renderReview(threadId, interrupts[0].value);
+    return;
+  }
+  showStatus("");
+  const answer = finalText(result.values);
+  if (!answer) throw new HumanError(EMPTY_ANSWER);
+  finishMessage(addMessage("assistant", answer));
+}
+
+function finalText(state) {
+  for (const key of ["final_text", "finalText", "summary_text", "answer", "final_answer"]) {
+    if (typeof state?.[key] === "string" && state[key].trim()) return state[key];
+  }
+  return lastAiAnswer(state);
+}
+
+async function runTasklist(goal) {
+  addMessage("user", `/tasklist ${goal}`);
+  const thread = await requestJson("POST", "/threads", {});
+  await driveTasklist(thread.thread_id, {
+    input: { goal, messages: [{ type: "human", content: goal, id: uuid() }] },
+  });
+}
+
+function renderReview(threadId, value) {
+  const tasks = tasksOf(value);
+  const card = document.createElement("li");
+  card.className = "message assistant review";
+  card.dataset.role = "review";
+  const heading = document.createElement("span");
+  heading.className = "role";
+  heading.textContent = "Proposed tasks: approve, edit or reject";
+  const list = document.createElement("ol");
+  const titles = tasks.map((task) => {
+    const li = document.createElement("li");
+    const title = document.createElement("span");
+    title.className = "task-title";
+    title.textContent = taskTitle(task);
+    li.append(title);
+    const detail = taskDetail(task);
+    if (detail) {
+      const small = document.createElement("span");
+      small.className = "task-detail";
+      small.textContent = detail;
+      li.append(small);
+    }
+    list.append(li);
+    return title;
+  });
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const approve = button("Approve", "");
+  const edit = button("Edit", "secondary");
+  const reject = button("Reject", "danger");
+  actions.append(approve, edit, reject);
+  card.append(heading, list, actions);
+  ui.messages.append(card);
+  scrollToEnd();
+  approve.focus();
+
+  let inputs = null;
+  const decide = (label, resume) => {
+    actions.replaceChildren();
+    const note = document.createElement("span");
+    note.className = "decided";
+    note.textContent = label;
+    actions.append(note);
+    runAction(() => driveTasklist(threadId, { command: { resume } }));
+  };
+
+  approve.addEventListener("click", () => decide("Approved.", { action: "approve" }));
+  reject.addEventListener("click", () => decide("Rejected.", { action: "reject" }));
+  edit.addEventListener("click", () => {
+    if (!inputs) {
+      inputs = titles.map((title, index) => {
+        const input = document.createElement("input");
+        input.type = "text";
+        input.value = title.textContent;
+        input.setAttribute("aria-label", `Task ${index + 1} title`);
+        title.replaceWith(input);
+        return input;
+      });
+      edit.textContent = "Send edits";
+      approve.disabled = true;
+      inputs[0]?.focus();
+      return;
+    }
+    const edited = tasks.map((task, index) => {
+      const title = inputs[index].value.trim() || taskTitle(task);
+      return typeof task === "object" && task !== null ? { ...task, title } : { title };
+    });
+    decide("Edited and sent back.", { action: "edit", tasks: edited });
+  });
+}
+
+function button(label, className) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.textContent = label;
+  if (className) el.className = className;
+  return el;
+}
+
+// --- /delivery -------------------------------------------------------------------------
+
+function showProgress(event) {
+  const total = Math.max(1, Number(event.total) || 1);
+  const index = Math.max(0, Number(event.index) || 0);
+  const done = event.status === "completed" || event.status === "succeeded" || event.status === "done";
+  ui.progress.hidden = false;
+  ui.progressBar.max = total;
+  ui.progressBar.value = Math.min(total, done ? index + 1 : index);
+  ui.progressLabel.textContent = `Stage ${Math.min(total, index + 1)} of ${total}: ${event.stage ?? ""} (${event.status ?? ""})`;
+}
+
+function reportText(state) {
+  for (const key of ["report", "final_report", "finalReport"]) {
+    if (typeof state?.[key] === "string" && state[key].trim()) return state[key];
+  }
+  return finalText(state);
+}
+
+async function runDelivery(requirement) {
+  addMessage("user", `/delivery ${requirement}`);
+  ui.progressBar.value = 0;
+  ui.progressLabel.textContent = "Delivery progress: starting…";
+  ui.progress.hidden = false;
+  const thread = await requestJson("POST", "/threads", {});
+  const result = await streamRun(`/threads/${encodeURIComponent(thread.thread_id)}/runs/stream`, {
+    assistant_id: GRAPH.delivery,
+    input: { requirement, messages: [{ type: "human", content: requirement, id: uuid() }] },
+  }, {
+    onCustom(event) {
+      if (event?.type === "workflow-progress") showProgress(event);
+    },
+  });
+  const report = reportText(result.values);
+  if (!report) throw new HumanError(EMPTY_ANSWER);
+  const item = addMessage("assistant", "");
+  item.classList.add("report");
+  item.querySelector(".text").replaceChildren(renderMarkdown(report));
+  finishMessage(item);
+  ui.progressLabel.textContent = "Delivery finished.";
+}
+
+// --- composer and wiring ---------------------------------------------------------------
+
+const COMMANDS = [
+  ["/tasklist", runTasklist, "Add a goal after /tasklist, for example: /tasklist plan the launch."],
+  ["/delivery", runDelivery, "Add a requirement after /delivery, for example: /delivery a login page."],
+];
+
+/** Run one user action with the page marked busy; errors become a sentence on the page. */
+async function runAction(action, { refresh = true } = {}) {
+  clearError();
+  setBusy(true);
+  try {
+    await action();
+  } catch (error) {
+    showError(error instanceof HumanError ? error.message : "Something went wrong on this page. Reload and try again.");
+    if (!(error instanceof HumanError)) console.error(error);
+  } finally {
+    setBusy(false);
+    if (refresh) await refreshMemory();
+    if (!document.activeElement || document.activeElement === document.body || document.activeElement.disabled) {
+      ui.composer.focus();
+    }
+  }
+}
+
+function dispatch(text) {
+  for (const [prefix, run, usage] of COMMANDS) {
+    if (text === prefix || text.startsWith(`${prefix} `) || text.startsWith(`${prefix}\n`)) {
+      const argument = text.slice(prefix.length).trim();
+      if (!argument) {
+        showError(usage);
+        return null;
+      }
+      return () => run(argument);
+    }
+  }
+  return () => sendChat(text);
+}
+
+function submit() {
+  if (busy) return;
+  const text = ui.composer.value.trim();
+  if (!text) {
+    ui.composer.focus();
+    return;
+  }
+  const action = dispatch(text);
+  if (!action) return;
+  ui.composer.value = "";
+  showStatus("");
+  runAction(action);
+}
+
+async function newConversation() {
+  if (busy) return;
+  await runAction(async () => {
+    await request("DELETE", HYDRATE_PATH);
+    ui.messages.replaceChildren();
+    ui.restored.hidden = true;
+    ui.progress.hidden = true;
+    renderMemory({});
+    showStatus("Started a new conversation; memory was cleared.");
+  }, { refresh: false });
+  ui.composer.focus();
+}
+
+async function hydrate() {
+  await runAction(async () => {
+    const dto = await requestJson("GET", HYDRATE_PATH);
+    const messages = Array.isArray(dto?.messages) ? dto.messages : [];
+    ui.messages.replaceChildren();
+    for (const message of messages) {
+      const role = message?.role === "user" ? "user" : "assistant";
+      const item = addMessage(role, String(message?.text ?? ""));
+      if (message?.id) item.dataset.messageId = String(message.id);
+      finishMessage(item);
+    }
+    ui.restored.hidden = !(dto?.restored && messages.length);
+    renderMemory(dto);
+  }, { refresh: false });
+  document.body.dataset.ready = "true";
+}
+
+ui.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  submit();
+});
+ui.composer.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    submit();
+  }
+});
+ui.reset.addEventListener("click", newConversation);
+
+hydrate();
