@@ -27,6 +27,11 @@ DATABASE_URL_ENV = "AIMIND_DATABASE_URL"
 DEFAULT_DATABASE_URL = "sqlite:///.aimind/aimind.sqlite"
 POOL_MAX_ENV = "AIMIND_PG_POOL_MAX"
 DEFAULT_POOL_MAX = 16
+POOL_TIMEOUT_ENV = "AIMIND_PG_POOL_TIMEOUT_S"
+"""How long a call waits for a pooled connection (e.g. while the server is down)."""
+DEFAULT_POOL_TIMEOUT_S = 30.0
+SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
+"""How long a SQLite write waits on another writer's lock before memory reports failure."""
 SQLITE_BUSY_TIMEOUT_S = 30.0
 _SETUP_LOCK_KEY = 0x41494D494E44  # "AIMIND": one migration at a time across processes
 
@@ -133,7 +138,8 @@ async def _sqlite(url: str) -> AsyncIterator[SqliteSaver]:
     path = sqlite_path(url)
     # Off the event loop: `langgraph dev` rejects blocking file-system calls in async code.
     await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
-    async with aiosqlite.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_S) as conn:
+    busy_s = float(os.environ.get(SQLITE_BUSY_ENV) or SQLITE_BUSY_TIMEOUT_S)
+    async with aiosqlite.connect(str(path), timeout=busy_s) as conn:
         saver = SqliteSaver(conn)
         await saver.setup()
         yield saver
@@ -148,7 +154,11 @@ async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[A
         min_size=1,
         max_size=size,
         open=False,
+        timeout=float(os.environ.get(POOL_TIMEOUT_ENV) or DEFAULT_POOL_TIMEOUT_S),
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        # A restarted server leaves dead connections in the pool: test each on checkout,
+        # so the first turn after an outage does not fail on a stale one.
+        check=AsyncConnectionPool.check_connection,
     )
     await pool.open(wait=True, timeout=30)
     try:
