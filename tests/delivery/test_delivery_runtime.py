@@ -1,0 +1,102 @@
+"""How the chain runs: reviewers concurrently, progress on the custom stream, fresh reruns."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from graphs.delivery_chain import PROGRESS_EVENT, STAGES, build_graph
+from graphs.delivery_prompts import REVIEWERS
+from tests.delivery.scripts import new_session, stage_models, verdict
+
+BARRIER_TIMEOUT_S = 30.0
+"""Only a guard: a serial implementation breaks the barrier instead of hanging."""
+
+
+def meets_at(barrier: threading.Barrier, kind: str) -> Any:
+    def step(messages: list[BaseMessage]) -> dict[str, Any]:
+        barrier.wait()  # returns only once all three reviewers are inside a model call
+        return verdict(kind)
+
+    return step
+
+
+async def test_reviewers_run_concurrently(memory_url: str) -> None:
+    barrier = threading.Barrier(len(REVIEWERS), timeout=BARRIER_TIMEOUT_S)
+    models = stage_models(**{name: meets_at(barrier, "pass") for name in REVIEWERS})
+    out = await build_graph(models=models).ainvoke(
+        {"requirement": "Add CSV export."}, context={"session_id": new_session()}
+    )
+
+    assert not barrier.broken, "a reviewer waited alone: reviews ran one after another"
+    assert out["status"] == "completed"
+    assert all(len(models[name].calls) == 1 for name in REVIEWERS)
+
+
+async def progress_events(models: dict[str, Any]) -> list[dict[str, Any]]:
+    chain = build_graph(models=models)
+    events = []
+    async for chunk in chain.astream(
+        {"requirement": "Add CSV export."},
+        context={"session_id": new_session()},
+        stream_mode="custom",
+    ):
+        if isinstance(chunk, dict) and chunk.get("type") == PROGRESS_EVENT:
+            events.append(chunk)
+    return events
+
+
+async def test_progress_events_in_stage_order(memory_url: str) -> None:
+    events = await progress_events(stage_models())
+
+    total = len(STAGES)
+    assert {e["total"] for e in events} == {total}
+    for event in events:
+        assert event["index"] == STAGES.index(event["stage"]) + 1
+    assert [(e["stage"], e["status"]) for e in events[:6]] == [
+        ("load", "started"), ("load", "succeeded"),
+        ("plan", "started"), ("plan", "succeeded"),
+        ("task", "started"), ("task", "succeeded"),
+    ]  # fmt: skip
+    group = events[6:12]
+    assert {e["stage"] for e in group} == set(REVIEWERS)
+    for name in REVIEWERS:
+        mine = [e["status"] for e in group if e["stage"] == name]
+        assert mine == ["started", "succeeded"]
+    assert [(e["stage"], e["status"]) for e in events[12:]] == [
+        ("synthesize", "started"),
+        ("synthesize", "succeeded"),
+    ]
+    assert [e["index"] for e in events if e["status"] == "succeeded"][-1] == total
+
+
+async def test_progress_reports_the_failed_stage(memory_url: str) -> None:
+    events = await progress_events(stage_models(task=RuntimeError("boom")))
+
+    assert [(e["stage"], e["status"]) for e in events] == [
+        ("load", "started"), ("load", "succeeded"),
+        ("plan", "started"), ("plan", "succeeded"),
+        ("task", "started"), ("task", "failed"),
+    ]  # fmt: skip
+    assert events[-1]["index"] == 3
+
+
+async def test_rerun_on_the_same_thread_starts_fresh(memory_url: str) -> None:
+    saver = InMemorySaver()
+    config = {"configurable": {"thread_id": "delivery-thread-1"}}
+    session = new_session()
+    failing = build_graph(models=stage_models(risk=RuntimeError("boom")), checkpointer=saver)
+    first = await failing.ainvoke({"requirement": "One."}, config, context={"session_id": session})
+    assert first["status"] == "failed"
+
+    working = build_graph(models=stage_models(), checkpointer=saver)
+    second = await working.ainvoke({"requirement": "Two."}, config, context={"session_id": session})
+
+    assert second["status"] == "completed", "the first run's failure must not leak into the next"
+    state = (await working.aget_state(config)).values
+    assert set(state["artifacts"]) == set(STAGES), "every stage output is a RuntimeArtifact"
+    assert state["artifacts"]["risk"]["kind"] == "ReviewVerdict"
+    assert state["user_text"] == "Two."
