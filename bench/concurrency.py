@@ -1,0 +1,213 @@
+"""Benchmark 5 — concurrency: many sessions in parallel, and many writers on one session.
+
+Many sessions: ``sessions`` × ``session_turns`` turns at once. Ours is
+``open_memory(pg_url)`` (pooled ``PostgresSaver``, no instance lock, per-thread
+advisory locks); the baseline is the same service over one stock
+``AsyncPostgresSaver``, which serializes every call on one ``asyncio.Lock``.
+Rounds alternate ours / stock on fresh sessions.
+
+One session: ``writers`` writers, each its own service (its own pools and
+in-process locks, as separate server processes would have), write to the SAME
+session at once; only the cross-process lock keeps turns from being lost.
+
+Lost turns are counted exactly: every turn carries message ids, the fake
+compactor records the ids it folds, so every id written must end up either
+folded once or still in the window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+from bench.common import (
+    Backend,
+    BenchEnv,
+    InstantCompactor,
+    Profile,
+    conversation,
+    pyplot,
+    ratio,
+    write_json,
+)
+from memory import FinalTurn, MemoryLimits, MemoryService, open_memory
+from memory.checkpointer import open_pg_pool
+from memory.locks import PostgresLocks
+from memory.session import load_secret
+from memory.store import ThreadStore
+
+NAME = "concurrency"
+
+
+@asynccontextmanager
+async def stock_memory(url: str) -> AsyncIterator[MemoryService]:
+    """Our service, but over one stock ``AsyncPostgresSaver`` (single instance lock)."""
+    async with open_pg_pool(url) as pool, open_pg_pool(url) as lock_pool:
+        saver = AsyncPostgresSaver(pool)
+        await saver.setup()
+        limits = MemoryLimits()
+        yield MemoryService(
+            ThreadStore(saver), PostgresLocks(lock_pool), load_secret(), limits, InstantCompactor()
+        )
+
+
+def _ids(tag: str, session: int, turn: int) -> tuple[str, str]:
+    return f"{tag}-{session}-{turn}-u", f"{tag}-{session}-{turn}-a"
+
+
+async def _turns(
+    mem: MemoryService, token: str, tag: str, session: int, turns: range, text: Iterator
+) -> int:
+    written = 0
+    for t in turns:
+        user, assistant = next(text)
+        uid, aid = _ids(tag, session, t)
+        await mem.load(token)
+        result = await mem.append_turn(
+            token,
+            FinalTurn(
+                user_text=user,
+                assistant_text=assistant,
+                status="completed",
+                user_message_id=uid,
+                assistant_message_id=aid,
+            ),
+        )
+        written += result.written
+    return written
+
+
+async def _lost(
+    mems: list[MemoryService], tokens: dict[int, str], tag: str, turns: int
+) -> dict[str, int]:
+    """Turns written but neither folded nor in the window; ids folded more than once."""
+    folded = [i for m in mems for i in m.compactor.folded_ids if i.startswith(f"{tag}-")]  # type: ignore[attr-defined]
+    seen = set(folded)
+    for token in set(tokens.values()):
+        seen.update(m.id for m in (await mems[0].load(token)).messages)
+    lost = sum(1 for s in tokens for t in range(turns) if not set(_ids(tag, s, t)) <= seen)
+    return {"lost_turns": lost, "folded_twice": len(folded) - len(set(folded))}
+
+
+async def many_sessions(mem: MemoryService, tag: str, profile: Profile) -> dict[str, Any]:
+    tokens = {s: f"bench-{tag}-session-{s:04d}" for s in range(profile.sessions)}
+    text = conversation(seed=3)
+    t0 = time.perf_counter()
+    written = await asyncio.gather(
+        *(_turns(mem, tokens[s], tag, s, range(profile.session_turns), text) for s in tokens)
+    )
+    elapsed = time.perf_counter() - t0
+    return {
+        "turns": sum(written),
+        "elapsed_s": elapsed,
+        **await _lost([mem], tokens, tag, profile.session_turns),
+    }
+
+
+async def one_session(backend: Backend, profile: Profile) -> dict[str, Any]:
+    """``writers`` writers on ONE session; on Postgres each has its own service."""
+    token = "bench-shared-session-0001"
+    text = conversation(seed=5)
+    separate = backend.name == "postgres"
+    async with AsyncExitStack() as stack:
+        count = profile.writers if separate else 1
+        mems = [
+            await stack.enter_async_context(open_memory(backend.url, compactor=InstantCompactor()))
+            for _ in range(count)
+        ]
+        tokens = {w: token for w in range(profile.writers)}
+        t0 = time.perf_counter()
+        written = await asyncio.gather(
+            *(
+                _turns(mems[w % count], token, "one", w, range(profile.writer_turns), text)
+                for w in range(profile.writers)
+            )
+        )
+        elapsed = time.perf_counter() - t0
+        lost = await _lost(mems, tokens, "one", profile.writer_turns)
+    return {
+        "writers": profile.writers,
+        "writer_turns": profile.writer_turns,
+        "services": count,
+        "turns": sum(written),
+        "elapsed_s": round(elapsed, 3),
+        **lost,
+    }
+
+
+def _total(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    turns = sum(r["turns"] for r in rounds)
+    elapsed = sum(r["elapsed_s"] for r in rounds)
+    return {
+        "turns": turns,
+        "elapsed_s": round(elapsed, 3),
+        "turns_per_s": round(turns / elapsed, 2),
+        "lost_turns": sum(r["lost_turns"] for r in rounds),
+        "folded_twice": sum(r["folded_twice"] for r in rounds),
+    }
+
+
+async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, Any]:
+    backend = env.backend(name)
+    rounds: dict[str, list[dict[str, Any]]] = {"ours": [], "stock": []}
+    async with AsyncExitStack() as stack:
+        ours = await stack.enter_async_context(
+            open_memory(backend.url, compactor=InstantCompactor())
+        )
+        variants = {"ours": ours}
+        if name == "postgres":
+            variants["stock"] = await stack.enter_async_context(stock_memory(backend.url))
+        else:
+            rounds.pop("stock")
+        for r in range(profile.rounds):
+            order = list(variants) if r % 2 == 0 else list(variants)[::-1]
+            for v in order:
+                rounds[v].append(await many_sessions(variants[v], f"{v}{r}", profile))
+    totals = {v: _total(rs) for v, rs in rounds.items()}
+    out: dict[str, Any] = {
+        "backend": name,
+        "sessions": profile.sessions,
+        "session_turns": profile.session_turns,
+        "rounds": profile.rounds,
+        "many_sessions": totals,
+        "one_session": await one_session(env.backend(name), profile),
+    }
+    if "stock" in totals:
+        out["ours_vs_stock_turns_per_s"] = ratio(
+            totals["ours"]["turns_per_s"], totals["stock"]["turns_per_s"]
+        )
+    return out
+
+
+def plot(results: dict[str, Any], path: Path) -> None:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    labels, values = [], []
+    for backend, res in results.items():
+        for v, tot in res["many_sessions"].items():
+            who = "ours" if v == "ours" else "stock AsyncPostgresSaver (one lock)"
+            labels.append(f"{backend}\n{who}")
+            values.append(tot["turns_per_s"])
+    ax.bar(range(len(values)), values, color=["C0", "C1", "C2"][: len(values)])
+    ax.set_xticks(range(len(values)), labels, fontsize=8)
+    ax.set_ylabel("turns / s")
+    first = next(iter(results.values()))
+    ax.set_title(f"{first['sessions']} sessions × {first['session_turns']} turns in parallel")
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
+    backends = {name: await run_backend(env, name, profile) for name in ("postgres", "sqlite")}
+    result = {"benchmark": NAME, "profile": profile.name, "backends": backends}
+    write_json(out, NAME, result)
+    plot(backends, out / f"{NAME}.png")
+    return result

