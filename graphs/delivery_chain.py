@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any, NotRequired, TypedDict, TypeVar
+from typing import Annotated, Any, NotRequired, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
@@ -23,6 +23,7 @@ from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, ValidationError
+from typing_extensions import TypedDict
 
 from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
 from adapters.memory_runtime import SessionContext
