@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs.delivery_chain import PROGRESS_EVENT, STAGES, build_graph
 from graphs.delivery_prompts import REVIEWERS
-from tests.delivery.scripts import new_session, stage_models, verdict
+from graphs.delivery_report import REPORT_TITLE
+from tests.delivery.scripts import new_session, plan_output, stage_models, task_output, verdict
+from tests.support.fakes import ScriptedChatModel
 
 BARRIER_TIMEOUT_S = 30.0
 """Only a guard: a serial implementation breaks the barrier instead of hanging."""
@@ -100,3 +104,36 @@ async def test_rerun_on_the_same_thread_starts_fresh(memory_url: str) -> None:
     assert set(state["artifacts"]) == set(STAGES), "every stage output is a RuntimeArtifact"
     assert state["artifacts"]["risk"]["kind"] == "ReviewVerdict"
     assert state["user_text"] == "Two."
+
+
+class WireModel(ScriptedChatModel):
+    """Structured output through a real model call (callbacks fire, as with ChatOpenAI)."""
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable:
+        return self | RunnableLambda(lambda message: schema.model_validate_json(message.text))
+
+
+async def test_subagent_calls_are_not_streamed_as_chat_messages(memory_url: str) -> None:
+    marker = "SUBAGENTMARK-9"
+    steps = stage_models(plan=plan_output(marker), task=task_output(marker))
+    models = {
+        stage: WireModel(script=[json.dumps(model.script[0])]) for stage, model in steps.items()
+    }
+    streamed: list[str] = []
+    async for message, _meta in build_graph(models=models).astream(
+        {"requirement": "Add CSV export."},
+        context={"session_id": new_session()},
+        stream_mode="messages",
+    ):
+        streamed.append(str(message.text))
+
+    assert models["plan"].calls, "the plan subagent really ran through the model"
+    assert not any(marker in text for text in streamed), "subagent output streamed as chat"
+    assert any(text.startswith(REPORT_TITLE) for text in streamed), "the report is streamed"
+
+
+def test_studio_can_build_the_schemas() -> None:
+    chain = build_graph()
+    assert {"messages", "requirement"} <= set(chain.get_input_jsonschema()["properties"])
+    assert {"messages", "status", "report"} <= set(chain.get_output_jsonschema()["properties"])
+    assert "session_id" in chain.get_context_jsonschema()["properties"]
