@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
+import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from adapters.memory_runtime import get_memory
 from graphs.delivery_chain import PLAN, SYNTHESIZE, TASK, build_graph, graph
@@ -21,6 +24,8 @@ from tests.delivery.scripts import (
 )
 
 REQUIREMENT = "Add CSV export to the monthly reports page."
+GUARD_TIMEOUT_S = 30.0
+"""Only a guard against a hang; no test asserts on time."""
 
 
 async def run(models: dict[str, Any], session: str, **payload: Any) -> dict[str, Any]:
@@ -174,3 +179,25 @@ async def test_offline_model_runs_the_whole_chain(memory_url: str) -> None:
     assert "[offline]" in out["report"]
     assert REQUIREMENT in out["report"]
     assert (await memory_of(session)).messages[1].text == out["report"]
+
+
+async def test_cancelled_run_writes_nothing(memory_url: str) -> None:
+    session = new_session()
+    loop = asyncio.get_running_loop()
+    reviewing, release = asyncio.Event(), threading.Event()
+
+    def slow_review(messages: list[BaseMessage]) -> dict[str, Any]:
+        loop.call_soon_threadsafe(reviewing.set)
+        release.wait(GUARD_TIMEOUT_S)
+        return verdict("pass")
+
+    models = stage_models(review=slow_review)
+    running = asyncio.create_task(run(models, session))
+    await asyncio.wait_for(reviewing.wait(), GUARD_TIMEOUT_S)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    release.set()
+
+    assert models[SYNTHESIZE].calls == []
+    assert (await memory_of(session)).is_empty
