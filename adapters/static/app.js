@@ -306,39 +306,25 @@ async function sendChat(text) {
 }
 
 // --- /tasklist -------------------------------------------------------------------------
+// tasklist-agent pauses with an interrupt: {kind: "tasklist-review", tasklist: {tasks}, notes,
+// allowedActions} or {kind: "clarification", question, allowedActions}. The reviewer's answer
+// resumes it: {action: "approve"|"reject"|"respond", text?} or {action: "edit", tasklist}.
+
+const ACTION_LABEL = { approve: "Approve", edit: "Edit", reject: "Reject" };
+const REVIEW_ACTIONS = ["approve", "edit", "reject"];
 
 function tasksOf(value) {
-  if (Array.isArray(value)) return value;
-  if (!value || typeof value !== "object") return [];
-  for (const key of ["tasks", "items"]) {
-    if (Array.isArray(value[key])) return value[key];
-  }
-  for (const key of ["tasklist", "plan", "proposal"]) {
-    const nested = tasksOf(value[key]);
-    if (nested.length) return nested;
-  }
-  return [];
-}
-
-function taskTitle(task) {
-  if (typeof task === "string") return task;
-  return String(task?.title ?? task?.name ?? task?.description ?? "");
-}
-
-function taskDetail(task) {
-  if (!task || typeof task !== "object") return "";
-  const detail = task.detail ?? task.details ?? (task.title ? task.description : "");
-  return typeof detail === "string" ? detail : "";
+  const tasks = value?.tasklist?.tasks ?? value?.tasks;
+  return Array.isArray(tasks) ? tasks.filter((task) => task && typeof task === "object") : [];
 }
 
 async function currentInterrupts(threadId) {
   const state = await requestJson("GET", `/threads/${encodeURIComponent(threadId)}/state`);
   if (Array.isArray(state?.interrupts) && state.interrupts.length) return state.interrupts;
-  const fromTasks = (state?.tasks ?? []).flatMap((task) => task.interrupts ?? []);
-  return fromTasks;
+  return (state?.tasks ?? []).flatMap((task) => task.interrupts ?? []);
 }
 
-/** Run (or resume) tasklist-agent on its thread until it finishes or pauses for review. */
+/** Run (or resume) tasklist-agent on its thread until it finishes or pauses for the user. */
 async function driveTasklist(threadId, body) {
   showStatus("Planning tasks…");
   const result = await streamRun(`/threads/${encodeURIComponent(threadId)}/runs/stream`, {
@@ -346,101 +332,40 @@ async function driveTasklist(threadId, body) {
     ...body,
   });
   const interrupts = result.interrupts.length ? result.interrupts : await currentInterrupts(threadId);
-  if (interrupts.length) {
-    showStatus("Review the proposed tasks.");
-    renderReview(threadId, interrupts[0].value);
+  const pending = interrupts[0]?.value;
+  if (pending?.kind === "clarification") {
+    showStatus("The planner has a question.");
+    renderClarification(threadId, pending);
     return;
   }
-  showStatus("");
-  const answer = finalText(result.values);
+  if (pending) {
+    showStatus("Review the proposed tasks.");
+    renderReview(threadId, pending);
+    return;
+  }
+  if (ui.status.dataset.status === undefined) showStatus("");
+  const answer = lastAiAnswer(result.values) ?? result.values?.summary;
   if (!answer) throw new HumanError(EMPTY_ANSWER);
   finishMessage(addMessage("assistant", answer));
-}
-
-function finalText(state) {
-  for (const key of ["final_text", "finalText", "summary_text", "answer", "final_answer"]) {
-    if (typeof state?.[key] === "string" && state[key].trim()) return state[key];
-  }
-  return lastAiAnswer(state);
 }
 
 async function runTasklist(goal) {
   addMessage("user", `/tasklist ${goal}`);
   const thread = await requestJson("POST", "/threads", {});
   await driveTasklist(thread.thread_id, {
-    input: { goal, messages: [{ type: "human", content: goal, id: uuid() }] },
+    input: { messages: [{ type: "human", content: goal, id: uuid() }] },
   });
 }
 
-function renderReview(threadId, value) {
-  const tasks = tasksOf(value);
-  const card = document.createElement("li");
-  card.className = "message assistant review";
-  card.dataset.role = "review";
+function card(title) {
+  const item = document.createElement("li");
+  item.className = "message assistant review";
+  item.dataset.role = "review";
   const heading = document.createElement("span");
   heading.className = "role";
-  heading.textContent = "Proposed tasks: approve, edit or reject";
-  const list = document.createElement("ol");
-  const titles = tasks.map((task) => {
-    const li = document.createElement("li");
-    const title = document.createElement("span");
-    title.className = "task-title";
-    title.textContent = taskTitle(task);
-    li.append(title);
-    const detail = taskDetail(task);
-    if (detail) {
-      const small = document.createElement("span");
-      small.className = "task-detail";
-      small.textContent = detail;
-      li.append(small);
-    }
-    list.append(li);
-    return title;
-  });
-  const actions = document.createElement("div");
-  actions.className = "actions";
-  const approve = button("Approve", "");
-  const edit = button("Edit", "secondary");
-  const reject = button("Reject", "danger");
-  actions.append(approve, edit, reject);
-  card.append(heading, list, actions);
-  ui.messages.append(card);
-  scrollToEnd();
-  approve.focus();
-
-  let inputs = null;
-  const decide = (label, resume) => {
-    actions.replaceChildren();
-    const note = document.createElement("span");
-    note.className = "decided";
-    note.textContent = label;
-    actions.append(note);
-    runAction(() => driveTasklist(threadId, { command: { resume } }));
-  };
-
-  approve.addEventListener("click", () => decide("Approved.", { action: "approve" }));
-  reject.addEventListener("click", () => decide("Rejected.", { action: "reject" }));
-  edit.addEventListener("click", () => {
-    if (!inputs) {
-      inputs = titles.map((title, index) => {
-        const input = document.createElement("input");
-        input.type = "text";
-        input.value = title.textContent;
-        input.setAttribute("aria-label", `Task ${index + 1} title`);
-        title.replaceWith(input);
-        return input;
-      });
-      edit.textContent = "Send edits";
-      approve.disabled = true;
-      inputs[0]?.focus();
-      return;
-    }
-    const edited = tasks.map((task, index) => {
-      const title = inputs[index].value.trim() || taskTitle(task);
-      return typeof task === "object" && task !== null ? { ...task, title } : { title };
-    });
-    decide("Edited and sent back.", { action: "edit", tasks: edited });
-  });
+  heading.textContent = title;
+  item.append(heading);
+  return item;
 }
 
 function button(label, className) {
@@ -451,46 +376,159 @@ function button(label, className) {
   return el;
 }
 
-// --- /delivery -------------------------------------------------------------------------
-
-function showProgress(event) {
-  const total = Math.max(1, Number(event.total) || 1);
-  const index = Math.max(0, Number(event.index) || 0);
-  const done = event.status === "completed" || event.status === "succeeded" || event.status === "done";
-  ui.progress.hidden = false;
-  ui.progressBar.max = total;
-  ui.progressBar.value = Math.min(total, done ? index + 1 : index);
-  ui.progressLabel.textContent = `Stage ${Math.min(total, index + 1)} of ${total}: ${event.stage ?? ""} (${event.status ?? ""})`;
+function paragraph(text, className) {
+  const p = document.createElement("p");
+  p.textContent = text;
+  if (className) p.className = className;
+  return p;
 }
 
-function reportText(state) {
-  for (const key of ["report", "final_report", "finalReport"]) {
-    if (typeof state?.[key] === "string" && state[key].trim()) return state[key];
+/** Replace a card's buttons with the decision taken, then resume the run with it. */
+function resumeWith(threadId, actions, label, resume) {
+  actions.replaceChildren(paragraph(label, "decided"));
+  runAction(() => driveTasklist(threadId, { command: { resume } }));
+}
+
+function renderReview(threadId, value) {
+  const tasks = tasksOf(value);
+  const item = card("Proposed tasks: approve, edit or reject");
+  for (const note of Array.isArray(value?.notes) ? value.notes : []) {
+    item.append(paragraph(`Note: ${note}`, "task-detail"));
   }
-  return finalText(state);
+  const list = document.createElement("ol");
+  const titles = tasks.map((task) => {
+    const li = document.createElement("li");
+    const title = document.createElement("span");
+    title.className = "task-title";
+    title.textContent = String(task.title ?? "");
+    li.append(title);
+    const after = Array.isArray(task.depends_on) && task.depends_on.length
+      ? ` (after ${task.depends_on.join(", ")})`
+      : "";
+    if (task.acceptance || after) {
+      const detail = document.createElement("span");
+      detail.className = "task-detail";
+      detail.textContent = `${task.id ? `${task.id}: ` : ""}${task.acceptance ?? ""}${after}`;
+      li.append(detail);
+    }
+    list.append(li);
+    return title;
+  });
+  const allowed = Array.isArray(value?.allowedActions) ? value.allowedActions : REVIEW_ACTIONS;
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const buttons = {};
+  for (const action of REVIEW_ACTIONS.filter((a) => allowed.includes(a))) {
+    buttons[action] = button(ACTION_LABEL[action], { edit: "secondary", reject: "danger" }[action]);
+    actions.append(buttons[action]);
+  }
+  item.append(list, actions);
+  ui.messages.append(item);
+  scrollToEnd();
+  (buttons.approve ?? actions.firstElementChild)?.focus();
+
+  let inputs = null;
+  buttons.approve?.addEventListener("click", () =>
+    resumeWith(threadId, actions, "Approved.", { action: "approve" }));
+  buttons.reject?.addEventListener("click", () =>
+    resumeWith(threadId, actions, "Rejected.", { action: "reject" }));
+  buttons.edit?.addEventListener("click", () => {
+    if (!inputs) {
+      inputs = titles.map((title, index) => {
+        const input = document.createElement("input");
+        input.type = "text";
+        input.value = title.textContent;
+        input.setAttribute("aria-label", `Title of task ${index + 1}`);
+        title.replaceWith(input);
+        return input;
+      });
+      buttons.edit.textContent = "Send edits";
+      if (buttons.approve) buttons.approve.disabled = true;
+      inputs[0]?.focus();
+      return;
+    }
+    const edited = tasks.map((task, index) => ({
+      ...task,
+      title: inputs[index].value.trim() || String(task.title ?? ""),
+    }));
+    resumeWith(threadId, actions, "Edited and sent back.", {
+      action: "edit",
+      tasklist: { tasks: edited },
+    });
+  });
+}
+
+function renderClarification(threadId, value) {
+  const item = card("The planner asks");
+  item.append(paragraph(String(value?.question ?? "Could you say more about the goal?")));
+  const form = document.createElement("form");
+  form.className = "actions";
+  const input = document.createElement("input");
+  input.type = "text";
+  input.setAttribute("aria-label", "Your answer");
+  const answer = button("Answer", "");
+  answer.type = "submit";
+  const stop = button("Stop planning", "danger");
+  form.append(input, answer, stop);
+  item.append(form);
+  ui.messages.append(item);
+  scrollToEnd();
+  input.focus();
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return input.focus();
+    resumeWith(threadId, form, `You answered: ${text}`, { action: "respond", text });
+  });
+  stop.addEventListener("click", () =>
+    resumeWith(threadId, form, "Planning stopped.", { action: "reject" }));
+}
+
+// --- /delivery -------------------------------------------------------------------------
+// delivery-chain reports {type: "workflow-progress", stage, status, index (1-based), total};
+// review stages run in parallel, so the bar counts finished stages rather than the index.
+
+function startProgress() {
+  ui.progressBar.max = 1;
+  ui.progressBar.value = 0;
+  ui.progressLabel.textContent = "Delivery: starting…";
+  ui.progress.hidden = false;
+  return new Set();
+}
+
+function showProgress(event, finished) {
+  const total = Math.max(1, Number(event.total) || 1);
+  const stage = String(event.stage ?? "stage");
+  const index = Number(event.index) || 0;
+  if (event.status === "succeeded") finished.add(stage);
+  ui.progressBar.max = total;
+  ui.progressBar.value = Math.min(total, finished.size);
+  const what = { started: "running", succeeded: "done", failed: "failed" }[event.status] ?? event.status;
+  ui.progressLabel.textContent =
+    `Delivery: ${finished.size} of ${total} stages done — stage ${index} “${stage}” ${what}.`;
 }
 
 async function runDelivery(requirement) {
   addMessage("user", `/delivery ${requirement}`);
-  ui.progressBar.value = 0;
-  ui.progressLabel.textContent = "Delivery progress: starting…";
-  ui.progress.hidden = false;
+  const finished = startProgress();
   const thread = await requestJson("POST", "/threads", {});
   const result = await streamRun(`/threads/${encodeURIComponent(thread.thread_id)}/runs/stream`, {
     assistant_id: GRAPH.delivery,
-    input: { requirement, messages: [{ type: "human", content: requirement, id: uuid() }] },
+    input: { messages: [{ type: "human", content: requirement, id: uuid() }] },
   }, {
     onCustom(event) {
-      if (event?.type === "workflow-progress") showProgress(event);
+      if (event?.type === "workflow-progress") showProgress(event, finished);
     },
   });
-  const report = reportText(result.values);
+  const report = result.values?.report || lastAiAnswer(result.values);
   if (!report) throw new HumanError(EMPTY_ANSWER);
   const item = addMessage("assistant", "");
   item.classList.add("report");
   item.querySelector(".text").replaceChildren(renderMarkdown(report));
-  finishMessage(item);
-  ui.progressLabel.textContent = "Delivery finished.";
+  finishMessage(item, result.values?.status === "failed" ? "failed" : "done");
+  ui.progressLabel.textContent = result.values?.status === "failed"
+    ? "Delivery stopped: a stage failed."
+    : `Delivery finished: ${finished.size} of ${ui.progressBar.max} stages done.`;
 }
 
 // --- composer and wiring ---------------------------------------------------------------

@@ -1,4 +1,5 @@
-// A tiny markdown renderer for model output (headings, lists, bold, code, paragraphs).
+// A tiny markdown renderer for model output (headings, lists, bold, code, simple tables,
+// paragraphs).
 // It never parses HTML: every piece of text becomes a DOM text node, so markup in the
 // model's answer ("<script>", "<img onerror>") is shown as the characters it is.
 
@@ -6,6 +7,8 @@ const FENCE = /^\s*```/;
 const HEADING = /^(#{1,6})\s+(.*)$/;
 const BULLET = /^\s*[-*+]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
+const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
+const TABLE_RULE = /^\s*\|?[\s:|-]*-[\s:|-]*\|?\s*$/;
 const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|__[^_]+__)/;
 
 /** Append text with `code` and **bold** spans to parent, as text nodes only. */
@@ -27,6 +30,23 @@ function appendInline(parent, text) {
 function block(tag, text) {
   const el = document.createElement(tag);
   appendInline(el, text);
+  return el;
+}
+
+function cells(row) {
+  return TABLE_ROW.exec(row)[1].split("|").map((cell) => cell.trim());
+}
+
+/** A table from consecutive "| a | b |" rows; the "|---|" rule marks the header row. */
+function table(rows) {
+  const el = document.createElement("table");
+  const hasHeader = rows.length > 1 && TABLE_RULE.test(rows[1]);
+  rows.forEach((row, index) => {
+    if (hasHeader && index === 1) return;
+    const tr = document.createElement("tr");
+    for (const text of cells(row)) tr.append(block(hasHeader && index === 0 ? "th" : "td", text));
+    el.append(tr);
+  });
   return el;
 }
 
@@ -58,6 +78,15 @@ export function renderMarkdown(source) {
       el.textContent = code.join("\n");
       pre.append(el);
       out.append(pre);
+      continue;
+    }
+    if (TABLE_ROW.test(line)) {
+      flushParagraph();
+      flushList();
+      const rows = [];
+      for (; i < lines.length && TABLE_ROW.test(lines[i]); i++) rows.push(lines[i]);
+      i--;
+      out.append(table(rows));
       continue;
     }
     const heading = HEADING.exec(line);
