@@ -1,0 +1,101 @@
+"""The repo's stdio MCP server, started as a real subprocess through ``mcp.json``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+
+from adapters.mcp_client import (
+    RESOURCE_TOOL_NAME,
+    is_mcp_tool,
+    load_connections,
+    load_mcp_tools,
+)
+from adapters.memory_runtime import get_memory
+from graphs.chat import build_graph
+from tests.chat.conftest import MCP_MARKER
+from tests.chat.helpers import TOKEN, user
+from tests.support.fakes import ScriptedChatModel
+
+
+async def test_real_mcp_server_tool_and_resource(docs: Path, mcp_config: Path) -> None:
+    tools = {t.name: t for t in await load_mcp_tools()}
+    assert set(tools) == {"lookup_term", RESOURCE_TOOL_NAME}
+    assert all(is_mcp_tool(t) for t in tools.values())
+
+    found = await tools["lookup_term"].ainvoke(
+        {"name": "lookup_term", "args": {"term": "zebra"}, "id": "c1", "type": "tool_call"}
+    )
+    assert isinstance(found, ToolMessage) and MCP_MARKER in str(found.content)
+    missing = await tools["lookup_term"].ainvoke({"term": "no-such-term"})
+    assert "no glossary entry" in str(missing)
+
+    listing = await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": ""})
+    assert "aimind://glossary" in listing
+    content = await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": "aimind://glossary"})
+    assert MCP_MARKER in content
+    unknown = await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": "aimind://nothing"})
+    assert unknown.startswith("error:")
+
+
+async def test_default_graph_uses_mcp_tools_and_labels_source(
+    memory_url: str, docs: Path, mcp_config: Path
+) -> None:
+    model = ScriptedChatModel(
+        script=[
+            AIMessage(
+                "", tool_calls=[{"name": "lookup_term", "args": {"term": "zebra"}, "id": "c1"}]
+            ),
+            AIMessage("A zebra is a striped term."),
+        ]
+    )
+    graph = build_graph(model=model)  # default tools: local + MCP from mcp.json
+    updates = [
+        u
+        async for u in graph.astream(
+            {"messages": [user("What is a zebra?")]},
+            context={"session_id": TOKEN},
+            stream_mode="updates",
+        )
+    ]
+    (tools_update,) = [u["tools"] for u in updates if "tools" in u]
+    assert tools_update["source"] == "mcp-resource"
+    assert MCP_MARKER in str(tools_update["messages"][0].content)
+    names = {t.name for t in model.bound_tools}
+    assert {"calculator", "current_time", "read_resource", "lookup_term"} <= names
+    state = await (await get_memory()).load(TOKEN)
+    assert [m.text for m in state.messages] == ["What is a zebra?", "A zebra is a striped term."]
+
+
+def test_config_runs_this_python_and_keeps_secrets_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-must-not-leak")
+    monkeypatch.setenv("AIMIND_DOCS_DIR", "/somewhere/docs")
+    path = tmp_path / "mcp.json"
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "local": {"command": "python", "args": ["-m", "x"], "env": {"EXTRA": "1"}},
+                    "remote": {"url": "http://127.0.0.1:9/mcp"},
+                }
+            }
+        )
+    )
+    connections = load_connections(path)
+    local = connections["local"]
+    assert local["transport"] == "stdio" and local["command"] == sys.executable
+    assert local["cwd"] == str(tmp_path.resolve())
+    assert local["env"]["EXTRA"] == "1"
+    assert local["env"]["AIMIND_DOCS_DIR"] == "/somewhere/docs"
+    assert "OPENAI_API_KEY" not in local["env"]
+    assert connections["remote"] == {
+        "transport": "streamable_http",
+        "url": "http://127.0.0.1:9/mcp",
+    }
+    assert load_connections(tmp_path / "missing.json") == {}
