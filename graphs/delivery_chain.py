@@ -11,19 +11,15 @@ run writes nothing and tells the user which stage failed.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any, NotRequired, TypeVar
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, ValidationError
-from typing_extensions import TypedDict
 
 from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
 from adapters.memory_runtime import SessionContext
@@ -41,135 +37,37 @@ from graphs.delivery_prompts import (
 from graphs.delivery_report import failure_message, overall_status, render_report
 from graphs.delivery_schemas import (
     DeliveryPlan,
+    LoadedRequirement,
     ReportDraft,
     ReviewVerdict,
     RuntimeArtifact,
     TaskBreakdown,
 )
+from graphs.delivery_stages import (
+    LOAD,
+    PLAN,
+    STAGES,
+    SYNTHESIZE,
+    TASK,
+    S,
+    ask,
+    run_stage,
+)
+from graphs.delivery_state import (
+    DeliveryInput,
+    DeliveryOutput,
+    DeliveryState,
+    StageError,
+    fresh,
+)
 from memory import FinalTurn
 from memory.limits import MESSAGE_CHAR_CAP
 from memory.text import truncate
 
-log = logging.getLogger("aimind.delivery_chain")
-
 GRAPH_NAME = "delivery-chain"
-LOAD, PLAN, TASK, SYNTHESIZE = "load", "plan", "task", "synthesize"
-STAGES: tuple[str, ...] = (LOAD, PLAN, TASK, *REVIEWERS, SYNTHESIZE)
 FAIL_NODE = "fail"
-PROGRESS_EVENT = "workflow-progress"
 WRITTEN_STATUSES = frozenset({"completed", "blocked"})
-NOSTREAM_TAG = "nostream"
-"""Subagent calls are not streamed as chat tokens: their output is not the answer."""
 MAX_MESSAGE_ID_CHARS = 200
-
-S = TypeVar("S", bound=BaseModel)
-
-
-RESET = "__reset__"
-
-
-def merge_or_reset(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
-    """Merge parallel stage writes; a write holding ``RESET`` replaces the channel instead.
-
-    The first stage resets, so a run on a reused thread never sees the last run's outputs.
-    """
-    right = right or {}
-    if right.get(RESET):
-        return {k: v for k, v in right.items() if k != RESET}
-    return {**(left or {}), **right}
-
-
-def fresh(values: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {RESET: True, **(values or {})}
-
-
-class DeliveryInput(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
-    requirement: str
-    """Inline text or an ``@resource`` reference; else the latest human message is used."""
-
-
-class DeliveryOutput(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
-    status: str
-    report: str
-
-
-class DeliveryState(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
-    requirement: str | None
-    user_text: str
-    user_message_id: str | None
-    requirement_text: str
-    rubrics: dict[str, str]
-    artifacts: Annotated[dict[str, dict[str, Any]], merge_or_reset]
-    stage_errors: Annotated[dict[str, dict[str, str | None]], merge_or_reset]
-    status: str
-    report: str
-    report_message_id: NotRequired[str]
-
-
-class StageError(Exception):
-    """A stage failed for a reason the user may be told (``reason`` keys FAILURE_REASONS)."""
-
-    def __init__(self, reason: str, detail: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.detail = detail
-
-
-class StructuredOutputUnsupportedError(StageError):
-    def __init__(self) -> None:
-        super().__init__("unsupported")
-
-
-def progress(runtime: Runtime | None, stage: str, status: str) -> None:
-    """One ``workflow-progress`` event on the custom stream (no-op when nobody listens)."""
-    writer = getattr(runtime, "stream_writer", None)
-    if writer is None:
-        return
-    writer(
-        {
-            "type": PROGRESS_EVENT,
-            "stage": stage,
-            "status": status,
-            "index": STAGES.index(stage) + 1,
-            "total": len(STAGES),
-        }
-    )
-
-
-async def run_stage(
-    stage: str, runtime: Runtime | None, work: Callable[[], Awaitable[dict[str, Any]]]
-) -> dict[str, Any]:
-    """Run one stage between started/succeeded events; any exception marks it failed."""
-    progress(runtime, stage, "started")
-    try:
-        update = await work()
-    except StageError as exc:
-        log.warning("delivery-chain stage %s failed: %s", stage, exc.reason, exc_info=True)
-        progress(runtime, stage, "failed")
-        return {"stage_errors": {stage: {"reason": exc.reason, "detail": exc.detail}}}
-    except ValidationError:
-        log.warning("delivery-chain stage %s returned invalid output", stage, exc_info=True)
-        progress(runtime, stage, "failed")
-        return {"stage_errors": {stage: {"reason": "invalid", "detail": None}}}
-    except Exception:
-        log.warning("delivery-chain stage %s raised", stage, exc_info=True)
-        progress(runtime, stage, "failed")
-        return {"stage_errors": {stage: {"reason": "error", "detail": None}}}
-    progress(runtime, stage, "succeeded")
-    return update
-
-
-async def ask(model: BaseChatModel, schema: type[S], messages: list[BaseMessage]) -> S:
-    """One subagent call: the model's structured output, validated against ``schema``."""
-    try:
-        structured = model.with_structured_output(schema)
-    except Exception as exc:
-        raise StructuredOutputUnsupportedError() from exc
-    result = await structured.ainvoke(messages, config={"tags": [NOSTREAM_TAG]})
-    return result if isinstance(result, schema) else schema.model_validate(result)
 
 
 def _latest_human(messages: list[AnyMessage]) -> HumanMessage | None:
@@ -225,7 +123,9 @@ class DeliveryChain:
                 rubrics = load_rubrics()
             except RubricMissingError as exc:
                 raise StageError("rubric") from exc
-            loaded = _Loaded(text=resolved, from_reference=resolved != text, rubrics=[*rubrics])
+            loaded = LoadedRequirement(
+                text=resolved, from_reference=resolved != text, rubrics=[*rubrics]
+            )
             return {
                 **update,
                 "user_text": text,
@@ -318,12 +218,6 @@ class DeliveryChain:
         error = errors.get(stage, {})
         text = failure_message(stage, error.get("reason") or "error", error.get("detail"))
         return {"status": "failed", "report": "", "messages": [AIMessage(content=text)]}
-
-
-class _Loaded(BaseModel):
-    text: str
-    from_reference: bool
-    rubrics: list[str]
 
 
 def extract_turn(state: DeliveryState) -> FinalTurn | None:

@@ -156,6 +156,14 @@ class ReportDraft(BaseModel):
         )
 
 
+class LoadedRequirement(BaseModel):
+    """The load stage's output: the requirement as the subagents see it, and the rubrics."""
+
+    text: str
+    from_reference: bool
+    rubrics: list[str]
+
+
 class RuntimeArtifact(BaseModel):
     """One stage's output as kept in the graph's own state (never in chat memory)."""
 
