@@ -262,6 +262,7 @@ async function refreshMemory() {
 // --- busy state ------------------------------------------------------------------------
 
 let busy = false;
+let actionsDone = 0;
 
 function setBusy(value) {
   busy = value;
@@ -550,6 +551,8 @@ async function runAction(action, { refresh = true } = {}) {
   } finally {
     setBusy(false);
     if (refresh) await refreshMemory();
+    scrollToEnd();
+    document.body.dataset.actions = String(++actionsDone);
     if (!document.activeElement || document.activeElement === document.body || document.activeElement.disabled) {
       ui.composer.focus();
     }
@@ -625,5 +628,6 @@ ui.composer.addEventListener("keydown", (event) => {
   }
 });
 ui.reset.addEventListener("click", newConversation);
+$("memory-panel").addEventListener("toggle", scrollToEnd);
 
 hydrate();

@@ -1,0 +1,128 @@
+"""One real ``langgraph dev`` (SQLite) and one headless Chromium for every browser test.
+
+Each test opens its own browser context, i.e. its own cookie jar and so its own
+chat session. The page's Content-Security-Policy stays on, so the tests wait on
+selectors (never on evaluated strings, which the policy forbids).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.support.langgraph_server import LangGraphServer, langgraph_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "browser"
+TIMEOUT_MS = 120_000
+"""Generous: 2 shared cores, a cold server, and several graphs per test."""
+VIEWPORT = {"width": 1024, "height": 720}
+OFFLINE_ENV = {
+    # The offline model and extractive compactor, whatever the developer's shell holds.
+    "OPENAI_API_KEY": "",
+    "OPENAI_BASE_URL": "",
+    "AIMIND_MODEL": "",
+    "AIMIND_COMPACTION_MODEL": "",
+    "AIMIND_ENV": "development",
+}
+IDLE = "body[data-ready]:not([data-busy])"
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LangGraphServer]:
+    root = tmp_path_factory.mktemp("browser-server")
+    env = {**OFFLINE_ENV, "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48)}
+    with langgraph_server(
+        f"sqlite:///{root / 'db' / 'aimind.sqlite'}",
+        root / "data",
+        workdir=root / "work",
+        env=env,
+    ) as running:
+        yield running
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """Open browser contexts (one session each); all are closed after the test."""
+    opened: list[BrowserContext] = []
+
+    def open_context(**options: object) -> BrowserContext:
+        context = browser.new_context(viewport=VIEWPORT, **options)  # type: ignore[arg-type]
+        context.set_default_timeout(TIMEOUT_MS)
+        opened.append(context)
+        return context
+
+    yield open_context
+    for context in opened:
+        context.close()
+
+
+@pytest.fixture
+def open_page(
+    server: LangGraphServer, new_context: Callable[..., BrowserContext]
+) -> Callable[..., Page]:
+    """A fresh session's chat page, loaded and hydrated."""
+
+    def open_one(**options: object) -> Page:
+        page = new_context(**options).new_page()
+        page.goto(server.base_url + "/")
+        wait_idle(page)
+        return page
+
+    return open_one
+
+
+def wait_idle(page: Page) -> None:
+    page.wait_for_selector(IDLE, state="attached")
+
+
+def actions_done(page: Page) -> int:
+    return int(page.locator("body").get_attribute("data-actions") or 0)
+
+
+def act(page: Page, do: Callable[[], object]) -> None:
+    """Do something that starts a run (send, approve…) and wait until that run is over.
+
+    The page counts finished actions on ``<body data-actions>``, so a run that ends
+    before we look is not missed.
+    """
+    done = actions_done(page)
+    do()
+    page.wait_for_selector(f'body[data-actions="{done + 1}"]:not([data-busy])', state="attached")
+
+
+def send(page: Page, text: str) -> None:
+    """Type ``text`` into the message box, press Enter, wait until the run is over."""
+    box = page.locator("#composer")
+    box.fill(text)
+    act(page, lambda: box.press("Enter"))
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a screenshot for a person to look at (``tests/artifacts/`` is git-ignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

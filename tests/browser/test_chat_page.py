@@ -1,0 +1,130 @@
+"""The chat page in real headless Chromium against a real ``langgraph dev``: streaming,
+restore on reload, compaction visible in the page, sessions kept apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot, send, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+RECORD_ASSISTANT_TEXT = """
+window.__assistantTexts = [];
+new MutationObserver((mutations) => {
+  for (const m of mutations) {
+    const item = m.target.closest && m.target.closest("li.assistant");
+    if (item && m.target.classList.contains("text")) {
+      window.__assistantTexts.push(m.target.textContent);
+    }
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+"""Every text the answer bubble showed, in order: proof the answer arrived in pieces."""
+
+
+def assistant_texts(page: Page) -> list[str]:
+    return page.locator("#messages li.assistant .text").all_inner_texts()
+
+
+def user_texts(page: Page) -> list[str]:
+    return page.locator("#messages li.user .text").all_inner_texts()
+
+
+def test_answer_streams_in_token_by_token_and_survives_a_reload(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    page.add_init_script(RECORD_ASSISTANT_TEXT)
+    page.reload()
+    wait_idle(page)
+    expect(page.locator("#messages li")).to_have_count(0)
+    expect(page.locator("#composer")).to_be_focused()
+
+    send(page, "What colour is the sky over Lisbon?")
+
+    answer = page.locator("#messages li.assistant").last
+    expect(answer).to_contain_text('Your latest message: "What colour is the sky over Lisbon?"')
+    expect(answer).to_contain_text("[offline model]")
+    final = answer.locator(".text").inner_text()
+    shown: list[str] = page.evaluate("() => window.__assistantTexts")
+    partial = [text for text in shown if text and text != final]
+    assert len(set(partial)) >= 3, f"the answer did not stream in pieces: {shown!r}"
+    assert all(final.startswith(text) for text in partial), "the answer grew out of order"
+    assert all(len(a) <= len(b) for a, b in pairwise(partial))
+    expect(page.locator("#error")).to_be_hidden()
+    screenshot(page, "01-streamed-answer")
+
+    page.reload()
+    wait_idle(page)
+    assert user_texts(page) == ["What colour is the sky over Lisbon?"]
+    assert assistant_texts(page) == [final]
+    expect(page.locator("#restored-note")).to_be_visible()
+    screenshot(page, "02-restored-after-reload")
+
+
+def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    send(page, "We decided to use PostgreSQL for production storage.")
+    for question in (
+        "How many regions should we deploy to?",
+        "What backup schedule fits a small team?",
+        "Which metrics matter in the first month?",
+    ):
+        send(page, question)
+        expect(page.locator("#memory-status")).not_to_contain_text("compacted")
+
+    send(page, "Summarise where we are.")
+
+    status = page.locator("#memory-status")
+    expect(status).to_contain_text("Memory compacted")
+    expect(status).to_have_attribute("data-status", "succeeded")
+    panel = page.locator("#memory-panel")
+    panel.locator("summary").click()
+    expect(page.locator("#pins li")).to_contain_text(
+        ["We decided to use PostgreSQL for production storage."]
+    )
+    expect(page.locator("#summary-preview")).not_to_have_text("Nothing summarised yet.")
+    expect(page.locator("#memory-count")).to_contain_text("1 pinned decision")
+    screenshot(page, "03-compacted-with-pinned-decision")
+
+    page.reload()
+    wait_idle(page)
+    # The restored window holds the newest turns; the early decision lives on as a pin.
+    assert "We decided to use PostgreSQL for production storage." not in user_texts(page)
+    assert user_texts(page)[-1] == "Summarise where we are."
+    page.locator("#memory-panel summary").click()
+    expect(page.locator("#pins li")).to_contain_text(
+        ["We decided to use PostgreSQL for production storage."]
+    )
+    # The next answer is built from that memory on the server.
+    send(page, "Which database did we choose?")
+    expect(page.locator("#messages li.assistant").last).to_contain_text(
+        '"We decided to use PostgreSQL for production storage."'
+    )
+
+
+def test_two_sessions_never_see_each_others_messages(open_page: Callable[..., Page]) -> None:
+    alice = open_page()
+    bob = open_page()
+    send(alice, "Alice's secret word is tangerine-42.")
+    send(bob, "Bob is thinking about ravens.")
+    send(bob, "What did I tell you before?")
+
+    bob_answer = bob.locator("#messages li.assistant").last
+    expect(bob_answer).to_contain_text("1 recent turn")
+    expect(bob_answer).not_to_contain_text("tangerine")
+
+    for page in (alice, bob):
+        page.reload()
+        wait_idle(page)
+    assert user_texts(alice) == ["Alice's secret word is tangerine-42."]
+    assert user_texts(bob) == ["Bob is thinking about ravens.", "What did I tell you before?"]
+    expect(bob.locator("body")).not_to_contain_text("tangerine")
+    expect(alice.locator("body")).not_to_contain_text("ravens")
