@@ -1,0 +1,129 @@
+"""The compaction model misbehaves: the turn is kept, the fallback runs, bounds and pins hold."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from adapters.models import compaction_model
+from memory import FinalTurn, LLMCompactor, MemoryLimits, open_memory
+from tests.support.fakes import ScriptedChatModel
+from tests.support.faults import assert_bounded
+from tests.support.openai_stub import running_stub, text
+
+SESSION = "compaction-faults-0001"
+OLD_PIN = "We decided the launch date is 3 March."
+GOOD = {"summary": "The user planned a launch.", "pinned_decisions": [OLD_PIN]}
+TURNS_TO_SECOND_COMPACTION = 8
+"""Turn 5 overflows the 4-turn window (first compaction), turn 8 overflows it again."""
+
+
+def slow_output(_: Any) -> dict[str, Any]:
+    time.sleep(1.0)  # well past AIMIND_COMPACTION_TIMEOUT_S below
+    return GOOD
+
+
+FAULTS: dict[str, Any] = {
+    "timeout": slow_output,
+    "raises": RuntimeError("provider exploded: sk-secret-in-error"),
+    "invalid-json": "{'summary': not json at all",
+    "extra-keys": {**GOOD, "rawPrompt": "leak", "graphState": {}},
+    "wrong-types": {"summary": 42, "pinned_decisions": "not a list"},
+}
+
+
+def turn(i: int) -> FinalTurn:
+    return FinalTurn(
+        user_text=f"Question {i}: we must keep item {i} small.",
+        assistant_text=f"Answer {i}.",
+        status="completed",
+    )
+
+
+async def run_turns(mem: Any, first: int, last: int) -> list[tuple[Any, list[dict[str, Any]]]]:
+    out = []
+    for i in range(first, last + 1):
+        events: list[dict[str, Any]] = []
+        result = await mem.append_turn(SESSION, turn(i), on_status=events.append)
+        out.append((result, events))
+    return out
+
+
+async def check_fallback(mem: Any, fault_results: list[tuple[Any, list[dict[str, Any]]]]) -> None:
+    """Every turn stored; each failed LLM compaction fell back and still succeeded."""
+    assert all(result.written for result, _ in fault_results)
+    compactions = [(r, e) for r, e in fault_results if r.compacted]
+    assert compactions, "the faulty model was asked to compact"
+    for result, events in compactions:
+        assert result.compactor == "extractive"
+        assert [e["status"] for e in events] == ["started", "succeeded"]
+    state = await mem.load(SESSION)
+    assert_bounded(state)
+    assert OLD_PIN in state.pinned_decisions, "pins from before survive a failed compaction"
+    last = fault_results[-1][0]
+    assert last.written
+    return state
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+async def test_faulty_compaction_model_keeps_turns(
+    fault: str, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AIMIND_COMPACTION_TIMEOUT_S", "0.2")
+    model = ScriptedChatModel(script=[GOOD, FAULTS[fault]], loop_last=True)
+    async with open_memory(db_url, compactor=model) as mem:
+        assert mem.limits.compaction_timeout_s == 0.2
+        first = await run_turns(mem, 1, 5)
+        assert first[-1][0].compactor == "llm"
+        # three more failing compactions in a row: memory keeps moving, never freezes
+        faulty = await run_turns(mem, 6, 5 + 3 * 3)
+        state = await check_fallback(mem, faulty)
+    assert len(model.calls) == 1 + 3
+    user_texts = [m.text for m in state.messages if m.role == "user"]
+    assert user_texts[-1] == turn(14).user_text
+    assert "sk-secret" not in state.model_dump_json()
+
+
+async def test_over_long_model_output_is_clamped_not_rejected(db_url: str) -> None:
+    limits = MemoryLimits()
+    huge = {
+        "summary": "A very long summary sentence. " * 500,
+        "pinned_decisions": [f"Decision {i}: " + "x" * 1_000 for i in range(60)],
+    }
+    model = ScriptedChatModel(script=[GOOD, huge])
+    async with open_memory(db_url, compactor=model) as mem:
+        results = await run_turns(mem, 1, TURNS_TO_SECOND_COMPACTION)
+        state = await mem.load(SESSION)
+    assert [r.compactor for r, _ in results if r.compacted] == ["llm", "llm"]
+    assert_bounded(state, limits)
+    assert len(state.summary) <= limits.summary_chars
+    assert len(state.pinned_decisions) == limits.pinned_max
+    assert all(len(p) <= limits.pin_chars for p in state.pinned_decisions)
+    assert state.pinned_decisions[-1].startswith("Decision 59:"), "the newest pins are kept"
+
+
+def _stub_replies(*replies: Any) -> Callable[[dict[str, Any]], Any]:
+    queue = list(replies)
+    return lambda body: queue.pop(0) if len(queue) > 1 else queue[0]
+
+
+async def test_invalid_json_over_the_wire_falls_back(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ChatOpenAI's real structured-output path receiving a broken JSON document."""
+    from tests.support.openai_stub import json_reply
+
+    with running_stub(_stub_replies(json_reply(GOOD), text('{"summary": "cut off'))) as stub:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+        monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+        model = compaction_model()
+        assert model is not None
+        async with open_memory(db_url, compactor=model) as mem:
+            assert isinstance(mem.compactor, LLMCompactor)
+            await run_turns(mem, 1, 5)
+            faulty = await run_turns(mem, 6, TURNS_TO_SECOND_COMPACTION)
+            await check_fallback(mem, faulty)
+        assert len(stub.requests) == 2
