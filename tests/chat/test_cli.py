@@ -1,0 +1,65 @@
+"""The ``aimind`` console script, run as a user would: a subprocess in a fresh folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from adapters.cli import session_token
+from memory.session import TOKEN_RE
+
+CLI_TIMEOUT_S = 300
+
+
+def _aimind(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AIMIND_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    script = Path(sys.executable).parent / "aimind"
+    return subprocess.run(
+        [str(script), *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=CLI_TIMEOUT_S,
+        check=False,
+    )
+
+
+def test_session_names_map_to_valid_tokens_deterministically() -> None:
+    for name in ("default", "my session", "x", "a" * 500, "会话"):
+        token = session_token(name)
+        assert TOKEN_RE.fullmatch(token)
+        assert session_token(name) == token
+    assert session_token("already-a-valid-token-1") == "already-a-valid-token-1"
+    assert session_token("alice") != session_token("bob")
+
+
+def test_demo_runs_to_the_end_on_a_fresh_data_folder(tmp_path: Path) -> None:
+    demo = _aimind(["demo"], tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    out = demo.stdout
+    assert "--- turn 12 ---" in out and "demo finished: 12 turns" in out
+    assert "=== memory after compaction 1 (turn 5) ===" in out
+    assert "[memory] compaction succeeded" in out
+    final = out.split("=== final memory ===")[1]
+    assert "We decided to use PostgreSQL in production" in final  # English decision, pinned
+    assert "我们决定第一版不做移动端，先做网页版。" in final  # Chinese decision, pinned
+    assert (tmp_path / ".aimind" / "aimind.sqlite").is_file()  # the embedded default
+
+    shown = _aimind(["memory", "show", "--session", "aimind-demo-session"], tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "我们决定第一版不做移动端" in shown.stdout
+    assert "memory thread chat:" in shown.stdout
+
+
+def test_chat_reads_stdin_and_remembers(tmp_path: Path) -> None:
+    chat = _aimind(["chat", "--session", "cli test"], tmp_path, "We decided to ship on Friday.\n")
+    assert chat.returncode == 0, chat.stderr
+    assert "[offline model]" in chat.stdout and "[memory] 1 recent turns" in chat.stdout
+    shown = _aimind(["memory", "show", "--session", "cli test"], tmp_path)
+    assert "user: We decided to ship on Friday." in shown.stdout
