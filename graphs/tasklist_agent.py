@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
@@ -27,6 +27,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, ValidationError
+from typing_extensions import TypedDict  # pydantic needs it for schemas on 3.11
 
 from adapters.final_turn import FINAL_TURN_NODE, final_turn_node, load_memory_state
 from adapters.memory_runtime import SessionContext
