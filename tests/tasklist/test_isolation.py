@@ -121,3 +121,23 @@ def test_library_threads_are_agent_threads_never_chat_threads() -> None:
     assert agent_config(first)["configurable"]["thread_id"] == first
     with pytest.raises(ValueError):
         agent_config("chat:" + "0" * 64)
+
+
+async def test_planner_sees_the_chat_memory_of_the_session(
+    saver: BaseCheckpointSaver, memory: MemoryService
+) -> None:
+    from memory import FinalTurn
+
+    earlier = FinalTurn(
+        user_text="We decided to use Postgres 17, never MySQL.",
+        assistant_text="Noted: Postgres 17.",
+        status="completed",
+        source="chat",
+    )
+    await memory.append_turn(TOKEN, earlier)
+    run = AgentRun(saver, [READY, {"tasks": [task("T1", "Dump", "dump restores")]}])
+    await run.start(GOAL)
+    for call in run.model.calls:  # readiness and draft both get §7's context
+        texts = [m.text for m in call]
+        assert "We decided to use Postgres 17, never MySQL." in texts
+        assert GOAL in texts[-1]

@@ -153,3 +153,21 @@ async def test_third_revision_request_is_decided_not_looped(
     assert f"draft {TASKLIST_MAX_REVISIONS}" in done["artifact"]
     assert len(run.model.calls) == 1 + 1 + TASKLIST_MAX_REVISIONS  # no third revision asked
     assert turns(await memory.load(TOKEN)) == [("user", GOAL), ("assistant", done["summary"])]
+
+
+async def test_new_goal_on_the_same_agent_thread_starts_a_fresh_plan(
+    saver: BaseCheckpointSaver, memory: MemoryService
+) -> None:
+    other = {"tasks": [task("N1", "Hire a translator", "contract signed")]}
+    run = AgentRun(saver, [READY, PLAN, READY, other])
+    await run.start(GOAL)
+    second_goal = "Translate the recipe app into Spanish"
+    review = payload(await run.start(second_goal))
+    assert review["goal"] == second_goal and review["revisionRound"] == 0
+    assert [t["id"] for t in review["tasklist"]["tasks"]] == ["N1"]
+    done = await run.resume("approve")
+    assert done["status"] == "final" and "Hire a translator" in done["artifact"]
+    assert turns(await memory.load(TOKEN)) == [
+        ("user", second_goal),
+        ("assistant", done["summary"]),
+    ]
