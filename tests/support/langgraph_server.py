@@ -48,6 +48,8 @@ QUIET_ENV = {
     "LANGCHAIN_TRACING_V2": "false",
     "PYTHONUNBUFFERED": "1",
 }
+_NOT_INHERITED_PREFIXES = ("AIMIND_", "OPENAI_", "LANGSMITH_", "LANGCHAIN_")
+_NOT_INHERITED = frozenset({"LANGGRAPH_AUTH", "LANGSERVE_GRAPHS", "DATABASE_URI", "REDIS_URI"})
 _PATH_KEYS = (("checkpointer", "path"), ("auth", "path"), ("http", "app"), ("store", "path"))
 
 
@@ -190,8 +192,17 @@ class LangGraphServer:
 def server_env(
     database_url: str, data_dir: Path, extra: Mapping[str, str] | None = None
 ) -> dict[str, str]:
-    """The child's environment: ours, quieted, pointed at ``database_url``/``data_dir``."""
-    env = {**os.environ, **QUIET_ENV}
+    """The child's environment: ours, quieted, pointed at ``database_url``/``data_dir``.
+
+    Model keys and ``AIMIND_*`` settings of the calling shell are not inherited (the
+    server runs the offline model and default limits); pass them in ``extra``.
+    """
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(_NOT_INHERITED_PREFIXES) and k not in _NOT_INHERITED
+    }
+    env.update(QUIET_ENV)
     env["AIMIND_DATABASE_URL"] = database_url
     env["AIMIND_DATA_DIR"] = str(data_dir)
     env.update(extra or {})
