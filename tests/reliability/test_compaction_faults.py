@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from adapters.models import compaction_model
-from memory import FinalTurn, LLMCompactor, MemoryLimits, open_memory
+from memory import FinalTurn, LLMCompactor, MemoryLimits, ThreadState, open_memory
 from tests.support.fakes import ScriptedChatModel
 from tests.support.faults import assert_bounded
 from tests.support.openai_stub import running_stub, text
@@ -52,7 +52,9 @@ async def run_turns(mem: Any, first: int, last: int) -> list[tuple[Any, list[dic
     return out
 
 
-async def check_fallback(mem: Any, fault_results: list[tuple[Any, list[dict[str, Any]]]]) -> None:
+async def check_fallback(
+    mem: Any, fault_results: list[tuple[Any, list[dict[str, Any]]]]
+) -> ThreadState:
     """Every turn stored; each failed LLM compaction fell back and still succeeded."""
     assert all(result.written for result, _ in fault_results)
     compactions = [(r, e) for r, e in fault_results if r.compacted]

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory.checkpointer import backend_of, sqlite_path
 from memory.limits import MemoryLimits
 from memory.models import ThreadState
 
@@ -67,6 +68,63 @@ def sqlite_write_lock(path: Path) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
     finally:
         conn.close()
+
+
+_TABLES = ("checkpoints", "writes", "checkpoint_blobs", "checkpoint_writes")
+
+
+def stored_row_count(url: str) -> int:
+    """Rows in every checkpoint table of the database behind ``url`` (read straight from it)."""
+    if backend_of(url) == "sqlite":
+        with sqlite3.connect(str(sqlite_path(url))) as conn:
+            names = {
+                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            return sum(
+                conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in _TABLES
+                if t in names
+            )
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        total = 0
+        for table in _TABLES:
+            if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is not None:
+                total += conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return total
+
+
+def database_bytes(url: str) -> bytes:
+    """Every stored row of every table as bytes (plus the SQLite files), to search at rest."""
+    if backend_of(url) == "sqlite":
+        path = sqlite_path(url)
+        return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*") if p.is_file())
+    import psycopg
+
+    chunks: list[bytes] = []
+    with psycopg.connect(url) as conn:
+        columns = conn.execute(
+            "SELECT quote_ident(table_schema) || '.' || quote_ident(table_name), "
+            "quote_ident(column_name) FROM information_schema.columns "
+            "WHERE table_schema NOT IN ('pg_catalog', 'information_schema')"
+        ).fetchall()
+        for table, column in columns:
+            for (value,) in conn.execute(f"SELECT {column} FROM {table}"):
+                if isinstance(value, bytes | bytearray | memoryview):
+                    chunks.append(bytes(value))
+                elif value is not None:
+                    chunks.append(str(value).encode("utf-8", "surrogatepass"))
+    return b"\n".join(chunks)
+
+
+def files_containing(root: Path, needle: bytes) -> list[str]:
+    """Relative paths of the files under ``root`` whose bytes contain ``needle``."""
+    return [
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file() and not p.is_symlink() and needle in p.read_bytes()
+    ]
 
 
 def assert_bounded(state: ThreadState, limits: MemoryLimits | None = None) -> None:
