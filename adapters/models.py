@@ -54,6 +54,7 @@ OFFLINE_QUOTE_CHARS = 200
 """How much of a tool result the offline reply quotes."""
 CALCULATOR_TOOL = "calculator"
 _ARITHMETIC_RE = re.compile(r"[\d(][\d\s.+\-*/%^()]*[\d)]")
+_DATE_RE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
 _OPERATOR_RE = re.compile(r"[\d)]\s*(?:[-+*/%^]|\*\*)\s*[\d(]")
 
 
@@ -160,7 +161,7 @@ def _arithmetic(text: str) -> str | None:
     """The first arithmetic expression in ``text`` that parses, or None."""
     for match in _ARITHMETIC_RE.finditer(text):
         candidate = match.group(0).strip().replace("^", "**")
-        if not _OPERATOR_RE.search(candidate):
+        if not _OPERATOR_RE.search(candidate) or _DATE_RE.fullmatch(candidate):
             continue
         try:
             ast.parse(candidate, mode="eval")
