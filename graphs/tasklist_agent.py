@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.constants import TAG_NOSTREAM
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
@@ -241,7 +242,8 @@ def build_graph(
     ) -> Any:
         memory = await load_memory_state(config, runtime)
         messages = build_context(memory, system_prompt=system, latest_user_text=user_block)
-        result = await planner().with_structured_output(schema).ainvoke(messages)
+        structured = planner().with_structured_output(schema).with_config(tags=[TAG_NOSTREAM])
+        result = await structured.ainvoke(messages, config)  # traced, kept off "messages" stream
         return schema.model_validate(_as_dict(result))
 
     async def read_goal(state: TasklistState, config: RunnableConfig) -> dict[str, Any]:
