@@ -66,10 +66,12 @@ _SOURCE_RANK = {"chat": 0, "tool": 1, "mcp-resource": 2}
 
 def turn_messages(left: Sequence[Any], right: Sequence[Any] | Any) -> list[BaseMessage]:
     """``add_messages``, but input messages without an id get a recognisable auto id."""
-    incoming = convert_to_messages(right if isinstance(right, list | tuple) else [right])
-    for message in incoming:
-        if not message.id:
-            message.id = f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}"
+    incoming = [
+        message
+        if message.id
+        else message.model_copy(update={"id": f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}"})
+        for message in convert_to_messages(right if isinstance(right, list | tuple) else [right])
+    ]
     return add_messages(left, incoming)  # type: ignore[return-value]
 
 
