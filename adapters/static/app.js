@@ -191,6 +191,15 @@ function addMessage(role, text, { streaming = false } = {}) {
   return item;
 }
 
+/** An assistant message rendered from markdown (DOM nodes only, see markdown.js). */
+function addReport(markdown, state = "done") {
+  const item = addMessage("assistant", "");
+  item.classList.add("report");
+  item.querySelector(".text").replaceChildren(renderMarkdown(markdown));
+  finishMessage(item, state);
+  return item;
+}
+
 function setText(item, text) {
   item.querySelector(".text").textContent = text;
 }
@@ -348,6 +357,8 @@ async function driveTasklist(threadId, body) {
   const answer = lastAiAnswer(result.values) ?? result.values?.summary;
   if (!answer) throw new HumanError(EMPTY_ANSWER);
   finishMessage(addMessage("assistant", answer));
+  const artifact = result.values?.artifact;
+  if (typeof artifact === "string" && artifact.trim()) addReport(artifact);
 }
 
 async function runTasklist(goal) {
@@ -523,10 +534,7 @@ async function runDelivery(requirement) {
   });
   const report = result.values?.report || lastAiAnswer(result.values);
   if (!report) throw new HumanError(EMPTY_ANSWER);
-  const item = addMessage("assistant", "");
-  item.classList.add("report");
-  item.querySelector(".text").replaceChildren(renderMarkdown(report));
-  finishMessage(item, result.values?.status === "failed" ? "failed" : "done");
+  addReport(report, result.values?.status === "failed" ? "failed" : "done");
   ui.progressLabel.textContent = result.values?.status === "failed"
     ? "Delivery stopped: a stage failed."
     : `Delivery finished: ${finished.size} of ${ui.progressBar.max} stages done.`;

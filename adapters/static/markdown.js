@@ -5,8 +5,8 @@
 
 const FENCE = /^\s*```/;
 const HEADING = /^(#{1,6})\s+(.*)$/;
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
+const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/;
+const NESTED_INDENT = 2;
 const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
 const TABLE_RULE = /^\s*\|?[\s:|-]*-[\s:|-]*\|?\s*$/;
 const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|__[^_]+__)/;
@@ -90,18 +90,28 @@ export function renderMarkdown(source) {
       continue;
     }
     const heading = HEADING.exec(line);
-    const bullet = BULLET.exec(line);
-    const numbered = bullet ? null : NUMBERED.exec(line);
+    const item = LIST_ITEM.exec(line);
     if (heading) {
       flushParagraph();
       flushList();
       out.append(block(`h${heading[1].length}`, heading[2]));
-    } else if (bullet || numbered) {
+    } else if (item) {
       flushParagraph();
-      const tag = bullet ? "ul" : "ol";
-      if (list && list.tagName.toLowerCase() !== tag) flushList();
-      list ??= document.createElement(tag);
-      list.append(block("li", (bullet ?? numbered)[1]));
+      const tag = /\d/.test(item[2]) ? "ol" : "ul";
+      const parent = item[1].length >= NESTED_INDENT ? list?.lastElementChild : null;
+      if (parent) {
+        // One level of nesting: an indented item belongs to the previous item.
+        let sub = parent.lastElementChild;
+        if (sub?.tagName.toLowerCase() !== tag) {
+          sub = document.createElement(tag);
+          parent.append(sub);
+        }
+        sub.append(block("li", item[3]));
+      } else {
+        if (list && list.tagName.toLowerCase() !== tag) flushList();
+        list ??= document.createElement(tag);
+        list.append(block("li", item[3]));
+      }
     } else if (line.trim() === "") {
       flushParagraph();
       flushList();

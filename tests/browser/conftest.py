@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
@@ -30,6 +30,7 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "browser"
 TIMEOUT_MS = 120_000
 """Generous: 2 shared cores, a cold server, and several graphs per test."""
+EXPECT_TIMEOUT_MS = 30_000
 VIEWPORT = {"width": 1024, "height": 720}
 OFFLINE_ENV = {
     # The offline model and extractive compactor, whatever the developer's shell holds.
@@ -40,6 +41,8 @@ OFFLINE_ENV = {
     "AIMIND_ENV": "development",
 }
 IDLE = "body[data-ready]:not([data-busy])"
+
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="package")

@@ -1,0 +1,154 @@
+"""``/tasklist`` (human review through the page) and ``/delivery`` (progress bar, markdown
+report) in real headless Chromium against a real ``langgraph dev``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import act, screenshot, send, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+GOAL = "plan the product launch for spring"
+OFFLINE_TASKS = 3
+"""The offline planner drafts three tasks: define done, do the work, hand it over."""
+DELIVERY_STAGES = 7
+"""load, plan, task, review, risk, boundary, synthesize."""
+
+RECORD_PROGRESS = """
+window.__progress = [];
+new MutationObserver(() => {
+  const bar = document.getElementById("progress-bar");
+  const label = document.getElementById("progress-label");
+  if (bar) window.__progress.push([bar.value, bar.max, label.textContent]);
+}).observe(document, { attributes: true, childList: true, subtree: true, characterData: true });
+"""
+"""Every state the progress bar went through, in order."""
+
+
+def review_card(page: Page) -> Locator:
+    return page.locator("#messages li.review").last
+
+
+def start_tasklist(page: Page) -> None:
+    send(page, f"/tasklist {GOAL}")
+    card = review_card(page)
+    expect(card.locator("ol > li")).to_have_count(OFFLINE_TASKS)
+    expect(card.get_by_role("button", name="Approve")).to_be_focused()
+    expect(page.locator("#memory-status")).to_have_text("Review the proposed tasks.")
+
+
+def test_tasklist_review_approve_finishes_the_plan_and_remembers_the_goal(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    start_tasklist(page)
+    card = review_card(page)
+    expect(card).to_contain_text("Define what done means for: plan the product launch")
+    expect(card).to_contain_text("(after T1)")
+    screenshot(page, "04-tasklist-review")
+
+    act(page, card.get_by_role("button", name="Approve").click)
+
+    expect(card.locator(".decided")).to_have_text("Approved.")
+    expect(card.get_by_role("button")).to_have_count(0)
+    summary = page.locator("#messages li.assistant:not(.review):not(.report)").last
+    expect(summary).to_contain_text("Tasklist final: 3 tasks with 2 dependencies, approved.")
+    report = page.locator("#messages li.report").last
+    expect(report.locator("h1")).to_have_text(f"Tasklist: {GOAL}")
+    expect(report.locator("ol > li")).to_have_count(OFFLINE_TASKS)
+    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#composer")).to_be_focused()
+    screenshot(page, "05-tasklist-approved")
+
+    # Memory keeps the goal and the short summary — not the tasklist itself.
+    page.reload()
+    wait_idle(page)
+    expect(page.locator("#messages li.user .text")).to_have_text([GOAL])
+    expect(page.locator("#messages li.assistant")).to_have_count(1)
+    expect(page.locator("#messages li.assistant")).to_contain_text("Tasklist final: 3 tasks")
+    expect(page.locator("#messages")).not_to_contain_text("Define what done means")
+
+
+def test_tasklist_edit_in_place_sends_the_new_titles_back(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    start_tasklist(page)
+    card = review_card(page)
+    card.get_by_role("button", name="Edit").click()
+    first = card.get_by_role("textbox", name="Title of task 1")
+    expect(first).to_be_focused()
+    expect(card.get_by_role("button", name="Approve")).to_be_disabled()
+    first.fill("Agree the launch date with marketing")
+
+    act(page, card.get_by_role("button", name="Send edits").click)
+
+    expect(card.locator(".decided")).to_have_text("Edited and sent back.")
+    summary = page.locator("#messages li.assistant").filter(has_text="Tasklist final")
+    expect(summary).to_contain_text("finalised with your edits")
+    report = page.locator("#messages li.report").last
+    expect(report.locator("ol > li").first).to_contain_text(
+        "T1 — Agree the launch date with marketing"
+    )
+
+
+def test_tasklist_reject_saves_nothing(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    start_tasklist(page)
+    act(page, review_card(page).get_by_role("button", name="Reject").click)
+    expect(page.locator("#messages li.assistant .text").last).to_have_text(
+        "Tasklist discarded at your request; nothing was saved."
+    )
+    page.reload()
+    wait_idle(page)
+    expect(page.locator("#messages li")).to_have_count(0)
+
+
+def test_tasklist_clarifying_question_is_answered_in_the_page(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    send(page, "/tasklist launch")  # too short for the offline planner: it asks first
+    card = page.locator("#messages li.review").filter(has_text="The planner asks")
+    expect(card).to_contain_text("What outcome do you want, and by when?")
+    answer = card.get_by_role("textbox", name="Your answer")
+    expect(answer).to_be_focused()
+    answer.fill("A public launch of the mobile app by June")
+    act(page, lambda: answer.press("Enter"))
+    expect(card).to_contain_text("You answered: A public launch of the mobile app by June")
+    expect(review_card(page).locator("ol > li")).to_have_count(OFFLINE_TASKS)
+
+
+def test_delivery_progress_bar_and_markdown_report(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.add_init_script(RECORD_PROGRESS)
+    page.reload()
+    wait_idle(page)
+
+    send(page, "/delivery a sign-in page with email and password")
+
+    bar = page.locator("#progress-bar")
+    expect(page.locator("#progress")).to_be_visible()
+    expect(bar).to_have_attribute("max", str(DELIVERY_STAGES))
+    expect(bar).to_have_attribute("value", str(DELIVERY_STAGES))
+    expect(page.locator("#progress-label")).to_have_text(
+        f"Delivery finished: {DELIVERY_STAGES} of {DELIVERY_STAGES} stages done."
+    )
+    seen: list[list[object]] = page.evaluate("() => window.__progress")
+    values = [int(value) for value, max_, _ in seen if int(max_) == DELIVERY_STAGES]
+    assert values == sorted(values), "the progress bar went backwards"
+    assert set(range(1, DELIVERY_STAGES + 1)) <= set(values), f"stages skipped: {values}"
+    labels = " ".join(str(label) for *_, label in seen)
+    assert "running" in labels
+    assert "“synthesize” done" in labels
+
+    report = page.locator("#messages li.report").last
+    expect(report.locator("h1")).to_have_text("Delivery Chain Report")
+    expect(report.locator("strong").first).to_have_text("Status:")
+    expect(report.locator("th")).to_have_text(["Reviewer", "Verdict"])
+    expect(report.locator("td")).to_contain_text(["review", "pass", "risk", "pass"])
+    expect(report).to_contain_text("Requirement: a sign-in page with email and password")
+    expect(page.locator("#error")).to_be_hidden()
+    screenshot(page, "06-delivery-report")
