@@ -17,10 +17,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.messages import AIMessageChunk
+from langchain_core.messages import AIMessage, AIMessageChunk
 
 from memory import ThreadState
 from memory.checkpointer import database_url
+from memory.compaction import STATUS_EVENT
 from memory.session import TOKEN_RE
 
 DEFAULT_SESSION_NAME = "default"
@@ -29,20 +30,23 @@ CLI_TOKEN_PREFIX = "cli-"
 CLI_TOKEN_HEX_CHARS = 40
 EXIT_COMMANDS = frozenset({"/exit", "/quit", "exit", "quit"})
 
-DEMO_TURNS: tuple[str, ...] = (
-    "Hi! We decided to use PostgreSQL in production and SQLite for local development.",
-    "我们决定第一版不做移动端，先做网页版。",
-    "What is 1234 * 5678?",
-    "Please read @docs/requirements.md and tell me what matters most.",
-    "We must not store tool output in chat memory.",
-    "How many turns does the memory keep word for word?",
-    "约定：每周五发布一次新版本。",
-    "What is (17 + 25) * 3?",
-    "Can you recap what we agreed so far?",
-    "Which database did we pick for production?",
-    "我们的第一版要做移动端吗？",
-    "Thanks! List the pinned decisions one more time.",
+CHAT_GRAPH, DELIVERY_GRAPH = "chat", "delivery-chain"
+DEMO_TURNS: tuple[tuple[str, str], ...] = (
+    (CHAT_GRAPH, "Hi! We decided to use PostgreSQL in production and SQLite for local dev."),
+    (CHAT_GRAPH, "我们决定第一版不做移动端，先做网页版。"),
+    (CHAT_GRAPH, "What is 1234 * 5678?"),
+    (CHAT_GRAPH, "Please read @docs/requirements.md and tell me what matters most."),
+    (CHAT_GRAPH, "We must not store tool output in chat memory."),
+    (DELIVERY_GRAPH, "Deliver CSV export for the reports page."),
+    (CHAT_GRAPH, "约定：每周五发布一次新版本。"),
+    (CHAT_GRAPH, "What is (17 + 25) * 3?"),
+    (CHAT_GRAPH, "Can you recap what we agreed so far?"),
+    (CHAT_GRAPH, "Which database did we pick for production?"),
+    (CHAT_GRAPH, "我们的第一版要做移动端吗？"),
+    (CHAT_GRAPH, "Thanks! List the pinned decisions one more time."),
 )
+"""(graph, user text): decisions early, one through the delivery chain to show one
+shared memory across graphs."""
 
 Printer = Callable[[str], None]
 
@@ -81,15 +85,20 @@ def format_memory(state: ThreadState) -> str:
 
 
 async def run_turn(graph: Any, token: str, text: str) -> tuple[str, bool]:
-    """Stream one turn to the terminal; returns the answer and whether memory compacted."""
+    """Stream one turn to the terminal; returns the answer and whether memory compacted.
+
+    The chat graph's answer streams token by token; another graph's final
+    message is printed when its run ends.
+    """
     answer: list[str] = []
+    final = ""
     compacted = False
     midline = True
     _say("ai> ", end="")
     async for mode, event in graph.astream(
         {"messages": [{"role": "user", "content": text}]},
         context={"session_id": token},
-        stream_mode=["messages", "custom"],
+        stream_mode=["messages", "custom", "values"],
     ):
         if mode == "messages":
             chunk, meta = event
@@ -102,12 +111,22 @@ async def run_turn(graph: Any, token: str, text: str) -> tuple[str, bool]:
             if piece:
                 answer.append(piece)
                 _say(piece, end="")
-        elif mode == "custom" and isinstance(event, dict) and event.get("type"):
+        elif mode == "values" and isinstance(event, dict) and event.get("messages"):
+            last = event["messages"][-1]
+            final = str(last.text) if isinstance(last, AIMessage) else final
+        elif mode == "custom" and isinstance(event, dict) and event.get("type") == STATUS_EVENT:
+            if not answer and final:
+                answer.append(final)
+                _say(final, end="")
             if midline:
                 _say()
                 midline = False
             _say(status_line(event))
             compacted = compacted or event.get("status") == "succeeded"
+    if not answer and final:
+        answer.append(final)
+        _say(final, end="")
+        midline = True
     if midline:
         _say()
     return "".join(answer), compacted
@@ -166,21 +185,34 @@ async def memory_show(session: str) -> int:
     return 0
 
 
-async def demo() -> int:
-    """Twelve scripted turns through the chat graph, printing memory at each compaction."""
-    from adapters.memory_runtime import close_memory, get_memory
-    from graphs.chat import graph
+def _demo_graphs() -> dict[str, Any]:
+    from graphs.chat import graph as chat_graph
 
+    graphs = {CHAT_GRAPH: chat_graph}
+    try:
+        from graphs.delivery_chain import graph as delivery_graph
+    except Exception:  # the demo still runs on the chat graph alone
+        logging.getLogger("aimind.cli").warning("delivery-chain unavailable; using chat")
+        delivery_graph = chat_graph
+    graphs[DELIVERY_GRAPH] = delivery_graph
+    return graphs
+
+
+async def demo() -> int:
+    """Twelve scripted turns through the real graphs, printing memory at each compaction."""
+    from adapters.memory_runtime import close_memory, get_memory
+
+    graphs = _demo_graphs()
     token = session_token(DEMO_SESSION_NAME)
     try:
         service = await get_memory()
         await service.clear(token)
         _say(f"aimind demo — {len(DEMO_TURNS)} turns, storage {_storage()}")
         compactions = 0
-        for number, text in enumerate(DEMO_TURNS, start=1):
-            _say(f"\n--- turn {number} ---")
+        for number, (graph_name, text) in enumerate(DEMO_TURNS, start=1):
+            _say(f"\n--- turn {number} ({graph_name}) ---")
             _say(f"you> {text}")
-            _, compacted = await run_turn(graph, token, text)
+            _, compacted = await run_turn(graphs[graph_name], token, text)
             if compacted:
                 compactions += 1
                 _say(f"\n=== memory after compaction {compactions} (turn {number}) ===")

@@ -43,7 +43,8 @@ def test_demo_runs_to_the_end_on_a_fresh_data_folder(tmp_path: Path) -> None:
     demo = _aimind(["demo"], tmp_path)
     assert demo.returncode == 0, demo.stderr
     out = demo.stdout
-    assert "--- turn 12 ---" in out and "demo finished: 12 turns" in out
+    assert "--- turn 12 (chat) ---" in out and "demo finished: 12 turns" in out
+    assert "--- turn 6 (delivery-chain) ---" in out  # one memory shared across graphs
     assert "=== memory after compaction 1 (turn 5) ===" in out
     assert "[memory] compaction succeeded" in out
     final = out.split("=== final memory ===")[1]
