@@ -13,6 +13,7 @@ from adapters.memory_runtime import get_memory
 from adapters.tools import calculator
 from graphs.chat import build_graph
 from tests.chat.helpers import TOKEN, raw_storage_bytes, status_events, user
+from tests.memory.helpers import turn
 from tests.support.fakes import ScriptedChatModel
 
 ANSWER = "The answer does not depend on memory."
@@ -34,7 +35,9 @@ async def test_memory_store_down_run_succeeds_and_reports_failed(
     memory_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memory = await get_memory()
-    graph = build_graph(model=ScriptedChatModel(script=[AIMessage(ANSWER)]), tools=[])
+    await memory.append_turn(TOKEN, turn("earlier question", "earlier answer"))
+    model = ScriptedChatModel(script=[AIMessage(ANSWER)])
+    graph = build_graph(model=model, tools=[])
     with monkeypatch.context() as patch:
         _break_saver(memory.store.saver, patch)
         chunks = [
@@ -50,7 +53,9 @@ async def test_memory_store_down_run_succeeds_and_reports_failed(
     events = status_events(chunks)
     assert [e["status"] for e in events] == ["failed"]
     assert set(events[0]) == {"type", "status", "summaryLength", "pinnedDecisionCount"}
-    assert (await memory.load(TOKEN)).is_empty  # store is back: nothing was half-written
+    assert [type(m).__name__ for m in model.calls[0]] == ["SystemMessage", "HumanMessage"]
+    state = await memory.load(TOKEN)  # the store is back: nothing was half-written
+    assert [m.text for m in state.messages] == ["earlier question", "earlier answer"]
 
 
 async def test_failing_run_writes_nothing(memory_url: str) -> None:
