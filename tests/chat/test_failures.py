@@ -6,12 +6,12 @@ import asyncio
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
 from adapters.memory_runtime import get_memory
 from adapters.tools import calculator
-from graphs.chat import build_graph
+from graphs.chat import MAX_TOOL_ROUNDS, build_graph
 from tests.chat.helpers import TOKEN, raw_storage_bytes, status_events, user
 from tests.memory.helpers import turn
 from tests.support.fakes import ScriptedChatModel
@@ -126,3 +126,16 @@ async def test_id_less_retry_with_same_texts_writes_once(memory_url: str) -> Non
         await graph.ainvoke({"messages": [user("same question")]}, context={"session_id": TOKEN})
     state = await (await get_memory()).load(TOKEN)
     assert [m.text for m in state.messages] == ["same question", "same answer"]
+
+
+async def test_tool_loop_is_bounded(memory_url: str) -> None:
+    """A model that never stops calling tools ends after MAX_TOOL_ROUNDS, writing nothing."""
+    stubborn = AIMessage(
+        "", tool_calls=[{"name": "calculator", "args": {"expression": "1+1"}, "id": "c1"}]
+    )
+    model = ScriptedChatModel(script=[stubborn], loop_last=True)
+    graph = build_graph(model=model, tools=[calculator])
+    out = await graph.ainvoke({"messages": [user("loop forever")]}, context={"session_id": TOKEN})
+    assert len(model.calls) == MAX_TOOL_ROUNDS + 1
+    assert sum(isinstance(m, ToolMessage) for m in out["messages"]) == MAX_TOOL_ROUNDS
+    assert (await (await get_memory()).load(TOKEN)).is_empty
