@@ -72,7 +72,7 @@ def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
     opened: list[BrowserContext] = []
 
     def open_context(**options: object) -> BrowserContext:
-        context = browser.new_context(viewport=VIEWPORT, **options)  # type: ignore[arg-type]
+        context = browser.new_context(**{"viewport": VIEWPORT, **options})  # type: ignore[arg-type]
         context.set_default_timeout(TIMEOUT_MS)
         opened.append(context)
         return context

@@ -1,0 +1,148 @@
+"""What a user notices beyond the happy path: markup from the model stays text, errors
+read as sentences, the keyboard works, a phone-width window is usable, and "New
+conversation" really forgets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import BrowserContext, Dialog, Page, expect
+
+from tests.browser.conftest import act, screenshot, send, wait_idle
+from tests.support.langgraph_server import LangGraphServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+HOSTILE = (
+    "<script>window.__pwned = 1</script>"
+    '<img src=x onerror="window.__pwned = 2; alert(1)">'
+    "**<b>bold?</b>**"
+)
+"""The offline model echoes the question, so its answer carries this markup back."""
+REPORT_MARKUP = "<img src=x onerror=alert(3)> and **<b>bold</b>**"
+"""Short enough for the offline delivery report to quote it whole."""
+
+
+def watch_dialogs(page: Page) -> list[str]:
+    dialogs: list[str] = []
+
+    def record(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", record)
+    return dialogs
+
+
+def assert_nothing_injected(page: Page, dialogs: list[str]) -> None:
+    assert dialogs == []
+    for tag in ("script", "img", "b", "iframe"):
+        expect(page.locator(f"#messages {tag}")).to_have_count(0)
+    assert page.evaluate("() => window.__pwned") is None
+
+
+def test_model_answer_with_markup_renders_as_text(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    dialogs = watch_dialogs(page)
+
+    send(page, HOSTILE)
+    answer = page.locator("#messages li.assistant .text").last
+    expect(answer).to_contain_text(f'Your latest message: "{HOSTILE}"')
+    expect(page.locator("#messages li.user .text")).to_have_text([HOSTILE])
+    assert_nothing_injected(page, dialogs)
+
+    send(page, f"/delivery {REPORT_MARKUP}")
+    report = page.locator("#messages li.report").last
+    expect(report).to_contain_text("Requirement: <img src=x onerror=alert(3)> and ")
+    # Markdown bold still works; the HTML inside it is shown as characters.
+    expect(report.locator("strong").last).to_have_text("<b>bold</b>")
+    assert_nothing_injected(page, dialogs)
+    screenshot(page, "07-markup-shown-as-text")
+
+    page.reload()
+    wait_idle(page)
+    expect(page.locator("#messages li.user .text").first).to_have_text(HOSTILE)
+    assert_nothing_injected(page, dialogs)
+
+
+def test_new_conversation_clears_the_view_and_the_memory(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    send(page, "Remember that the launch is on a Tuesday.")
+    expect(page.locator("#messages li")).to_have_count(2)
+
+    act(page, page.get_by_role("button", name="New conversation").click)
+
+    expect(page.locator("#messages li")).to_have_count(0)
+    expect(page.locator("#memory-status")).to_have_text(
+        "Started a new conversation; memory was cleared."
+    )
+    expect(page.locator("#composer")).to_be_focused()
+    page.reload()
+    wait_idle(page)
+    expect(page.locator("#messages li")).to_have_count(0)
+    send(page, "What day is the launch?")
+    expect(page.locator("#messages li.assistant").last).to_contain_text("0 recent turns")
+
+
+def test_keyboard_enter_sends_and_shift_enter_adds_a_line(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    box = page.locator("#composer")
+    expect(box).to_be_focused()
+    page.keyboard.type("first line")
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.type("second line")
+    expect(box).to_have_value("first line\nsecond line")
+    expect(page.locator("#messages li")).to_have_count(0)
+
+    act(page, lambda: page.keyboard.press("Enter"))
+
+    expect(page.locator("#messages li.user .text")).to_have_text(["first line\nsecond line"])
+    expect(page.locator("#messages li.assistant")).to_have_count(1)
+    expect(box).to_have_value("")
+    expect(box).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Send")).to_be_focused()
+
+
+def test_errors_are_shown_as_a_sentence(
+    server: LangGraphServer,
+    new_context: Callable[..., BrowserContext],
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    page.locator("#composer").fill("/delivery")
+    page.locator("#composer").press("Enter")
+    error = page.get_by_role("alert")
+    expect(error).to_have_text(
+        "Add a requirement after /delivery, for example: /delivery a login page."
+    )
+    expect(page.locator("#messages li")).to_have_count(0)
+
+    # A browser holding a broken session cookie: the server refuses it, the page explains.
+    context = new_context()
+    context.add_cookies([{"name": "aimind_session", "value": "short", "url": server.base_url}])
+    broken = context.new_page()
+    broken.goto(server.base_url + "/")
+    wait_idle(broken)
+    sentence = "Your session was not accepted. Reload the page to start a new session."
+    expect(broken.get_by_role("alert")).to_have_text(sentence)
+    send(broken, "Hello?")
+    expect(broken.get_by_role("alert")).to_have_text(sentence)
+    expect(broken.locator("#messages li.assistant")).to_have_count(0)
+    screenshot(broken, "08-error-sentence")
+
+
+def test_narrow_window_is_readable(open_page: Callable[..., Page]) -> None:
+    page = open_page(viewport={"width": 360, "height": 740})
+    send(page, "A long word: " + "x" * 160 + " and a normal sentence after it.")
+    send(page, "/tasklist plan the product launch for spring")
+
+    fits = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits, "the page scrolls sideways on a narrow window"
+    for name in ("Send", "New conversation", "Approve", "Edit", "Reject"):
+        button = page.get_by_role("button", name=name)
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, name
+    expect(page.get_by_role("button", name="Send")).to_be_in_viewport()
+    screenshot(page, "09-narrow-window")
