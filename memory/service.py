@@ -98,12 +98,16 @@ class MemoryService:
                 if _is_duplicate(state, turn, user, assistant):
                     return AppendResult(written=False, skipped="duplicate")
                 now = utcnow()
+                # one id cannot name two messages: the answer then gets its own
+                assistant_id = turn.assistant_message_id
+                if assistant_id == turn.user_message_id:
+                    assistant_id = None
                 state = state.model_copy(
                     update={
                         "messages": [
                             *state.messages,
                             _message(turn.user_message_id, "user", user, now),
-                            _message(turn.assistant_message_id, "assistant", assistant, now),
+                            _message(assistant_id, "assistant", assistant, now),
                         ]
                     }
                 )
