@@ -122,6 +122,19 @@ async def test_duplicate_by_last_two_texts_is_skipped_without_ids(db_url: str) -
     ]
 
 
+async def test_one_id_for_both_messages_never_duplicates_an_id(db_url: str) -> None:
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        result = await mem.append_turn(token, turn("q", "a", user_id="m1", assistant_id="m1"))
+        again = await mem.append_turn(token, turn("q2", "a2", user_id="m1", assistant_id="m2"))
+        state = await mem.load(token)
+        dto = await mem.hydrate(token)
+    assert result.written and again.skipped == "duplicate"
+    assert_bounds(state)
+    assert state.messages[0].id == "m1" and state.messages[1].id != "m1"
+    assert len({m["id"] for m in dto["messages"]}) == 2
+
+
 async def test_same_texts_with_new_ids_are_a_new_turn(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url) as mem:
