@@ -130,9 +130,11 @@ async def test_id_less_retry_with_same_texts_writes_once(memory_url: str) -> Non
 
 async def test_tool_loop_is_bounded(memory_url: str) -> None:
     """A model that never stops calling tools ends after MAX_TOOL_ROUNDS, writing nothing."""
-    stubborn = AIMessage(
-        "", tool_calls=[{"name": "calculator", "args": {"expression": "1+1"}, "id": "c1"}]
-    )
+
+    def stubborn(messages: list[Any]) -> AIMessage:
+        call = {"name": "calculator", "args": {"expression": "1+1"}, "id": f"c{len(messages)}"}
+        return AIMessage("", tool_calls=[call])
+
     model = ScriptedChatModel(script=[stubborn], loop_last=True)
     graph = build_graph(model=model, tools=[calculator])
     out = await graph.ainvoke({"messages": [user("loop forever")]}, context={"session_id": TOKEN})
