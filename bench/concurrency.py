@@ -4,7 +4,7 @@ Many sessions: ``sessions`` × ``session_turns`` turns at once. Ours is
 ``open_memory(pg_url)`` (pooled ``PostgresSaver``, no instance lock, per-thread
 advisory locks); the baseline is the same service over one stock
 ``AsyncPostgresSaver``, which serializes every call on one ``asyncio.Lock``.
-Rounds alternate ours / stock on fresh sessions.
+The turns run in blocks that alternate ours / stock on the same sessions.
 
 One session: ``writers`` writers, each its own service (its own pools and
 in-process locks, as separate server processes would have), write to the SAME
@@ -27,6 +27,7 @@ from typing import Any
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from bench.common import (
+    BACKENDS,
     Backend,
     BenchEnv,
     InstantCompactor,
@@ -95,19 +96,15 @@ async def _lost(
     return {"lost_turns": lost, "folded_twice": len(folded) - len(set(folded))}
 
 
-async def many_sessions(mem: MemoryService, tag: str, profile: Profile) -> dict[str, Any]:
+async def many_sessions(
+    mem: MemoryService, tag: str, profile: Profile, turns: range
+) -> dict[str, Any]:
+    """Every session writes ``turns`` at once; the session set is the same every round."""
     tokens = {s: f"bench-{tag}-session-{s:04d}" for s in range(profile.sessions)}
     text = conversation(seed=3)
     t0 = time.perf_counter()
-    written = await asyncio.gather(
-        *(_turns(mem, tokens[s], tag, s, range(profile.session_turns), text) for s in tokens)
-    )
-    elapsed = time.perf_counter() - t0
-    return {
-        "turns": sum(written),
-        "elapsed_s": elapsed,
-        **await _lost([mem], tokens, tag, profile.session_turns),
-    }
+    written = await asyncio.gather(*(_turns(mem, tokens[s], tag, s, turns, text) for s in tokens))
+    return {"turns": sum(written), "elapsed_s": time.perf_counter() - t0}
 
 
 async def one_session(backend: Backend, profile: Profile) -> dict[str, Any]:
@@ -141,64 +138,60 @@ async def one_session(backend: Backend, profile: Profile) -> dict[str, Any]:
     }
 
 
-def _total(rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    turns = sum(r["turns"] for r in rounds)
-    elapsed = sum(r["elapsed_s"] for r in rounds)
-    return {
-        "turns": turns,
-        "elapsed_s": round(elapsed, 3),
-        "turns_per_s": round(turns / elapsed, 2),
-        "lost_turns": sum(r["lost_turns"] for r in rounds),
-        "folded_twice": sum(r["folded_twice"] for r in rounds),
-    }
+async def run_backend(env: BenchEnv, profile: Profile) -> dict[str, Any]:
+    """``sessions`` × ``session_turns`` on Postgres through ours and through the stock saver.
 
-
-async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, Any]:
-    backend = env.backend(name)
+    The turns are split into ``rounds`` blocks that alternate ours / stock.
+    """
+    backend = env.backend("postgres")
+    stock_backend = env.backend("postgres")
     rounds: dict[str, list[dict[str, Any]]] = {"ours": [], "stock": []}
+    per_round = profile.session_turns // profile.rounds
     async with AsyncExitStack() as stack:
-        ours = await stack.enter_async_context(
-            open_memory(backend.url, compactor=InstantCompactor())
-        )
-        variants = {"ours": ours}
-        if name == "postgres":
-            variants["stock"] = await stack.enter_async_context(stock_memory(backend.url))
-        else:
-            rounds.pop("stock")
+        variants = {
+            "ours": await stack.enter_async_context(
+                open_memory(backend.url, compactor=InstantCompactor())
+            ),
+            "stock": await stack.enter_async_context(stock_memory(stock_backend.url)),
+        }
         for r in range(profile.rounds):
-            order = list(variants) if r % 2 == 0 else list(variants)[::-1]
-            for v in order:
-                rounds[v].append(await many_sessions(variants[v], f"{v}{r}", profile))
-    totals = {v: _total(rs) for v, rs in rounds.items()}
-    out: dict[str, Any] = {
-        "backend": name,
+            turns = range(r * per_round, (r + 1) * per_round)
+            for v in list(variants) if r % 2 == 0 else list(variants)[::-1]:
+                rounds[v].append(await many_sessions(variants[v], v, profile, turns))
+        totals: dict[str, Any] = {}
+        for v, mem in variants.items():
+            tokens = {s: f"bench-{v}-session-{s:04d}" for s in range(profile.sessions)}
+            turns = sum(r["turns"] for r in rounds[v])
+            elapsed = sum(r["elapsed_s"] for r in rounds[v])
+            totals[v] = {
+                "turns": turns,
+                "elapsed_s": round(elapsed, 3),
+                "turns_per_s": round(turns / elapsed, 2),
+                **await _lost([mem], tokens, v, per_round * profile.rounds),
+            }
+    return {
         "sessions": profile.sessions,
-        "session_turns": profile.session_turns,
+        "session_turns": per_round * profile.rounds,
         "rounds": profile.rounds,
         "many_sessions": totals,
-        "one_session": await one_session(env.backend(name), profile),
-    }
-    if "stock" in totals:
-        out["ours_vs_stock_turns_per_s"] = ratio(
+        "ours_vs_stock_turns_per_s": ratio(
             totals["ours"]["turns_per_s"], totals["stock"]["turns_per_s"]
-        )
-    return out
+        ),
+    }
 
 
-def plot(results: dict[str, Any], path: Path) -> None:
+def plot(result: dict[str, Any], path: Path) -> None:
     plt = pyplot()
+    many = result["many_sessions_postgres"]
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    labels, values = [], []
-    for backend, res in results.items():
-        for v, tot in res["many_sessions"].items():
-            who = "ours" if v == "ours" else "stock AsyncPostgresSaver (one lock)"
-            labels.append(f"{backend}\n{who}")
-            values.append(tot["turns_per_s"])
-    ax.bar(range(len(values)), values, color=["C0", "C1", "C2"][: len(values)])
-    ax.set_xticks(range(len(values)), labels, fontsize=8)
+    labels = ["ours (pooled, no instance lock)", "stock AsyncPostgresSaver (one lock)"]
+    values = [many["many_sessions"][v]["turns_per_s"] for v in ("ours", "stock")]
+    ax.bar(range(2), values, color=["C0", "C1"])
+    ax.set_xticks(range(2), labels, fontsize=8)
     ax.set_ylabel("turns / s")
-    first = next(iter(results.values()))
-    ax.set_title(f"{first['sessions']} sessions × {first['session_turns']} turns in parallel")
+    ax.set_title(
+        f"PostgreSQL: {many['sessions']} sessions × {many['session_turns']} turns in parallel"
+    )
     ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -206,8 +199,12 @@ def plot(results: dict[str, Any], path: Path) -> None:
 
 
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
-    backends = {name: await run_backend(env, name, profile) for name in ("postgres", "sqlite")}
-    result = {"benchmark": NAME, "profile": profile.name, "backends": backends}
+    result = {
+        "benchmark": NAME,
+        "profile": profile.name,
+        "many_sessions_postgres": await run_backend(env, profile),
+        "one_session": {name: await one_session(env.backend(name), profile) for name in BACKENDS},
+    }
     write_json(out, NAME, result)
-    plot(backends, out / f"{NAME}.png")
+    plot(result, out / f"{NAME}.png")
     return result

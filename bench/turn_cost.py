@@ -41,17 +41,21 @@ def _context_chars(messages: list[Any]) -> int:
 
 
 async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, Any]:
-    """Play ``profile.turns`` turns through every variant on a fresh database."""
-    backend = env.backend(backend_name)
+    """Play ``profile.turns`` turns through every variant, each on its own fresh database.
+
+    One database per variant: the full-history graph grows its database by
+    hundreds of MB, which must not slow the others' reads and commits.
+    """
+    dbs = {v: env.backend(backend_name) for v in VARIANTS}
     async with AsyncExitStack() as stack:
         ours_mem = await stack.enter_async_context(
-            open_memory(backend.url, compactor=InstantCompactor())
+            open_memory(dbs["ours"].url, compactor=InstantCompactor())
         )
         article_mem = await stack.enter_async_context(
-            open_memory(backend.url, compactor=InstantCompactor(), limits=ARTICLE_LIMITS)
+            open_memory(dbs["article"].url, compactor=InstantCompactor(), limits=ARTICLE_LIMITS)
         )
-        bare_saver = await stack.enter_async_context(open_checkpointer(backend.url))
-        graph_saver = await stack.enter_async_context(open_checkpointer(backend.url))
+        bare_saver = await stack.enter_async_context(open_checkpointer(dbs["bare"].url))
+        graph_saver = await stack.enter_async_context(open_checkpointer(dbs["graph"].url))
         ours = MemoryTurns(ours_mem, TOKEN.format("ours"))
         article = MemoryTurns(article_mem, TOKEN.format("article"))
         bare = BareSaverTurns(bare_saver, "bench-bare-thread")
@@ -88,7 +92,7 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
                     times[name].append(await variant.turn(user, assistant))
             state = await ours_mem.load(ours.token)  # untimed: the next turn's inputs
             if i in profile.storage_marks:
-                storage[str(i)] = {v: thread_storage(backend, [t]) for v, t in threads.items()}
+                storage[str(i)] = {v: thread_storage(dbs[v], [t]) for v, t in threads.items()}
         return {
             "backend": backend_name,
             "elapsed_s": round(time.perf_counter() - started, 2),
