@@ -1,0 +1,67 @@
+"""A memory thread's stored rows stay at a small constant (SPEC §10, §12.5).
+
+Run with ``pytest -s`` to see the row counts per backend.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import psycopg
+
+from memory import open_memory
+from memory.checkpointer import backend_of, sqlite_path
+from memory.limits import PRUNE_EVERY
+
+from .helpers import assert_bounds, new_token, turn
+
+SQLITE_TABLES = ("checkpoints", "writes")
+POSTGRES_TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
+ROW_BOUND = 3 * PRUNE_EVERY
+"""At most PRUNE_EVERY checkpoints between prunes, plus at most two list blobs
+(messages, pins) each on Postgres; the turn count never enters."""
+
+
+def stored_rows(db_url: str, thread_id: str) -> dict[str, int]:
+    """Rows the backend holds for ``thread_id``, table by table."""
+    if backend_of(db_url) == "sqlite":
+        with sqlite3.connect(sqlite_path(db_url)) as conn:
+            return {
+                t: conn.execute(
+                    f"SELECT count(*) FROM {t} WHERE thread_id = ?", (thread_id,)
+                ).fetchone()[0]
+                for t in SQLITE_TABLES
+            }
+    with psycopg.connect(db_url) as conn:
+        return {
+            t: conn.execute(
+                f"SELECT count(*) FROM {t} WHERE thread_id = %s", (thread_id,)
+            ).fetchone()[0]
+            for t in POSTGRES_TABLES
+        }
+
+
+async def test_a_thousand_turns_keep_a_small_constant_number_of_rows(db_url: str) -> None:
+    token = new_token()
+    backend = backend_of(db_url)
+    seen: dict[int, dict[str, int]] = {}
+    async with open_memory(db_url) as mem:  # the extractive compactor
+        thread_id = mem.thread_id(token)
+        for i in range(1, 1001):
+            result = await mem.append_turn(
+                token, turn(f"Turn {i}: we must remember item {i}.", f"Noted item {i}.")
+            )
+            assert result.written
+            if i in (10, 100, 500, 1000):
+                seen[i] = stored_rows(db_url, thread_id)
+        state = await mem.load(token)
+    for n, rows in seen.items():
+        print(f"\n[{backend}] memory thread rows after {n} turns: {rows}")
+        assert rows["checkpoints"] <= PRUNE_EVERY, rows
+        assert sum(rows.values()) <= ROW_BOUND, rows
+    assert max(sum(r.values()) for r in seen.values()) <= ROW_BOUND
+    assert_bounds(state)
+    assert state.messages[-2].text == "Turn 1000: we must remember item 1000."
+    assert len(state.pinned_decisions) == 20
+    # the last fold was at turn 998, keeping turns 997-998
+    assert state.pinned_decisions[-1] == "Turn 996: we must remember item 996."
