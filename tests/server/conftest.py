@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -57,8 +58,12 @@ def _fresh_pg_database(server_url: str) -> str:
 
 
 def _drop_pg_database(server_url: str, url: str) -> None:
+    """Best effort: the embedded server may already be gone at the end of the run."""
     name = urlsplit(url).path.lstrip("/")
-    with psycopg.connect(server_url, autocommit=True) as conn:
+    with (
+        contextlib.suppress(psycopg.OperationalError),
+        psycopg.connect(server_url, autocommit=True) as conn,
+    ):
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

@@ -18,6 +18,7 @@ from langgraph_sdk.client import LangGraphClient
 
 from memory.guard import assert_no_forbidden_fields
 from memory.limits import MESSAGE_CHAR_CAP, SUMMARY_PREVIEW_CHARS
+from memory.session import new_token
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 
 pytestmark = pytest.mark.e2e
@@ -75,9 +76,14 @@ async def status_of(call: Any) -> int:
 
 
 async def drain_status(stream: Any) -> int:
+    """The status a refused stream ends with: an HTTP error, or an SSE ``error`` event
+    (a joined stream has already sent 200 when the server refuses). 0 if data arrived."""
     try:
-        async for _ in stream:
-            pass
+        async for part in stream:
+            if part.event == "error":
+                code = re.match(r"(\d{3}):", str(part.data.get("message", "")))
+                return int(code.group(1)) if code else 500
+            return 0
     except httpx.HTTPStatusError as exc:
         return exc.response.status_code
     return 0
@@ -242,6 +248,9 @@ async def test_session_b_cannot_touch_session_a(deployment: Deployment) -> None:
         assert await status_of(b.threads.create(thread_id=tid, if_exists="do_nothing")) == 409
         listed = await outcome(b.runs.list(tid))
         assert listed == (404, None) or listed == (0, []), listed
+    [run] = await a.runs.list(chat_thread)
+    assert await status_of(b.runs.get(chat_thread, run["run_id"])) == 404
+    assert await drain_status(b.runs.join_stream(chat_thread, run["run_id"])) == 404
     resumed = b.runs.wait(
         review_thread, "tasklist-agent", command={"resume": {"action": "approve"}}
     )
@@ -451,9 +460,15 @@ def _stored_bytes(deployment: Deployment) -> list[tuple[str, bytes]]:
 
 
 async def test_no_raw_session_token_is_stored(deployment: Deployment) -> None:
-    assert len(deployment.tokens) >= 10
+    # Control: text a user sends does land in these bytes, so the scan below can see it.
+    decoy = f"decoy-{new_token()}"
+    client = sdk(deployment, deployment.token())
+    thread_id = (await client.threads.create())["thread_id"]
+    await client.runs.wait(thread_id, "chat", input=human(decoy))
     blobs = _stored_bytes(deployment)
-    assert blobs
+    assert any(decoy.encode() in data or decoy.encode().hex().encode() in data for _, data in blobs)
+
+    assert len(deployment.tokens) >= 10
     for token in deployment.tokens:
         needles = (token.encode(), token.encode().hex().encode())
         for where, data in blobs:
