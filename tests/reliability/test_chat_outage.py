@@ -1,0 +1,112 @@
+"""The chat graph while its database is down: it keeps answering, memory reports `failed`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+from psycopg_pool.base import AttemptWithBackoff
+
+from adapters.memory_runtime import close_memory, get_memory
+from graphs.chat import build_graph
+from memory.checkpointer import POOL_TIMEOUT_ENV
+from tests.support.fakes import ScriptedChatModel
+from tests.support.faults import (
+    SQLITE_BUSY_ENV,
+    assert_bounded,
+    own_postgres,
+    sqlite_write_lock,
+)
+
+TOKEN = "chat-outage-session-01"
+ERROR_WORDS = ("error", "exception", "traceback", "psycopg", "sqlite", "locked", "connection")
+
+
+@pytest.fixture
+async def closing_memory() -> AsyncIterator[None]:
+    yield
+    await close_memory()
+
+
+async def ask(graph: Any, text: str) -> tuple[str, list[dict[str, Any]]]:
+    """One chat turn as a client streams it: the answer and the memory status events."""
+    answer, events = None, []
+    async for mode, chunk in graph.astream(
+        {"messages": [{"role": "user", "content": text}]},
+        context={"session_id": TOKEN},
+        stream_mode=["values", "custom"],
+    ):
+        if mode == "values" and chunk.get("messages"):
+            answer = chunk["messages"][-1].content
+        elif mode == "custom" and chunk.get("type") == "thread-memory-status":
+            events.append(chunk)
+    assert isinstance(answer, str)
+    return answer, events
+
+
+async def outage_scenario(graph: Any, outage: Any) -> None:
+    """Two turns, an outage turn, then a turn after recovery."""
+    for i in range(2):
+        answer, events = await ask(graph, f"question {i}")
+        assert answer == f"answer {i}"
+        assert "failed" not in [e["status"] for e in events]
+    with outage():
+        answer, events = await ask(graph, "question during outage")
+        assert answer == "answer during outage", "the user still gets the model's answer"
+        assert not any(word in answer.lower() for word in ERROR_WORDS)
+        assert [e["status"] for e in events] == ["failed"]
+        for event in events:
+            assert set(event) == {"type", "status", "summaryLength", "pinnedDecisionCount"}
+    answer, events = await ask(graph, "question after")
+    assert answer == "answer after"
+    assert "failed" not in [e["status"] for e in events]
+    state = await (await get_memory()).load(TOKEN)
+    assert_bounded(state)
+    assert [m.text for m in state.messages] == [
+        "question 0",
+        "answer 0",
+        "question 1",
+        "answer 1",
+        "question after",
+        "answer after",
+    ]
+
+
+def scripted_graph() -> Any:
+    answers = ["answer 0", "answer 1", "answer during outage", "answer after"]
+    return build_graph(model=ScriptedChatModel(script=[AIMessage(a) for a in answers]), tools=[])
+
+
+async def test_chat_answers_while_postgres_is_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, closing_memory: None
+) -> None:
+    monkeypatch.setenv(POOL_TIMEOUT_ENV, "1")
+    monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)
+    monkeypatch.setattr(AttemptWithBackoff, "DELAY_BACKOFF", 1.0)
+    with own_postgres(tmp_path) as pg:
+        monkeypatch.setenv("AIMIND_DATABASE_URL", pg.uri)
+
+        @contextmanager
+        def server_down() -> Iterator[None]:
+            pg.stop()
+            try:
+                yield
+            finally:
+                pg.start()
+
+        await outage_scenario(scripted_graph(), server_down)
+        await close_memory()
+
+
+async def test_chat_answers_while_sqlite_is_locked(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, closing_memory: None
+) -> None:
+    monkeypatch.setenv(SQLITE_BUSY_ENV, "0.3")
+    monkeypatch.setenv("AIMIND_DATABASE_URL", sqlite_url)
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    await get_memory()  # the database exists before another process locks it
+    await outage_scenario(scripted_graph(), lambda: sqlite_write_lock(path))
