@@ -87,16 +87,23 @@ def load_secret(directory: Path | None = None) -> bytes:
     if key in _secret_cache:
         return _secret_cache[key]
     path.parent.mkdir(parents=True, exist_ok=True)
+    # Write a private temp file, then link it into place: the secret file appears
+    # complete or not at all, so processes starting together never read it half-written.
+    tmp = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(secrets.token_urlsafe(48))
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.link(tmp, path)
+        created = True
     except FileExistsError:
-        secret = path.read_text().strip()
-        if len(secret) < SECRET_MIN_CHARS:
-            raise SecretConfigError(f"the dev secret in {path.name} is too short") from None
-    else:
-        secret = secrets.token_urlsafe(48)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secret)
+        created = False
+    finally:
+        tmp.unlink()
+    secret = path.read_text().strip()
+    if len(secret) < SECRET_MIN_CHARS:
+        raise SecretConfigError(f"the dev secret in {path.name} is too short")
+    if created:
         log.warning(
             "%s is not set: generated a development session secret in the data folder "
             "(%s). Set %s in production.",
