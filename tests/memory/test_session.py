@@ -11,6 +11,7 @@ import os
 import re
 import stat
 import sys
+import time
 from pathlib import Path
 
 import psycopg
@@ -211,6 +212,48 @@ async def test_dev_secret_is_generated_once_private_and_reused(
     said = [r for r in caplog.records if "AIMIND_SESSION_SECRET is not set" in r.getMessage()]
     assert len(said) == 1
     assert content.strip() not in caplog.text  # the log says where, never the secret
+
+
+_RACE_SCRIPT = """
+import importlib.util, sys, time
+spec = importlib.util.spec_from_file_location("session", sys.argv[1])
+session = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(session)
+start = float(sys.argv[2])
+while time.time() < start:  # line the processes up, so they race for the file
+    pass
+print(session.load_secret().decode())
+"""
+
+
+async def test_processes_starting_together_share_one_dev_secret() -> None:
+    """Each process must read a complete secret, never one another is still writing."""
+    import memory.session
+
+    data = Path(os.environ["AIMIND_DATA_DIR"])
+    for round_ in range(3):
+        env = {**os.environ, "AIMIND_DATA_DIR": str(data / f"round-{round_}")}
+        start = str(time.time() + 1.0)
+        procs = [
+            await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-c",
+                _RACE_SCRIPT,
+                memory.session.__file__,
+                start,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+            )
+            for _ in range(4)
+        ]
+        outs = [await p.communicate() for p in procs]
+        assert [p.returncode for p in procs] == [0] * 4, [err.decode()[-300:] for _, err in outs]
+        secrets_seen = {out.decode().strip() for out, _ in outs}
+        assert len(secrets_seen) == 1 and len(secrets_seen.pop()) >= 32
+        folder = data / f"round-{round_}"
+        assert [p.name for p in folder.iterdir()] == ["session-secret"]  # no temp files left
+        assert stat.S_IMODE((folder / "session-secret").stat().st_mode) == 0o600
 
 
 async def test_production_without_secret_refuses_to_start(
