@@ -266,6 +266,25 @@ async def test_session_b_cannot_touch_session_a(deployment: Deployment) -> None:
     assert await _snapshot(a, deployment, token_a, ids) == before
 
 
+async def test_crons_and_store_are_owner_scoped(deployment: Deployment) -> None:
+    a, b = sdk(deployment, deployment.token()), sdk(deployment, deployment.token())
+    thread_id = (await a.threads.create())["thread_id"]
+    cron = await a.crons.create_for_thread(
+        thread_id, "chat", schedule="0 0 1 1 *", input=human("yearly reminder")
+    )
+    assert [c["cron_id"] for c in await a.crons.search()] == [cron["cron_id"]]
+    assert await b.crons.search() == []
+    assert (
+        await status_of(b.crons.create_for_thread(thread_id, "chat", schedule="0 0 1 1 *")) == 404
+    )
+    assert await status_of(b.crons.delete(cron["cron_id"])) == 404
+    assert [c["cron_id"] for c in await a.crons.search()] == [cron["cron_id"]]
+    await a.crons.delete(cron["cron_id"])
+
+    assert await status_of(b.store.put_item(("shared",), "k", {"v": 1})) == 403
+    assert await status_of(b.store.search_items(("shared",))) == 403
+
+
 @pytest.mark.parametrize(
     "headers",
     [
