@@ -15,16 +15,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 RECORD_ASSISTANT_TEXT = """
 window.__assistantTexts = [];
-new MutationObserver((mutations) => {
-  for (const m of mutations) {
-    const item = m.target.closest && m.target.closest("li.assistant");
-    if (item && m.target.classList.contains("text")) {
-      window.__assistantTexts.push(m.target.textContent);
+new MutationObserver((records) => {
+  for (const r of records) {
+    const item = r.target.closest && r.target.closest("li.assistant");
+    if (item && r.target.classList.contains("text")) {
+      for (const node of r.addedNodes) window.__assistantTexts.push(node.textContent);
     }
   }
-}).observe(document, { childList: true, subtree: true, characterData: true });
+}).observe(document, { childList: true, subtree: true });
 """
-"""Every text the answer bubble showed, in order: proof the answer arrived in pieces."""
+"""Every text the answer bubble was given, in order (one record per update, even when
+several tokens arrive in one network read): proof the answer arrived in pieces."""
 
 
 def assistant_texts(page: Page) -> list[str]:
