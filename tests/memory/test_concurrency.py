@@ -49,6 +49,21 @@ async def test_concurrent_sessions_do_not_mix(db_url: str) -> None:
             assert all(text.startswith(t) for text in user_texts(state))
 
 
+async def test_many_sessions_writing_and_pruning_at_once(db_url: str) -> None:
+    """Sessions cross their prune points together; no write is reported lost or lost."""
+    tokens = [new_token() for _ in range(8)]
+    async with open_memory(db_url) as mem:
+        for i in range(17):  # 17 writes: each session prunes at steps 8 and 16
+            results = await asyncio.gather(
+                *(mem.append_turn(t, turn(f"{t} q{i}", f"a{i}")) for t in tokens)
+            )
+            assert all(r.written for r in results), [r.skipped for r in results]
+        for t in tokens:
+            state = await mem.load(t)
+            assert_bounds(state)
+            assert user_texts(state) == [f"{t} q{i}" for i in (15, 16)]  # folded at the 17th
+
+
 async def _worker(url: str, token: str, prefix: str, n: int) -> asyncio.subprocess.Process:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,

@@ -13,7 +13,7 @@ from memory import open_memory
 from memory.checkpointer import backend_of, sqlite_path
 from memory.limits import PRUNE_EVERY
 
-from .helpers import assert_bounds, new_token, turn
+from .helpers import assert_bounds, new_token, turn, user_texts
 
 SQLITE_TABLES = ("checkpoints", "writes")
 POSTGRES_TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
@@ -65,3 +65,20 @@ async def test_a_thousand_turns_keep_a_small_constant_number_of_rows(db_url: str
     assert len(state.pinned_decisions) == 20
     # the last fold was at turn 998, keeping turns 997-998
     assert state.pinned_decisions[-1] == "Turn 996: we must remember item 996."
+
+
+async def test_the_in_memory_backend_prunes_too() -> None:
+    token = new_token()
+    async with open_memory("memory") as mem:
+        thread_id = mem.thread_id(token)
+        saver = mem.store.saver
+        for i in range(1, 301):
+            assert (await mem.append_turn(token, turn(f"q{i}", f"a{i}"))).written
+            checkpoints = len(saver.storage[thread_id][""])
+            blobs = sum(1 for key in saver.blobs if key[0] == thread_id)
+            assert checkpoints <= PRUNE_EVERY and blobs <= 4 * PRUNE_EVERY, (i, checkpoints, blobs)
+        state = await mem.load(token)
+        snapshot = await mem.graph.aget_state({"configurable": {"thread_id": thread_id}})
+    print(f"\n[memory] memory thread after 300 turns: checkpoints={checkpoints}, blobs={blobs}")
+    assert snapshot.values == state.to_channels()
+    assert user_texts(state) == ["q298", "q299", "q300"]  # last fold at turn 299
