@@ -9,6 +9,7 @@ const HYDRATE_PATH = "/api/chat/thread";
 const STREAM_MODES = ["messages-tuple", "custom", "values"];
 const GRAPH = { chat: "chat", tasklist: "tasklist-agent", delivery: "delivery-chain" };
 const FINAL_TURN_NODE = "final_turn";
+const REPORT_START = /^#{1,2} \S/;
 const ROLE_LABEL = { user: "You", assistant: "Assistant" };
 
 const $ = (id) => document.getElementById(id);
@@ -615,7 +616,11 @@ async function hydrate() {
     ui.messages.replaceChildren();
     for (const message of messages) {
       const role = message?.role === "user" ? "user" : "assistant";
-      const item = addMessage(role, String(message?.text ?? ""));
+      const text = String(message?.text ?? "");
+      // Reports (delivery-chain) are stored as markdown that opens with a heading.
+      const item = role === "assistant" && REPORT_START.test(text)
+        ? addReport(text)
+        : addMessage(role, text);
       if (message?.id) item.dataset.messageId = String(message.id);
       finishMessage(item);
     }

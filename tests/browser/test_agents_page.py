@@ -156,3 +156,13 @@ def test_delivery_progress_bar_and_markdown_report(open_page: Callable[..., Page
     expect(report).to_contain_text("Requirement: a sign-in page with email and password")
     expect(page.locator("#error")).to_be_hidden()
     screenshot(page, "06-delivery-report")
+
+    # Memory keeps the requirement and the report; restored, it renders as markdown again.
+    page.reload()
+    wait_idle(page)
+    expect(page.locator("#messages li.user .text")).to_have_text(
+        ["a sign-in page with email and password"]
+    )
+    restored = page.locator("#messages li.report")
+    expect(restored.locator("h1")).to_have_text("Delivery Chain Report")
+    expect(restored.locator("th")).to_have_text(["Reviewer", "Verdict"])
