@@ -40,7 +40,9 @@ const EMPTY_ANSWER = "The assistant finished without an answer. Try asking again
 
 function httpError(status) {
   if (status === 401 || status === 403) {
-    return new HumanError("Your session was not accepted. Reload the page to start a new session.");
+    return new HumanError(
+      "Your session was not accepted. Reload the page; if this keeps happening, clear this site’s cookies.",
+    );
   }
   if (status === 404) {
     return new HumanError("The server could not find that conversation. Start a new conversation and try again.");

@@ -125,7 +125,10 @@ def test_errors_are_shown_as_a_sentence(
     broken = context.new_page()
     broken.goto(server.base_url + "/")
     wait_idle(broken)
-    sentence = "Your session was not accepted. Reload the page to start a new session."
+    sentence = (
+        "Your session was not accepted. "
+        "Reload the page; if this keeps happening, clear this site’s cookies."
+    )
     expect(broken.get_by_role("alert")).to_have_text(sentence)
     send(broken, "Hello?")
     expect(broken.get_by_role("alert")).to_have_text(sentence)
