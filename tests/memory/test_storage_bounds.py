@@ -82,3 +82,22 @@ async def test_the_in_memory_backend_prunes_too() -> None:
     print(f"\n[memory] memory thread after 300 turns: checkpoints={checkpoints}, blobs={blobs}")
     assert snapshot.values == state.to_channels()
     assert user_texts(state) == ["q298", "q299", "q300"]  # last fold at turn 299
+
+
+async def test_values_written_before_many_prunes_are_still_read(db_url: str) -> None:
+    """A channel that stops changing keeps pointing at an old write; pruning must keep it."""
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        for i in range(1, 6):
+            await mem.append_turn(token, turn(f"We decided on rule {i}.", f"ok {i}"))
+        pins = [f"We decided on rule {i}." for i in range(1, 6)]  # all pinned by turn 8
+        for i in range(6, 60):  # no more decisions: after turn 8 the pins never change
+            await mem.append_turn(token, turn(f"Chatter {i}.", f"reply {i}"))
+        thread_id = mem.thread_id(token)
+        state = await mem.load(token)
+        snapshot = await mem.graph.aget_state({"configurable": {"thread_id": thread_id}})
+        rows = stored_rows(db_url, thread_id)
+    assert state.pinned_decisions == pins
+    assert snapshot.values["pinned_decisions"] == pins
+    assert user_texts(state)[-1] == "Chatter 59."
+    assert rows["checkpoints"] <= PRUNE_EVERY
