@@ -1,0 +1,261 @@
+"""Security at the HTTP level, on real ``langgraph dev`` servers over PostgreSQL.
+
+Session B tries every way in to session A's threads, runs, crons, store and
+memory; each attempt is refused and A is unchanged afterwards. Error bodies
+never carry SQL, file paths, stack frames or secrets. No raw token at rest.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+from langgraph_sdk.client import LangGraphClient
+
+from memory import open_memory
+from memory.session import hash_token, memory_thread_id, new_token
+from tests.reliability.conftest import SECRET, Cluster
+from tests.support.faults import database_bytes, files_containing
+
+pytestmark = pytest.mark.e2e
+
+HEADER = "X-AIMind-Session"
+TIMEOUT = httpx.Timeout(120.0)
+LEAKS = re.compile(
+    r"Traceback|File \"|\.py\b|site-packages|/work/|/tmp/|/root/|postgres(ql)?://|psycopg|"
+    r"sqlite3?\b|\bSELECT\b|\bINSERT\b|\bUPDATE\s+\w+\s+SET\b|\bFROM\s+checkpoint|"
+    r"pg_advisory|session-secret",
+    re.IGNORECASE,
+)
+TOKENS: list[str] = []
+"""Every raw token this module sends, for the at-rest scan at the end."""
+
+
+def token() -> str:
+    value = new_token()
+    TOKENS.append(value)
+    return value
+
+
+def sdk(url: str, session: str | None = None, **headers: str) -> LangGraphClient:
+    if session is not None:
+        headers[HEADER] = session
+    return get_client(url=url, headers=headers, timeout=TIMEOUT)
+
+
+def human(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
+async def refused(call: Any) -> int:
+    """The HTTP status of a refused SDK call; fails if the call went through."""
+    try:
+        result = await call
+    except httpx.HTTPStatusError as exc:
+        assert 400 <= exc.response.status_code < 500, exc.response.text
+        assert not LEAKS.search(exc.response.text), exc.response.text
+        return exc.response.status_code
+    raise AssertionError(f"not refused: {result!r}"[:500])
+
+
+async def refused_stream(stream: Any) -> None:
+    """A refused stream: an HTTP 4xx, or an SSE error event before any data."""
+    try:
+        async for part in stream:
+            assert part.event == "error", f"stream went through: {part.event}"
+            assert not LEAKS.search(str(part.data)), part.data
+            return
+    except httpx.HTTPStatusError as exc:
+        assert 400 <= exc.response.status_code < 500
+        return
+    raise AssertionError("stream ended without a refusal")
+
+
+async def snapshot(url: str, session: str, threads: list[str]) -> dict[str, Any]:
+    """Everything of A's that B must not change: threads, state, history, runs, crons, memory."""
+    a = sdk(url, session)
+    out: dict[str, Any] = {}
+    for tid in threads:
+        out[tid] = {
+            "thread": await a.threads.get(tid),
+            "state": await a.threads.get_state(tid),
+            "history": len(await a.threads.get_history(tid, limit=100)),
+            "runs": sorted((r["run_id"], r["status"]) for r in await a.runs.list(tid)),
+        }
+    out["crons"] = sorted(c["cron_id"] for c in await a.crons.search())
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
+        out["dto"] = (await client.get("/api/chat/thread", headers={HEADER: session})).json()
+    async with open_memory() as mem:
+        out["memory"] = (await mem.load(session)).model_dump()
+    return out
+
+
+async def test_session_b_cannot_reach_session_a(cluster_env: Cluster) -> None:
+    url = cluster_env.url
+    token_a, token_b = token(), token()
+    a, b = sdk(url, token_a), sdk(url, token_b)
+    hash_a = hash_token(token_a, SECRET.encode())
+
+    chat = (await a.threads.create(metadata={"topic": "A private"}))["thread_id"]
+    await a.runs.wait(chat, "chat", input=human("A's secret number is 4242."))
+    review = (await a.threads.create())["thread_id"]
+    await a.runs.wait(review, "tasklist-agent", input=human("Plan A's confidential migration"))
+    assert (await a.threads.get_state(review))["next"], "A's review thread waits for A"
+    [run] = await a.runs.list(chat)
+    cron = await a.crons.create("chat", schedule="0 0 1 1 *", input=human("yearly"))
+    await a.store.put_item((hash_a, "notes"), "k", {"v": "A's note"})
+    ids = [chat, review]
+    before = await snapshot(url, token_a, ids)
+
+    for tid in ids:
+        await refused(b.threads.get(tid))
+        await refused(b.threads.get_state(tid))
+        await refused(b.threads.get_history(tid))
+        await refused(b.threads.update(tid, metadata={"owner": hash_a, "topic": "mine"}))
+        await refused(b.threads.update_state(tid, {"messages": []}))
+        await refused(b.threads.copy(tid))
+        await refused(b.threads.delete(tid))
+        await refused(b.threads.create(thread_id=tid, if_exists="do_nothing"))
+        await refused_stream(b.runs.stream(tid, "chat", input=human("let me in")))
+        await refused(b.runs.create(tid, "chat", input=human("let me in")))
+        listed: list[Any] = []
+        try:
+            listed = await b.runs.list(tid)
+        except httpx.HTTPStatusError as exc:
+            assert exc.response.status_code == 404
+        assert not listed
+    await refused(b.runs.get(chat, run["run_id"]))
+    await refused(b.runs.cancel(chat, run["run_id"]))
+    await refused(b.runs.delete(chat, run["run_id"]))
+    await refused_stream(b.runs.join_stream(chat, run["run_id"]))
+    await refused(b.runs.join(chat, run["run_id"]))
+    await refused(b.runs.wait(review, "tasklist-agent", command={"resume": {"action": "approve"}}))
+    await refused(b.crons.delete(cron["cron_id"]))
+    await refused(b.store.get_item((hash_a, "notes"), "k"))
+    await refused(b.store.put_item((hash_a, "notes"), "k", {"v": "B was here"}))
+    await refused(b.store.search_items((hash_a,)))
+    await refused(b.store.delete_item((hash_a, "notes"), "k"))
+
+    # nothing of A's shows up in B's searches, whatever B filters on
+    assert not {t["thread_id"] for t in await b.threads.search(limit=100)} & set(ids)
+    assert await b.threads.search(metadata={"owner": hash_a}) == []
+    assert await b.threads.search(metadata={"topic": "A private"}) == []
+    assert cron["cron_id"] not in {c["cron_id"] for c in await b.crons.search()}
+    assert await b.threads.count() == 0
+
+    # memory: A's memory thread id and hash are no key to A's memory
+    await refused(b.threads.get(memory_thread_id(hash_a)))
+    await refused(b.threads.get_state(memory_thread_id(hash_a)))
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
+        as_hash = await client.get("/api/chat/thread", headers={HEADER: hash_a})
+        assert as_hash.status_code == 200
+        assert as_hash.json()["threadId"] != before["dto"]["threadId"]
+        assert as_hash.json()["messages"] == []
+        cleared = await client.delete("/api/chat/thread", headers={HEADER: token_b})
+        assert cleared.status_code == 200
+
+    # runs of B's that claim A's identity in config or context still write B's memory
+    claims = [
+        {"config": {"configurable": {"langgraph_auth_user_id": hash_a, "user_id": hash_a}}},
+        {"context": {"session_id": token_a}},
+        {"context": {"session_id": hash_a}},
+    ]
+    for i, claim in enumerate(claims):
+        await b.runs.wait(None, "chat", input=human(f"B's own question {i}."), **claim)
+    async with open_memory() as mem:
+        mine = [m.text for m in (await mem.load(token_b)).messages if m.role == "user"]
+    assert mine == [f"B's own question {i}." for i in range(len(claims))]
+
+    assert await snapshot(url, token_a, ids) == before
+    assert (await a.store.get_item((hash_a, "notes"), "k"))["value"] == {"v": "A's note"}
+
+
+BAD_BODIES = [
+    ("POST", "/threads", b"{not json"),
+    ("POST", "/threads", b"[1, 2]"),
+    ("POST", "/threads/search", b'{"limit": "many"}'),
+    ("POST", "/threads/search", b'{"metadata": 5}'),
+    ("POST", "/runs/wait", b'{"assistant_id": 5}'),
+    ("POST", "/runs/wait", b'{"assistant_id": "no-such-graph", "input": {}}'),
+    ("POST", "/runs/stream", b'{"assistant_id": "chat", "stream_mode": 7}'),
+    ("POST", "/assistants/search", b"\xff\xfe\x00garbage"),
+    ("PATCH", "/threads/not-a-uuid", b'{"metadata": {}}'),
+    ("GET", "/threads/not-a-uuid", b""),
+    ("GET", "/threads/00000000-0000-0000-0000-000000000000/state", b""),
+    ("POST", "/api/chat/thread", b"{bad"),
+    ("DELETE", "/api/chat/thread", b"\xff\xfe"),
+    ("GET", "/api/chat/thread?session=%00%ff", b"{}"),
+    ("GET", "/static/../../../etc/passwd", b""),
+    ("GET", "/static/%2e%2e/%2e%2e/pyproject.toml", b""),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), BAD_BODIES)
+async def test_malformed_requests_get_a_sentence_not_a_stack(
+    cluster: Cluster, method: str, path: str, body: bytes
+) -> None:
+    session = token()
+    async with httpx.AsyncClient(base_url=cluster.url, timeout=TIMEOUT) as client:
+        response = await client.request(
+            method,
+            path,
+            content=body,
+            headers={HEADER: session, "Content-Type": "application/json"},
+        )
+    assert 400 <= response.status_code < 500 or (
+        path.startswith("/api/chat/thread") and response.status_code == 200
+    ), (response.status_code, response.text)
+    assert not LEAKS.search(response.text), response.text
+    assert SECRET not in response.text and session not in response.text
+    assert len(response.text) < 2_000
+
+
+BAD_GRAPH_INPUTS = [
+    "just a string",
+    {"messages": 5},
+    {"messages": [{"role": "user", "content": 5}]},
+    {"messages": [{"role": "wizard", "content": "hi"}]},
+    {"messages": [{"role": "user", "content": "hi", "tool_calls": "nope"}]},
+    {"messages": [{"role": "user", "content": "hi"}], "unknown": {"deep": [1, 2]}},
+]
+
+
+@pytest.mark.parametrize("payload", BAD_GRAPH_INPUTS, ids=range(len(BAD_GRAPH_INPUTS)))
+async def test_bad_graph_input_fails_cleanly_and_writes_nothing(
+    cluster_env: Cluster, payload: Any
+) -> None:
+    session = token()
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        response = await client.post(
+            "/runs/wait",
+            json={"assistant_id": "chat", "input": payload},
+            headers={HEADER: session},
+        )
+    assert response.status_code < 500, response.text
+    assert not LEAKS.search(response.text), response.text
+    assert SECRET not in response.text and session not in response.text
+    body = response.json()
+    if "__error__" in body:
+        assert set(body["__error__"]) == {"error", "message"}
+    async with open_memory() as mem:
+        state = await mem.load(session)
+    if "__error__" in body or response.status_code >= 400:
+        assert state.is_empty, "a failed run writes nothing to memory"
+    else:
+        assert [m.text for m in state.messages][:1] == ["hi"]
+
+
+async def test_no_raw_token_at_rest_on_either_server(cluster_env: Cluster) -> None:
+    """Runs last in this module: it scans everything the tests above sent."""
+    decoy = f"decoy-{new_token()}"
+    session = token()
+    await sdk(cluster_env.servers[1].base_url, session).runs.wait(None, "chat", input=human(decoy))
+    stored = database_bytes(cluster_env.database_url)
+    assert decoy.encode() in stored, "the scan sees what users send"
+    assert len(TOKENS) >= 10
+    for raw in TOKENS:
+        assert raw.encode() not in stored
+        assert files_containing(cluster_env.root, raw.encode()) == [], "server folders"
