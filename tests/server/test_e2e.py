@@ -243,6 +243,7 @@ async def test_session_b_cannot_touch_session_a(deployment: Deployment) -> None:
         assert await status_of(b.threads.get_state(tid)) == 404
         assert await status_of(b.threads.get_history(tid)) == 404
         assert await status_of(b.threads.update(tid, metadata={"owner": "b"})) == 404
+        assert await status_of(b.threads.update_state(tid, {"messages": []})) == 404
         assert await status_of(b.threads.delete(tid)) == 404
         assert await drain_status(b.runs.stream(tid, "chat", input=human("let me in"))) == 404
         assert await status_of(b.threads.create(thread_id=tid, if_exists="do_nothing")) == 409
@@ -266,7 +267,7 @@ async def test_session_b_cannot_touch_session_a(deployment: Deployment) -> None:
     assert await _snapshot(a, deployment, token_a, ids) == before
 
 
-async def test_crons_and_store_are_owner_scoped(deployment: Deployment) -> None:
+async def test_crons_assistants_and_store_are_owner_scoped(deployment: Deployment) -> None:
     a, b = sdk(deployment, deployment.token()), sdk(deployment, deployment.token())
     thread_id = (await a.threads.create())["thread_id"]
     cron = await a.crons.create_for_thread(
@@ -280,6 +281,14 @@ async def test_crons_and_store_are_owner_scoped(deployment: Deployment) -> None:
     assert await status_of(b.crons.delete(cron["cron_id"])) == 404
     assert [c["cron_id"] for c in await a.crons.search()] == [cron["cron_id"]]
     await a.crons.delete(cron["cron_id"])
+
+    mine = await a.assistants.create("chat", name="a-private", metadata={"created_by": "system"})
+    assert mine["metadata"].get("created_by") != "system"  # nobody can pose as a graph's own
+    assert mine["assistant_id"] in {x["assistant_id"] for x in await a.assistants.search()}
+    assert mine["assistant_id"] not in {x["assistant_id"] for x in await b.assistants.search()}
+    assert await status_of(b.assistants.get(mine["assistant_id"])) == 404
+    assert await status_of(b.runs.wait(None, mine["assistant_id"], input=human("hi"))) == 404
+    assert await status_of(b.assistants.delete(mine["assistant_id"])) == 404
 
     assert await status_of(b.store.put_item(("shared",), "k", {"v": 1})) == 403
     assert await status_of(b.store.search_items(("shared",))) == 403
