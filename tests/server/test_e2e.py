@@ -401,9 +401,14 @@ async def test_malformed_cookie_on_hydration_is_a_clear_401(deployment: Deployme
 async def test_chat_page_is_served_without_a_session(deployment: Deployment) -> None:
     async with http(deployment) as client:
         page = await client.get("/")
+        assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text)
+        fetched = [await client.get(path) for path in assets]
+        missing = await client.get("/static/no-such-file.js")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     assert "<html" in page.text.lower()
+    assert assets and all(r.status_code == 200 and r.content for r in fetched)
+    assert missing.status_code == 404
 
 
 # --- Studio readiness ---------------------------------------------------------------------------
