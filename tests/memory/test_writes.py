@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memory import ChatThreadMessage, open_memory
@@ -195,3 +197,27 @@ async def test_clear_forgets_the_session_and_only_it(db_url: str) -> None:
         assert (await mem.load(mine)).is_empty
         assert [m.text for m in (await mem.load(other)).messages] == ["other", "yes"]
         assert (await mem.append_turn(mine, turn("again", "fine"))).written
+
+
+async def test_open_memory_without_url_reads_the_environment(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AIMIND_DATABASE_URL", db_url)
+    token = new_token()
+    async with open_memory() as mem:
+        await mem.append_turn(token, turn("from env", "ok"))
+    monkeypatch.delenv("AIMIND_DATABASE_URL")
+    async with open_memory(db_url) as mem:
+        assert [m.text for m in (await mem.load(token)).messages] == ["from env", "ok"]
+
+
+async def test_default_is_the_embedded_sqlite_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    token = new_token()
+    async with open_memory() as mem:
+        await mem.append_turn(token, turn("embedded", "default"))
+    assert (tmp_path / ".aimind" / "aimind.sqlite").is_file()
+    async with open_memory(f"sqlite:///{tmp_path / '.aimind' / 'aimind.sqlite'}") as mem:
+        assert len((await mem.load(token)).messages) == 2
