@@ -13,6 +13,7 @@ sentence: no stack, no database error, nothing from the runtime.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -151,7 +152,7 @@ async def delete_thread(request: Request) -> Response:
 async def index(request: Request) -> Response:
     """The browser chat page. No session is needed to load it."""
     page = STATIC_DIR / INDEX_FILE
-    if not page.is_file():
+    if not await asyncio.to_thread(page.is_file):
         return _error(404, NO_PAGE)
     return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
@@ -160,7 +161,7 @@ class PageFiles(StaticFiles):
     """The page's assets; a plain 404 (not a 500) while the page is not installed."""
 
     async def check_config(self) -> None:
-        if STATIC_DIR.is_dir():
+        if await asyncio.to_thread(STATIC_DIR.is_dir):
             await super().check_config()
 
 
