@@ -400,6 +400,10 @@ function paragraph(text, className) {
 
 /** Replace a card's buttons with the decision taken, then resume the run with it. */
 function resumeWith(threadId, actions, label, resume) {
+  if (busy) {
+    showError("Wait for the current answer to finish, then try again.");
+    return;
+  }
   actions.replaceChildren(paragraph(label, "decided"));
   runAction(() => driveTasklist(threadId, { command: { resume } }));
 }
