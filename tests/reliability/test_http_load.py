@@ -1,0 +1,139 @@
+"""Concurrency and load through real ``langgraph dev`` servers sharing one PostgreSQL.
+
+Every turn a client saw complete must be in its session's memory exactly once:
+verbatim in the window, or as its one ``- User:`` line in the (widened) summary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections import Counter
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+
+from memory import ThreadState, open_memory
+from memory.session import new_token
+from tests.reliability.conftest import Cluster
+from tests.support.faults import assert_bounded
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+HEADER = "X-AIMind-Session"
+TIMEOUT = httpx.Timeout(180.0)
+LOAD_CLIENTS = 50
+LOAD_TURNS = 20
+LOAD_BUDGET_S = 300.0
+"""Clients start no new turn after this; the test is bounded whatever the machine's load."""
+MIN_LOAD_RUNS = LOAD_CLIENTS
+"""Enough runs for the figures to mean something even on a crowded machine."""
+
+
+def human(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
+def turn_counts(state: ThreadState, texts: list[str]) -> dict[str, int]:
+    """How often each user text is in memory: window messages plus summary lines."""
+    window = Counter(m.text for m in state.messages if m.role == "user")
+    lines = Counter(
+        line.removeprefix("- User: ")
+        for line in state.summary.splitlines()
+        if line.startswith("- User: ")
+    )
+    return {t: window[t] + lines[t] for t in texts}
+
+
+def memory_texts(state: ThreadState) -> set[str]:
+    return {m.text for m in state.messages if m.role == "user"} | {
+        line.removeprefix("- User: ")
+        for line in state.summary.splitlines()
+        if line.startswith("- User: ")
+    }
+
+
+async def test_two_servers_same_session_lose_no_turn(cluster_env: Cluster) -> None:
+    """Two processes, four clients each, all on one session at once."""
+    session = new_token()
+    clients = [
+        get_client(url=server.base_url, headers={HEADER: session}, timeout=TIMEOUT)
+        for server in cluster_env.servers
+        for _ in range(4)
+    ]
+
+    async def client_turns(index: int, client: Any) -> list[str]:
+        sent = []
+        for t in range(3):
+            text = f"turn c{index} t{t} on one session"
+            result = await client.runs.wait(None, "chat", input=human(text))
+            assert "__error__" not in result, result
+            sent.append(text)
+        return sent
+
+    sent = await asyncio.gather(*(client_turns(i, c) for i, c in enumerate(clients)))
+    texts = [t for batch in sent for t in batch]
+    async with open_memory() as mem:
+        state = await mem.load(session)
+    assert_bounded(state)
+    assert turn_counts(state, texts) == dict.fromkeys(texts, 1), "no turn lost, none twice"
+    assert memory_texts(state) == set(texts)
+
+
+async def test_fifty_clients_twenty_turns(cluster_env: Cluster) -> None:
+    url = cluster_env.url
+    deadline = time.monotonic() + LOAD_BUDGET_S
+    latencies: list[float] = []
+    errors: Counter[str] = Counter()
+    completed: dict[str, list[str]] = {}
+    attempted: dict[str, list[str]] = {}
+
+    async def one_client(index: int) -> None:
+        session = new_token()
+        client = get_client(url=url, headers={HEADER: session}, timeout=TIMEOUT)
+        completed[session], attempted[session] = [], []
+        thread_id = (await client.threads.create())["thread_id"]
+        for t in range(LOAD_TURNS):
+            if time.monotonic() > deadline:
+                return
+            text = f"load client {index} turn {t}"
+            attempted[session].append(text)
+            started = time.monotonic()
+            try:
+                result = await client.runs.wait(thread_id, "chat", input=human(text))
+            except httpx.HTTPStatusError as exc:
+                errors[f"http {exc.response.status_code}"] += 1
+                continue
+            except httpx.HTTPError as exc:
+                errors[type(exc).__name__] += 1
+                continue
+            if "__error__" in result:
+                errors["run error"] += 1
+                continue
+            latencies.append(time.monotonic() - started)
+            completed[session].append(text)
+
+    began = time.monotonic()
+    await asyncio.gather(*(one_client(i) for i in range(LOAD_CLIENTS)))
+    wall = time.monotonic() - began
+    runs = len(latencies)
+    quantiles = statistics.quantiles(latencies, n=20) if runs >= 2 else [0.0] * 19
+    print(
+        f"\nLOAD {LOAD_CLIENTS} clients x {LOAD_TURNS} turns, langgraph dev on Postgres: "
+        f"{runs} runs completed of {LOAD_CLIENTS * LOAD_TURNS} in {wall:.1f}s "
+        f"({runs / wall:.2f} runs/s), latency p50 {statistics.median(latencies):.3f}s "
+        f"p95 {quantiles[18]:.3f}s max {max(latencies):.3f}s, errors {dict(errors) or 0}"
+    )
+    assert not [e for e in errors if e.startswith("http 5")], errors
+    assert not errors, errors
+    assert runs >= MIN_LOAD_RUNS
+
+    async with open_memory() as mem:
+        for session, texts in completed.items():
+            state = await mem.load(session)
+            assert_bounded(state)
+            assert turn_counts(state, texts) == dict.fromkeys(texts, 1)
+            assert memory_texts(state) <= set(attempted[session])
