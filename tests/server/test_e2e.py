@@ -470,12 +470,12 @@ async def test_restart_on_the_same_database_keeps_memory_and_threads(
 
 
 def _stored_bytes(deployment: Deployment) -> list[tuple[str, bytes]]:
-    """Every stored byte: the SQLite files (and the server's own files), or every PG row."""
+    """Every stored byte: server files and log, data folder, SQLite files or every PG row."""
     blobs = [
         (str(p), p.read_bytes())
         for root in (deployment.server.workdir, deployment.data_dir)
         for p in root.rglob("*")
-        if p.is_file() and p.name != "langgraph-dev.log"
+        if p.is_file()
     ]
     if deployment.sqlite_file is not None:
         db = deployment.sqlite_file
