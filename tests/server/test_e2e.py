@@ -259,8 +259,21 @@ async def test_session_b_cannot_touch_session_a(deployment: Deployment) -> None:
     assert not {t["thread_id"] for t in await b.threads.search(limit=100)} & set(ids)
 
     await b.runs.wait(None, "chat", input=human("B's own question."))
+    # Posing as A in the run's context or config never writes to A's memory.
+    a_hash = before[3]["threadId"].removeprefix("chat:")
+    await b.runs.wait(
+        None, "chat", input=human("B posing via context."), context={"session_id": token_a}
+    )
+    spoof = b.runs.wait(
+        None,
+        "chat",
+        input=human("B posing via config."),
+        config={"configurable": {"langgraph_auth_user_id": a_hash}},
+    )
+    assert await status_of(spoof) in (0, 400, 403, 422)
     dto_b = await hydrate(deployment, token_b)
     assert texts(dto_b)[0] == "B's own question."
+    assert "B posing via context." in texts(dto_b)
     assert not any("4242" in t or "confidential" in t for t in texts(dto_b))
     assert dto_b["threadId"] != before[3]["threadId"]
 
@@ -385,6 +398,17 @@ async def test_delete_clears_only_the_callers_memory(deployment: Deployment) -> 
     assert cleared.status_code == 200 and cleared.json()["restored"] is False
     assert (await hydrate(deployment, mine))["messages"] == []
     assert texts(await hydrate(deployment, other)) != []
+
+
+async def test_the_session_header_wins_over_the_cookie(deployment: Deployment) -> None:
+    header_token, cookie_token = deployment.token(), deployment.token()
+    both = {SESSION_HEADER: header_token, "Cookie": f"{SESSION_COOKIE}={cookie_token}"}
+    await sdk(deployment, **both).runs.wait(None, "chat", input=human("Sent with both."))
+    async with http(deployment) as client:
+        dto = (await client.get("/api/chat/thread", headers=both)).json()
+    assert dto == await hydrate(deployment, header_token)
+    assert texts(dto) and texts(dto)[0] == "Sent with both."
+    assert (await hydrate(deployment, cookie_token))["restored"] is False
 
 
 async def test_malformed_cookie_on_hydration_is_a_clear_401(deployment: Deployment) -> None:
