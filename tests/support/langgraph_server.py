@@ -13,7 +13,20 @@ directory, so a copy with those paths made absolute is written into the
 working directory. Stopping signals the whole process group.
 
 Pass the same ``workdir`` (and database) to a second ``langgraph_server`` to
-"restart" the server on the same state.
+"restart" the server on the same state, or call ``server.stop(); server.start()``.
+Model keys and ``AIMIND_*`` settings are not inherited from the caller's
+environment (offline model, default limits); pass them in ``env=``.
+
+As a module-scoped pytest fixture (one start per module; starts cost seconds)::
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory):
+        root = tmp_path_factory.mktemp("server")
+        url = f"sqlite:///{root / 'db' / 'aimind.sqlite'}"
+        with langgraph_server(url, root / "data", workdir=root / "work") as running:
+            yield running  # running.base_url, running.log_tail(), running.workdir
+
+``tests/server/conftest.py`` has the SQLite + PostgreSQL version (``deployment``).
 """
 
 from __future__ import annotations
