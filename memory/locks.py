@@ -14,10 +14,11 @@ import hashlib
 import os
 import weakref
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Protocol
 
+from psycopg import sql
 from psycopg_pool import AsyncConnectionPool
 
 _POLL_S = 0.005
@@ -103,6 +104,18 @@ class PostgresLocks(LocalLocks):
 
     @asynccontextmanager
     async def _across_processes(self, thread_id: str) -> AsyncIterator[None]:
-        async with self._pool.connection() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(thread_id),))
-            yield
+        # BEGIN and the lock go in one round trip (a simple query, the key an int literal);
+        # COMMIT/ROLLBACK releases it. Should the end not arrive (cancelled, connection
+        # lost), the pool rolls the connection back or drops it, and the lock goes too.
+        acquire = sql.SQL("BEGIN; SELECT pg_advisory_xact_lock({})").format(
+            sql.Literal(lock_key(thread_id))
+        )
+        async with self._pool.connection() as conn:
+            await conn.execute(acquire, prepare=False)
+            try:
+                yield
+            except BaseException:
+                with suppress(Exception):
+                    await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
