@@ -9,7 +9,10 @@ down to its latest checkpoint, which keeps memory threads bounded at rest.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
+import time
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +23,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -33,7 +37,29 @@ DEFAULT_POOL_TIMEOUT_S = 30.0
 SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 """How long a SQLite write waits on another writer's lock before memory reports failure."""
 SQLITE_BUSY_TIMEOUT_S = 30.0
+POOL_RECHECK_AFTER_S = 1.0
+"""A pooled connection idle longer than this is tested before use; a server restart takes longer."""
 _SETUP_LOCK_KEY = 0x41494D494E44  # "AIMIND": one migration at a time across processes
+
+
+class _Freshness:
+    """Pool checkout test that skips connections used within ``POOL_RECHECK_AFTER_S``.
+
+    Testing every checkout costs a round trip per saver call (four per turn); a
+    connection that worked a moment ago is trusted, one idle longer (long enough
+    for a server restart) is tested first.
+    """
+
+    def __init__(self) -> None:
+        self._used: weakref.WeakKeyDictionary[AsyncConnection, float] = weakref.WeakKeyDictionary()
+
+    async def check(self, conn: AsyncConnection) -> None:
+        if time.monotonic() - self._used.get(conn, -math.inf) > POOL_RECHECK_AFTER_S:
+            await AsyncConnectionPool.check_connection(conn)
+
+    async def mark_used(self, conn: AsyncConnection) -> None:
+        """Pool ``reset`` hook: runs when a healthy connection comes back."""
+        self._used[conn] = time.monotonic()
 
 
 class DatabaseURLError(ValueError):
@@ -149,6 +175,7 @@ async def _sqlite(url: str) -> AsyncIterator[SqliteSaver]:
 async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[AsyncConnectionPool]:
     """A psycopg pool configured the way the Postgres saver expects."""
     size = max_size or int(os.environ.get(POOL_MAX_ENV) or DEFAULT_POOL_MAX)
+    freshness = _Freshness()
     pool = AsyncConnectionPool(
         url,
         min_size=1,
@@ -156,9 +183,10 @@ async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[A
         open=False,
         timeout=float(os.environ.get(POOL_TIMEOUT_ENV) or DEFAULT_POOL_TIMEOUT_S),
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-        # A restarted server leaves dead connections in the pool: test each on checkout,
-        # so the first turn after an outage does not fail on a stale one.
-        check=AsyncConnectionPool.check_connection,
+        # A restarted server leaves dead connections in the pool: test each idle one on
+        # checkout, so the first turn after an outage does not fail on a stale one.
+        check=freshness.check,
+        reset=freshness.mark_used,
     )
     await pool.open(wait=True, timeout=30)
     try:
