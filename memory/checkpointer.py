@@ -84,8 +84,24 @@ def sqlite_path(url: str) -> Path:
     return Path(url.removeprefix("sqlite:///"))
 
 
+_LATEST_ID_SQL = (
+    "SELECT checkpoint_id FROM checkpoints WHERE thread_id = {p} AND checkpoint_ns = {p} "
+    "ORDER BY checkpoint_id DESC LIMIT 1"
+)
+
+
 class SqliteSaver(AsyncSqliteSaver):
     """AsyncSqliteSaver that can also prune a thread to its latest checkpoint."""
+
+    async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
+        """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
+        await self.setup()
+        async with (
+            self.lock,
+            self.conn.execute(_LATEST_ID_SQL.format(p="?"), (str(thread_id), checkpoint_ns)) as cur,
+        ):
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         await self.setup()
@@ -131,9 +147,20 @@ class PostgresSaver(AsyncPostgresSaver):
         super().__init__(conn, **kwargs)
         self.lock = _NoLock()  # type: ignore[assignment]
 
+    async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
+        """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
+        async with self._cursor() as cur:
+            await cur.execute(_LATEST_ID_SQL.format(p="%s"), (str(thread_id), checkpoint_ns))
+            row = await cur.fetchone()
+        return str(row["checkpoint_id"]) if row else None
+
 
 class MemorySaver(InMemorySaver):
     """InMemorySaver that can prune a thread to its latest checkpoint."""
+
+    async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
+        saved = self.storage.get(str(thread_id), {}).get(checkpoint_ns)
+        return max(saved) if saved else None
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         for tid in map(str, thread_ids):

@@ -89,3 +89,6 @@ TASKLIST_MAX_CLARIFICATIONS = 1
 """Clarifying questions the tasklist agent may ask before it stops as ``blocked``."""
 TASKLIST_TITLE_CHARS = 200
 TASKLIST_ACCEPTANCE_CHARS = 1_000
+STATE_CACHE_THREADS = 1_024
+"""Memory threads whose latest state a store keeps in process (checked against the
+latest checkpoint id before use, so it only saves work, never serves stale state)."""

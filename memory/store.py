@@ -9,6 +9,7 @@ in the shape ``aupdate_state`` would, then prune old checkpoints every
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any, TypedDict
 
@@ -23,7 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from memory.checkpointer import prune_thread
-from memory.limits import PRUNE_EVERY
+from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
 from memory.models import ThreadState
 
 MEMORY_NODE = "remember"
@@ -59,16 +60,43 @@ class ThreadStore:
 
     def __init__(self, saver: BaseCheckpointSaver) -> None:
         self.saver = saver
+        self._latest_id = getattr(saver, "alatest_checkpoint_id", None)
+        self._cache: OrderedDict[str, tuple[CheckpointTuple, ThreadState]] = OrderedDict()
 
     async def read(self, thread_id: str) -> tuple[ThreadState, CheckpointTuple | None]:
+        """The thread's latest state and checkpoint.
+
+        When the saver can tell the latest checkpoint id cheaply (an index lookup)
+        and it is the one this store last read or wrote, the kept copy is used:
+        no blobs fetched, nothing deserialized or validated again. Any other
+        writer (another process) makes a new id, so a stale copy is never used.
+        """
+        if self._latest_id is not None:
+            latest = await self._latest_id(thread_id)
+            if latest is None:
+                self._cache.pop(thread_id, None)
+                return ThreadState(), None
+            if (kept := self._cache.get(thread_id)) and kept[0].checkpoint["id"] == latest:
+                self._cache.move_to_end(thread_id)
+                return _copy(kept[1]), kept[0]
         tup = await self.saver.aget_tuple(thread_config(thread_id))
         if tup is None:
+            self._cache.pop(thread_id, None)
             return ThreadState(), None
         values = tup.checkpoint["channel_values"]
         state = ThreadState.model_validate(
             {k: values[k] for k in MemoryChannels.__annotations__ if k in values}
         )
-        return state, tup
+        self._keep(thread_id, tup, state)
+        return _copy(state), tup
+
+    def _keep(self, thread_id: str, tup: CheckpointTuple, state: ThreadState) -> None:
+        if self._latest_id is None:
+            return
+        self._cache[thread_id] = (tup, state)
+        self._cache.move_to_end(thread_id)
+        while len(self._cache) > STATE_CACHE_THREADS:
+            self._cache.popitem(last=False)
 
     async def write(
         self, thread_id: str, state: ThreadState, previous: CheckpointTuple | None
@@ -101,9 +129,25 @@ class ThreadStore:
         )
         config = {"configurable": {**thread_config(thread_id)["configurable"], **parent}}
         metadata = {"source": "update", "step": step, "parents": {}}
-        await self.saver.aput(config, checkpoint, metadata, new_versions)
+        stored = await self.saver.aput(config, checkpoint, metadata, new_versions)
+        self._keep(
+            thread_id,
+            CheckpointTuple(stored, checkpoint, metadata, config if parent else None, []),
+            _copy(state),
+        )
         if step and step % PRUNE_EVERY == 0:
             await prune_thread(self.saver, thread_id)
 
     async def delete(self, thread_id: str) -> None:
+        self._cache.pop(thread_id, None)
         await self.saver.adelete_thread(thread_id)
+
+
+def _copy(state: ThreadState) -> ThreadState:
+    """A copy whose lists a caller may change without touching the kept state."""
+    return state.model_copy(
+        update={
+            "messages": list(state.messages),
+            "pinned_decisions": list(state.pinned_decisions),
+        }
+    )
