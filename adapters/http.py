@@ -112,18 +112,28 @@ def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
     )
 
 
+def _fresh_session(request: Request) -> Response:
+    """A new token in the cookie and the empty DTO of its (empty) memory."""
+    token = new_token()
+    response = _json(hydration_dto(memory_thread_id(identity_of(token)), None))
+    set_session_cookie(response, token, secure=is_https(request))
+    return response
+
+
 async def get_thread(request: Request) -> Response:
-    """The hydration DTO; mints the session cookie when the browser has none."""
+    """The hydration DTO; mints the session cookie when the browser has no valid one.
+
+    A malformed ``X-AIMind-Session`` header is the caller's bug: 401. A malformed
+    cookie is replaced, because page script cannot clear an HttpOnly cookie.
+    """
     token = request_token(request)
     if token is None:
-        token = new_token()
-        identity = identity_of(token)
-        response = _json(hydration_dto(memory_thread_id(identity), None))
-        set_session_cookie(response, token, secure=is_https(request))
-        return response
+        return _fresh_session(request)
     try:
         identity = identity_of(token)
     except SessionError as exc:
+        if request.headers.get(SESSION_HEADER) is None:
+            return _fresh_session(request)
         return _error(401, exc.message)
     try:
         memory = await get_memory()

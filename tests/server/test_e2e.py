@@ -411,15 +411,23 @@ async def test_the_session_header_wins_over_the_cookie(deployment: Deployment) -
     assert (await hydrate(deployment, cookie_token))["restored"] is False
 
 
-async def test_malformed_cookie_on_hydration_is_a_clear_401(deployment: Deployment) -> None:
+async def test_malformed_session_on_hydration(deployment: Deployment) -> None:
     async with http(deployment) as client:
-        response = await client.get(
+        header = await client.get("/api/chat/thread", headers={SESSION_HEADER: "not*a*token"})
+    async with http(deployment) as client:
+        cookie = await client.get(
             "/api/chat/thread", headers={"Cookie": f"{SESSION_COOKIE}=not*a*token"}
         )
-    assert response.status_code == 401
-    body = response.json()
-    assert set(body) == {"error"} and body["error"].endswith(".")
-    assert "set-cookie" not in response.headers
+    # An API client sent a bad header: a clear 401 and nothing else.
+    assert header.status_code == 401
+    assert set(header.json()) == {"error"} and header.json()["error"].endswith(".")
+    assert "set-cookie" not in header.headers
+    # A browser's cookie went bad: page script cannot clear it, so it gets a fresh session.
+    assert cookie.status_code == 200 and cookie.json()["restored"] is False
+    fresh = cookie.cookies[SESSION_COOKIE]
+    deployment.tokens.append(fresh)
+    assert fresh != "not*a*token"
+    assert (await hydrate(deployment, fresh))["threadId"] == cookie.json()["threadId"]
 
 
 async def test_chat_page_is_served_without_a_session(deployment: Deployment) -> None:
