@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import select
 import time
 import weakref
 from collections.abc import AsyncIterator, Sequence
@@ -54,12 +55,24 @@ class _Freshness:
         self._used: weakref.WeakKeyDictionary[AsyncConnection, float] = weakref.WeakKeyDictionary()
 
     async def check(self, conn: AsyncConnection) -> None:
-        if time.monotonic() - self._used.get(conn, -math.inf) > POOL_RECHECK_AFTER_S:
+        idle = time.monotonic() - self._used.get(conn, -math.inf)
+        if idle > POOL_RECHECK_AFTER_S or _has_pending_input(conn):
             await AsyncConnectionPool.check_connection(conn)
 
     async def mark_used(self, conn: AsyncConnection) -> None:
         """Pool ``reset`` hook: runs when a healthy connection comes back."""
         self._used[conn] = time.monotonic()
+
+
+def _has_pending_input(conn: AsyncConnection) -> bool:
+    """An idle connection has nothing to read; one whose server went away has its FATAL
+    notice or EOF waiting. A restart can take well under a second, so idleness alone
+    would hand out dead connections right after one."""
+    try:
+        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 class DatabaseURLError(ValueError):
