@@ -51,10 +51,11 @@ class Profile:
     writer_turns: int
     rounds: int
     e2e_runs: int
+    """Chat runs per side (memory on, memory off) end to end."""
 
 
-FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 40)
-QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 4)
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 144)
+QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 24)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -63,11 +63,15 @@ def _ids(tag: str, session: int, turn: int) -> tuple[str, str]:
 
 
 async def _turns(
-    mem: MemoryService, token: str, tag: str, session: int, turns: range, text: Iterator
+    mem: MemoryService,
+    token: str,
+    tag: str,
+    session: int,
+    turns: range,
+    texts: list[tuple[str, str]],
 ) -> int:
     written = 0
-    for t in turns:
-        user, assistant = next(text)
+    for t, (user, assistant) in zip(turns, texts, strict=True):
         uid, aid = _ids(tag, session, t)
         await mem.load(token)
         result = await mem.append_turn(
@@ -102,8 +106,11 @@ async def many_sessions(
     """Every session writes ``turns`` at once; the session set is the same every round."""
     tokens = {s: f"bench-{tag}-session-{s:04d}" for s in range(profile.sessions)}
     text = conversation(seed=3)
+    texts = {s: [next(text) for _ in turns] for s in tokens}  # made before the clock starts
     t0 = time.perf_counter()
-    written = await asyncio.gather(*(_turns(mem, tokens[s], tag, s, turns, text) for s in tokens))
+    written = await asyncio.gather(
+        *(_turns(mem, tokens[s], tag, s, turns, texts[s]) for s in tokens)
+    )
     return {"turns": sum(written), "elapsed_s": time.perf_counter() - t0}
 
 
@@ -119,10 +126,11 @@ async def one_session(backend: Backend, profile: Profile) -> dict[str, Any]:
             for _ in range(count)
         ]
         tokens = {w: token for w in range(profile.writers)}
+        texts = {w: [next(text) for _ in range(profile.writer_turns)] for w in tokens}
         t0 = time.perf_counter()
         written = await asyncio.gather(
             *(
-                _turns(mems[w % count], token, "one", w, range(profile.writer_turns), text)
+                _turns(mems[w % count], token, "one", w, range(profile.writer_turns), texts[w])
                 for w in range(profile.writers)
             )
         )

@@ -341,14 +341,15 @@ def write(
         lines += [
             "### 6. End to end (`langgraph dev`, offline model)",
             "",
-            "| backend | runs/s memory off | runs/s memory on | on / off | p50 off | p50 on |",
-            "|---|---|---|---|---|---|",
+            "| backend | clients in flight | runs per side | runs/s memory off | "
+            "runs/s memory on | on / off | memory reached the model |",
+            "|---|---|---|---|---|---|---|",
         ]
         for b, r in e2e["backends"].items():
             lines.append(
-                f"| {b} | {r['runs_per_s']['off']} | {r['runs_per_s']['on']} | "
-                f"{r['on_vs_off_runs_per_s']} | {r['p50_ms']['off']} ms | "
-                f"{r['p50_ms']['on']} ms |"
+                f"| {b} | {r['clients']} | {r['runs_per_side']} | {r['runs_per_s']['off']} | "
+                f"{r['runs_per_s']['on']} | {r['on_vs_off_runs_per_s']} | "
+                f"{'yes' if r['memory_seen_by_model'] else 'NO'} |"
             )
         lines += ["", "![end to end](results/e2e.png)", ""]
     readme = out.parent / "README.md" if out.name == "results" else out / "README.md"
