@@ -18,7 +18,7 @@ from langgraph_sdk.client import LangGraphClient
 from memory import open_memory
 from memory.session import hash_token, memory_thread_id, new_token
 from tests.reliability.conftest import SECRET, Cluster
-from tests.support.faults import database_bytes, files_containing
+from tests.support.faults import database_bytes, files_containing, stored_row_count
 
 pytestmark = pytest.mark.e2e
 
@@ -171,6 +171,51 @@ async def test_session_b_cannot_reach_session_a(cluster_env: Cluster) -> None:
 
     assert await snapshot(url, token_a, ids) == before
     assert (await a.store.get_item((hash_a, "notes"), "k"))["value"] == {"v": "A's note"}
+
+
+BAD_TOKENS = {
+    "empty": b"",
+    "one-char": b"a",
+    "ten-thousand": b"t" * 10_000,
+    "non-ascii": "séssion-tökén-ñññññ-会话".encode(),
+    "dot-dot": b"../../../../etc/passwd",
+    "sql": b"x' OR '1'='1'; DROP TABLE checkpoints; --",
+    "chat-id": b"chat:" + b"0" * 64,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_TOKENS))
+@pytest.mark.parametrize("via", ["header", "cookie"])
+async def test_bad_session_tokens_are_401_and_create_nothing(
+    cluster: Cluster, kind: str, via: str
+) -> None:
+    raw = BAD_TOKENS[kind]
+    headers = (
+        {b"x-aimind-session": raw} if via == "header" else {b"cookie": b"aimind_session=" + raw}
+    )
+    before = stored_row_count(cluster.database_url)
+    requests = [
+        ("GET", "/api/chat/thread", None),
+        ("DELETE", "/api/chat/thread", None),
+        ("POST", "/threads", {}),
+        ("POST", "/threads/search", {}),
+        ("POST", "/runs/wait", {"assistant_id": "chat", "input": human("hello")}),
+    ]
+    async with httpx.AsyncClient(base_url=cluster.url, timeout=TIMEOUT) as client:
+        for method, path, body in requests:
+            response = await client.request(method, path, json=body, headers=headers)
+            if via == "cookie" and (method, path) == ("GET", "/api/chat/thread"):
+                # a cookie that does not parse is no cookie: the page gets a fresh session
+                assert response.status_code in (200, 401), response.text
+                if response.status_code == 200:
+                    assert response.json()["messages"] == []
+                    assert response.cookies["aimind_session"] != raw.decode(errors="replace")
+                continue
+            assert response.status_code in (400, 401), (method, path, response.text)
+            assert not LEAKS.search(response.text), response.text
+            if len(raw) >= 4:
+                assert raw.decode(errors="replace") not in response.text
+    assert stored_row_count(cluster.database_url) == before
 
 
 BAD_BODIES = [
