@@ -1,6 +1,7 @@
 """The one final-turn adapter every graph ends in, and the memory read at a turn's start.
 
-A graph maps its finished state to a ``FinalTurn``; this node hands it to
+Graphs reach memory only through this module (SPEC §2). A graph maps its
+finished state to a ``FinalTurn``; this node hands it to
 memory once, routes ``thread-memory-status`` to the custom stream, and never
 raises into the run (SPEC §4).
 """
@@ -15,8 +16,17 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from adapters.memory_runtime import get_memory, session_of
-from memory import FinalTurn, MemoryUnavailableError, ThreadState
+from memory import FinalTurn, MemoryUnavailableError, ThreadState, build_context
 from memory.compaction import emit
+
+__all__ = [
+    "FINAL_TURN_NODE",
+    "FinalTurn",
+    "ThreadState",
+    "build_context",
+    "final_turn_node",
+    "load_memory_state",
+]
 
 log = logging.getLogger("aimind.final_turn")
 

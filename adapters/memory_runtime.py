@@ -17,7 +17,15 @@ from langchain_core.runnables import RunnableConfig
 
 from memory import MemoryService, open_memory
 from memory.checkpointer import database_url
-from memory.session import HASH_RE, SessionHash
+from memory.session import HASH_RE, MEMORY_THREAD_PREFIX, SessionHash
+
+__all__ = [
+    "MEMORY_THREAD_PREFIX",
+    "SessionContext",
+    "close_memory",
+    "get_memory",
+    "session_of",
+]
 
 _open: weakref.WeakKeyDictionary[
     asyncio.AbstractEventLoop, dict[str, tuple[AsyncExitStack, MemoryService]]

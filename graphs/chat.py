@@ -36,14 +36,19 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict  # pydantic needs it for schemas on 3.11
 
-from adapters.final_turn import FINAL_TURN_NODE, final_turn_node, load_memory_state
+from adapters.final_turn import (
+    FINAL_TURN_NODE,
+    FinalTurn,
+    ThreadState,
+    build_context,
+    final_turn_node,
+    load_memory_state,
+)
 from adapters.mcp_client import cached_mcp_tools, is_mcp_tool
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import resolve_references
 from adapters.tools import local_tools
-from memory import FinalTurn, ThreadState
-from memory.context import build_context
 
 SYSTEM_PROMPT = (
     "You are AI Mind, a concise and helpful assistant. Answer in the language of the user's "

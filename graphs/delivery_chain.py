@@ -5,7 +5,7 @@ in this graph's state as a RuntimeArtifact. The review, risk and boundary
 reviewers fan out and run concurrently. Progress goes to the custom stream as
 ``workflow-progress`` events (``index`` is 1-based, ``total`` counts every stage).
 Only the requirement and the final report reach chat memory, through the shared
-final-turn adapter, capped at ``MESSAGE_CHAR_CAP`` with the §6 marker; a failed
+final-turn adapter (memory caps the report at 8,000 chars with the §6 marker); a failed
 run writes nothing and tells the user which stage failed.
 """
 
@@ -21,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
+from adapters.final_turn import FINAL_TURN_NODE, FinalTurn, final_turn_node
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
@@ -60,9 +60,6 @@ from graphs.delivery_state import (
     StageError,
     fresh,
 )
-from memory import FinalTurn
-from memory.limits import MESSAGE_CHAR_CAP
-from memory.text import truncate
 
 GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"
@@ -228,7 +225,7 @@ def extract_turn(state: DeliveryState) -> FinalTurn | None:
         return None
     return FinalTurn(
         user_text=state.get("user_text"),
-        assistant_text=truncate(report.strip(), MESSAGE_CHAR_CAP),
+        assistant_text=report.strip(),
         status=status,
         source=GRAPH_NAME,
         user_message_id=state.get("user_message_id"),

@@ -30,12 +30,20 @@ from langgraph.types import interrupt
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on 3.11
 
-from adapters.final_turn import FINAL_TURN_NODE, final_turn_node, load_memory_state
-from adapters.memory_runtime import SessionContext
+from adapters.final_turn import (
+    FINAL_TURN_NODE,
+    FinalTurn,
+    build_context,
+    final_turn_node,
+    load_memory_state,
+)
+from adapters.memory_runtime import MEMORY_THREAD_PREFIX, SessionContext
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
 from graphs.tasklist_models import (
     GOAL_TAG,
     INSTRUCTION_TAG,
+    TASKLIST_MAX_CLARIFICATIONS,
+    TASKLIST_MAX_REVISIONS,
     Readiness,
     ReviewAnswer,
     Tasklist,
@@ -43,9 +51,6 @@ from graphs.tasklist_models import (
     tagged,
 )
 from graphs.tasklist_validation import render_markdown, repair_tasklist
-from memory import FinalTurn, build_context
-from memory.limits import TASKLIST_MAX_CLARIFICATIONS, TASKLIST_MAX_REVISIONS
-from memory.session import MEMORY_THREAD_PREFIX
 
 log = logging.getLogger("aimind.tasklist_agent")
 

@@ -14,8 +14,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from memory.limits import TASKLIST_MAX_TASKS
-
+TASKLIST_MAX_TASKS = 20
+"""A tasklist-agent plan holds 1..this many tasks; longer drafts are cut, with a note."""
+TASKLIST_MAX_REVISIONS = 2
+"""Review rounds that may ask the model for a revision; the next request is decided."""
+TASKLIST_MAX_CLARIFICATIONS = 1
+"""Clarifying questions the tasklist agent may ask before it stops as ``blocked``."""
+TASKLIST_TITLE_CHARS = 200
+TASKLIST_ACCEPTANCE_CHARS = 1_000
 OFFLINE_TAG = "[offline]"
 OFFLINE_MIN_GOAL_WORDS = 3
 """The offline model calls a goal of fewer words too vague to plan."""

@@ -13,8 +13,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphs.tasklist_models import Task, TaskDraft, Tasklist, TasklistDraft, find_cycle
-from memory.limits import TASKLIST_ACCEPTANCE_CHARS, TASKLIST_MAX_TASKS, TASKLIST_TITLE_CHARS
+from graphs.tasklist_models import (
+    TASKLIST_ACCEPTANCE_CHARS,
+    TASKLIST_MAX_TASKS,
+    TASKLIST_TITLE_CHARS,
+    Task,
+    TaskDraft,
+    Tasklist,
+    TasklistDraft,
+    find_cycle,
+)
 
 MISSING_ACCEPTANCE = "(no acceptance criterion was given: agree one before starting)"
 

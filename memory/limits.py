@@ -81,14 +81,6 @@ PRUNE_EVERY = 8
 """A memory thread is pruned to its latest checkpoint every this many writes,
 so at most this many checkpoints of it exist at rest, whatever its length."""
 
-TASKLIST_MAX_TASKS = 20
-"""A tasklist-agent plan holds 1..this many tasks; longer drafts are cut, with a note."""
-TASKLIST_MAX_REVISIONS = 2
-"""Review rounds that may ask the model for a revision; the next request is decided."""
-TASKLIST_MAX_CLARIFICATIONS = 1
-"""Clarifying questions the tasklist agent may ask before it stops as ``blocked``."""
-TASKLIST_TITLE_CHARS = 200
-TASKLIST_ACCEPTANCE_CHARS = 1_000
 STATE_CACHE_THREADS = 1_024
 """Memory threads whose latest state a store keeps in process (checked against the
 latest checkpoint id before use, so it only saves work, never serves stale state)."""

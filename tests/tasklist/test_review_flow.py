@@ -5,8 +5,8 @@ from __future__ import annotations
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graphs.tasklist_agent import summary_message_id
+from graphs.tasklist_models import TASKLIST_MAX_REVISIONS
 from memory import MemoryService
-from memory.limits import TASKLIST_MAX_REVISIONS
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes, task
 
 GOAL = "Plan the launch of our new recipe app next month"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from graphs.tasklist_models import Tasklist
+from graphs.tasklist_models import TASKLIST_MAX_TASKS, Tasklist
 from graphs.tasklist_validation import render_markdown, repair_tasklist
-from memory.limits import TASKLIST_MAX_TASKS
 from tests.tasklist.support import PLAN, task
 
 
