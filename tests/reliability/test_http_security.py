@@ -294,13 +294,24 @@ async def test_bad_graph_input_fails_cleanly_and_writes_nothing(
 
 
 async def test_no_raw_token_at_rest_on_either_server(cluster_env: Cluster) -> None:
-    """Runs last in this module: it scans everything the tests above sent."""
+    """Runs last in this module: it scans everything the tests above sent, with the
+    servers stopped so their ``.langgraph_api/`` folders are flushed to disk."""
     decoy = f"decoy-{new_token()}"
     session = token()
-    await sdk(cluster_env.servers[1].base_url, session).runs.wait(None, "chat", input=human(decoy))
-    stored = database_bytes(cluster_env.database_url)
-    assert decoy.encode() in stored, "the scan sees what users send"
-    assert len(TOKENS) >= 10
-    for raw in TOKENS:
-        assert raw.encode() not in stored
-        assert files_containing(cluster_env.root, raw.encode()) == [], "server folders"
+    client = sdk(cluster_env.servers[1].base_url, session)
+    thread = (await client.threads.create())["thread_id"]
+    await client.runs.wait(thread, "chat", input=human(decoy))
+    for server in cluster_env.servers:
+        server.stop()
+    try:
+        stored = database_bytes(cluster_env.database_url)
+        assert decoy.encode() in stored, "the database scan sees what users send"
+        saved = files_containing(cluster_env.root, decoy.encode())
+        assert any(".langgraph_api" in path for path in saved), saved
+        assert len(TOKENS) >= 10
+        for raw in TOKENS:
+            assert raw.encode() not in stored
+            assert files_containing(cluster_env.root, raw.encode()) == [], "server folders"
+    finally:
+        for server in cluster_env.servers:
+            server.start()
