@@ -15,7 +15,8 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from memory import open_memory
+from memory import MemoryLimits, open_memory
+from memory.limits import TRUNCATION_MARKER
 from memory.session import hash_token, memory_thread_id, new_token
 from tests.reliability.conftest import SECRET, Cluster
 from tests.support.faults import database_bytes, files_containing, stored_row_count
@@ -291,6 +292,31 @@ async def test_bad_graph_input_fails_cleanly_and_writes_nothing(
         assert state.is_empty, "a failed run writes nothing to memory"
     else:
         assert [m.text for m in state.messages][:1] == ["hi"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("megabytes", [1, 10])
+async def test_huge_user_message_over_http_is_capped_in_memory(
+    cluster_env: Cluster, megabytes: int
+) -> None:
+    session = token()
+    text = "All work and no play makes Jack a dull boy. " * (megabytes * 1024 * 1024 // 44)
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        response = await client.post(
+            "/runs/wait",
+            json={"assistant_id": "chat", "input": human(text)},
+            headers={HEADER: session},
+        )
+        assert response.status_code < 500, response.text[:500]
+        hydrated = (await client.get("/api/chat/thread", headers={HEADER: session})).json()
+    if response.status_code >= 400:  # refused with a sentence, nothing stored
+        assert len(response.text) < 2_000 and not LEAKS.search(response.text)
+        assert hydrated["messages"] == []
+        return
+    cap = MemoryLimits().message_char_cap
+    assert [m["role"] for m in hydrated["messages"]] == ["user", "assistant"]
+    assert all(len(m["text"]) <= cap for m in hydrated["messages"])
+    assert hydrated["messages"][0]["text"].endswith(TRUNCATION_MARKER)
 
 
 async def test_no_raw_token_at_rest_on_either_server(cluster_env: Cluster) -> None:
