@@ -84,7 +84,7 @@ def scripted_graph() -> Any:
 async def test_chat_answers_while_postgres_is_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, closing_memory: None
 ) -> None:
-    monkeypatch.setenv(POOL_TIMEOUT_ENV, "1")
+    monkeypatch.setenv(POOL_TIMEOUT_ENV, "2")
     monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)
     monkeypatch.setattr(AttemptWithBackoff, "DELAY_BACKOFF", 1.0)
     with own_postgres(tmp_path) as pg:
