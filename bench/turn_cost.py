@@ -11,6 +11,7 @@ once.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,12 @@ from bench.common import (
     write_json,
 )
 from bench.variants import ARTICLE_LIMITS, VARIANTS, BareSaverTurns, GraphTurns, MemoryTurns
-from memory import build_context, open_memory
+from memory import MemoryService, build_context, open_memory
 from memory.checkpointer import open_checkpointer
 
 NAME = "turn_cost"
 TOKEN = "bench-turn-cost-{}-0001"
+FRESH_TOKEN = "bench-turn-cost-fresh-0001"
 
 
 def _context_chars(messages: list[Any]) -> int:
@@ -93,8 +95,10 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
             state = await ours_mem.load(ours.token)  # untimed: the next turn's inputs
             if i in profile.storage_marks:
                 storage[str(i)] = {v: thread_storage(dbs[v], [t]) for v, t in threads.items()}
+        flat = await _flatness(ours_mem, ours.token, turns, profile.window)
         return {
             "backend": backend_name,
+            "flatness_ms": flat,
             "elapsed_s": round(time.perf_counter() - started, 2),
             "times_ms": {v: [round(t * 1000, 4) for t in ts] for v, ts in times.items()},
             "compacted": {"ours": ours.compacted, "article": article.compacted},
@@ -106,6 +110,26 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
             "longest_user_chars": longest_user,
             "storage": storage,
         }
+
+
+async def _flatness(
+    mem: MemoryService, old_token: str, turns: Iterator[tuple[str, str]], window: int
+) -> dict[str, list[float]]:
+    """Turn N+1… of the long session vs turns 1… of a fresh one, interleaved in rounds.
+
+    Comparing the first and last windows of the main loop would compare two
+    moments of a shared machine; interleaving the two sessions cancels that.
+    """
+    sessions = {"late": MemoryTurns(mem, old_token), "early": MemoryTurns(mem, FRESH_TOKEN)}
+    times: dict[str, list[float]] = {"late": [], "early": []}
+    for j in range(window + 1):
+        user, assistant = next(turns)
+        order = ("late", "early") if j % 2 else ("early", "late")
+        for name in order:
+            times[name].append(round(1000 * await sessions[name].turn(user, assistant), 4))
+    times["early"] = times["early"][1:]  # turn 1 reads an empty thread
+    times["late"] = times["late"][1:]
+    return times
 
 
 def _stats(times: list[float], keep: list[bool] | None = None) -> dict[str, float]:
@@ -134,13 +158,17 @@ def summarize(raw: dict[str, Any], profile: Profile) -> dict[str, Any]:
     return {
         "stats": stats,
         "windows": windows,
+        "flatness": {
+            "late_p50_ms": round(median(raw["flatness_ms"]["late"]), 3),
+            "early_p50_ms": round(median(raw["flatness_ms"]["early"]), 3),
+        },
         "ratios": {
             "ours_vs_bare_p50": ratio(
                 stats["ours_no_compaction"]["p50_ms"], stats["bare_same_turns"]["p50_ms"]
             ),
             "ours_vs_bare_p50_all_turns": ratio(stats["ours"]["p50_ms"], stats["bare"]["p50_ms"]),
             "ours_late_vs_early": ratio(
-                windows["ours"]["late_p50_ms"], windows["ours"]["early_p50_ms"]
+                median(raw["flatness_ms"]["late"]), median(raw["flatness_ms"]["early"])
             ),
             "graph_vs_ours_late": ratio(
                 windows["graph"]["late_p50_ms"], windows["ours"]["late_p50_ms"]
@@ -150,6 +178,8 @@ def summarize(raw: dict[str, Any], profile: Profile) -> dict[str, Any]:
         "windows_turns": {
             "early": [early.start + 1, early.stop],
             "late": [late.start + 1, late.stop],
+            "flat_late": [profile.turns + 2, profile.turns + 1 + w],
+            "flat_early": [2, w + 1],
         },
     }
 
