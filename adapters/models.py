@@ -52,6 +52,8 @@ OFFLINE_LABEL = "[offline model]"
 OFFLINE_PLACEHOLDER = "[offline]"
 OFFLINE_QUOTE_CHARS = 200
 """How much of a tool result the offline reply quotes."""
+OFFLINE_LATEST_CHARS = 2_000
+"""How much of the latest message the offline reply quotes: a 10 MB question, a short answer."""
 CALCULATOR_TOOL = "calculator"
 _ARITHMETIC_RE = re.compile(r"[\d(][\d\s.+\-*/%^()]*[\d)]")
 _DATE_RE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
@@ -102,6 +104,10 @@ def _text(message: BaseMessage) -> str:
     return str(message.text)
 
 
+def _clip_quote(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
 def describe_context(messages: Sequence[BaseMessage]) -> str:
     """What the model was given, in words: summary, pins, recent turns, latest question."""
     summary = ""
@@ -138,7 +144,7 @@ def describe_context(messages: Sequence[BaseMessage]) -> str:
         + (": " + "; ".join(f'"{p}"' for p in pins) if pins else "")
         + ";",
         f"{recent_turns} recent turn{'s' if recent_turns != 1 else ''}.",
-        f'Your latest message: "{latest}".',
+        f'Your latest message: "{_clip_quote(latest, OFFLINE_LATEST_CHARS)}".',
     ]
     if attached:
         parts.append(f"({attached} referenced resource{'s' if attached != 1 else ''} attached.)")
