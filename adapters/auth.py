@@ -21,6 +21,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
+from adapters.run_input import RunInputError, check_run_input
 from memory.session import InvalidSessionError, SessionHash, hash_token, load_secret
 
 SESSION_COOKIE = "aimind_session"
@@ -113,7 +114,14 @@ async def on_thread_create(
 async def on_thread_run(
     ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value
 ) -> Auth.types.FilterType:
-    """Runs (threaded, resumed or stateless) are stamped; the thread must be the caller's."""
+    """Runs (threaded, resumed or stateless) are stamped; the thread must be the caller's.
+
+    Malformed input is refused here with a 422, before a run is queued.
+    """
+    try:
+        check_run_input((value.get("kwargs") or {}).get("input"))
+    except RunInputError as exc:
+        raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
     return _stamp(value, ctx)
 
 

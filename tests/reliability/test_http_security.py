@@ -259,14 +259,33 @@ async def test_malformed_requests_get_a_sentence_not_a_stack(
     assert len(response.text) < 2_000
 
 
-BAD_GRAPH_INPUTS = [
+REFUSED_GRAPH_INPUTS = [
     "just a string",
     {"messages": 5},
     {"messages": [{"role": "user", "content": 5}]},
     {"messages": [{"role": "wizard", "content": "hi"}]},
     {"messages": [{"role": "user", "content": "hi", "tool_calls": "nope"}]},
+]
+BAD_GRAPH_INPUTS = [
+    *REFUSED_GRAPH_INPUTS,
     {"messages": [{"role": "user", "content": "hi"}], "unknown": {"deep": [1, 2]}},
 ]
+
+
+@pytest.mark.parametrize("payload", REFUSED_GRAPH_INPUTS, ids=range(len(REFUSED_GRAPH_INPUTS)))
+async def test_wrongly_typed_graph_input_gets_a_422_sentence(
+    cluster_env: Cluster, payload: Any
+) -> None:
+    session = token()
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        response = await client.post(
+            "/runs/wait",
+            json={"assistant_id": "chat", "input": payload},
+            headers={HEADER: session},
+        )
+    assert response.status_code == 422, response.text
+    assert "run input" in response.text
+    assert not LEAKS.search(response.text), response.text
 
 
 @pytest.mark.parametrize("payload", BAD_GRAPH_INPUTS, ids=range(len(BAD_GRAPH_INPUTS)))
