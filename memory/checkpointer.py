@@ -26,6 +26,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 DATABASE_URL_ENV = "AIMIND_DATABASE_URL"
@@ -160,6 +161,32 @@ class PostgresSaver(AsyncPostgresSaver):
         super().__init__(conn, **kwargs)
         self.lock = _NoLock()  # type: ignore[assignment]
 
+    async def aprune_to(self, thread_id: str, checkpoint_id: str, versions: dict[str, Any]) -> None:
+        """Keep only checkpoint ``checkpoint_id`` (root namespace) and the blobs it uses.
+
+        For threads whose only writer is the caller, who just wrote that
+        checkpoint under the thread's lock (memory threads): three deletes in one
+        pipelined round trip, where ``aprune`` takes several round trips and a
+        serializable transaction to work the same out from the database.
+        """
+        tid = str(thread_id)
+        async with self._cursor(pipeline=True) as cur:
+            await cur.execute(
+                "DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' "
+                "AND checkpoint_id <> %s",
+                (tid, checkpoint_id),
+            )
+            await cur.execute(
+                "DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = '' "
+                "AND checkpoint_id <> %s",
+                (tid, checkpoint_id),
+            )
+            await cur.execute(
+                "DELETE FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
+                "AND (channel, version) NOT IN (SELECT key, value FROM jsonb_each_text(%s))",
+                (tid, Jsonb({k: str(v) for k, v in versions.items()})),
+            )
+
     async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
         """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
         async with self._cursor() as cur:
@@ -270,8 +297,20 @@ async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
         yield saver
 
 
-async def prune_thread(saver: BaseCheckpointSaver, thread_id: str) -> None:
-    """Drop every checkpoint of ``thread_id`` but the latest (and their writes/blobs)."""
+async def prune_thread(
+    saver: BaseCheckpointSaver,
+    thread_id: str,
+    keep: tuple[str, dict[str, Any]] | None = None,
+) -> None:
+    """Drop every checkpoint of ``thread_id`` but the latest (and their writes/blobs).
+
+    ``keep`` = (id, channel versions) of that latest checkpoint, when the caller
+    just wrote it under the thread's lock: savers that can use it prune cheaper.
+    """
+    prune_to = getattr(saver, "aprune_to", None)
+    if keep is not None and prune_to is not None:
+        await prune_to(thread_id, *keep)
+        return
     aprune = getattr(saver, "aprune", None)
     if aprune is None:
         return

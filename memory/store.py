@@ -136,7 +136,7 @@ class ThreadStore:
             _copy(state),
         )
         if step and step % PRUNE_EVERY == 0:
-            await prune_thread(self.saver, thread_id)
+            await prune_thread(self.saver, thread_id, keep=(checkpoint["id"], versions))
 
     async def delete(self, thread_id: str) -> None:
         self._cache.pop(thread_id, None)
