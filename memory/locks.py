@@ -15,6 +15,7 @@ import os
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Protocol
 
@@ -104,18 +105,48 @@ class PostgresLocks(LocalLocks):
 
     @asynccontextmanager
     async def _across_processes(self, thread_id: str) -> AsyncIterator[None]:
-        # BEGIN and the lock go in one round trip (a simple query, the key an int literal);
-        # COMMIT/ROLLBACK releases it. Should the end not arrive (cancelled, connection
-        # lost), the pool rolls the connection back or drops it, and the lock goes too.
-        acquire = sql.SQL("BEGIN; SELECT pg_advisory_xact_lock({})").format(
-            sql.Literal(lock_key(thread_id))
-        )
+        # BEGIN, the lock and a look at the thread's latest checkpoint id go in one round
+        # trip (a simple query, the key and the id literals); COMMIT/ROLLBACK releases the
+        # lock. Should the end not arrive (cancelled, connection lost), the pool rolls the
+        # connection back or drops it, and the lock goes too.
+        acquire = sql.SQL(
+            "BEGIN; SELECT pg_advisory_xact_lock({key}); "
+            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = {tid} "
+            "AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1"
+        ).format(key=sql.Literal(lock_key(thread_id)), tid=sql.Literal(thread_id))
         async with self._pool.connection() as conn:
-            await conn.execute(acquire, prepare=False)
+            cur = await conn.execute(acquire, prepare=False)
+            while cur.nextset():
+                pass
+            row = await cur.fetchone()
+            seen = _SEEN_UNDER_LOCK.set(
+                (thread_id, str(row["checkpoint_id"] if isinstance(row, dict) else row[0]))
+                if row
+                else (thread_id, None)
+            )
             try:
                 yield
             except BaseException:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
                 raise
+            finally:
+                _SEEN_UNDER_LOCK.reset(seen)
             await conn.execute("COMMIT")
+
+
+_SEEN_UNDER_LOCK: ContextVar[tuple[str, str | None] | None] = ContextVar(
+    "aimind_latest_seen_under_lock", default=None
+)
+_NOT_SEEN = (False, None)
+
+
+def latest_seen_under_lock(thread_id: str) -> tuple[bool, str | None]:
+    """(True, latest checkpoint id or None) once, if this task's lock on ``thread_id`` just
+    read it while taking the lock; else (False, None). Taken once: after the holder
+    writes, the id it saw is no longer the latest."""
+    seen = _SEEN_UNDER_LOCK.get()
+    if seen is None or seen[0] != thread_id:
+        return _NOT_SEEN
+    _SEEN_UNDER_LOCK.set(None)
+    return True, seen[1]

@@ -25,6 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from memory.checkpointer import prune_thread
 from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
+from memory.locks import latest_seen_under_lock
 from memory.models import ThreadState
 
 MEMORY_NODE = "remember"
@@ -72,7 +73,9 @@ class ThreadStore:
         writer (another process) makes a new id, so a stale copy is never used.
         """
         if self._latest_id is not None:
-            latest = await self._latest_id(thread_id)
+            known, latest = latest_seen_under_lock(thread_id)
+            if not known:
+                latest = await self._latest_id(thread_id)
             if latest is None:
                 self._cache.pop(thread_id, None)
                 return ThreadState(), None
