@@ -54,7 +54,7 @@ class Profile:
     """Chat runs per side (memory on, memory off) end to end."""
 
 
-FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 144)
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 288)
 QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 24)
 
 

@@ -26,7 +26,7 @@ from bench.common import BACKENDS, BenchEnv, Profile, pyplot, ratio, write_json
 NAME = "e2e"
 CLIENTS = 24
 """Runs in flight at once: more than the dev server's 10 workers, so its queue never idles."""
-BLOCKS = 3
+BLOCKS = 6
 """Blocks per side; blocks alternate memory on / off."""
 WARMUP_RUNS = 2
 MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AIMIND_MODEL", "AIMIND_COMPACTION_MODEL")

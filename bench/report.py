@@ -257,7 +257,16 @@ Storage counts the stored row payloads of the session's thread in every table (n
 or page overhead). Context size counts the characters of every message the model gets
 (≈ tokens × 4). Concurrency counts lost turns exactly: every turn carries message ids
 and the fake compactor records the ids it folds, so each written id must be either
-folded once or still in the window.
+folded once or still in the window. Concurrency runs `open_memory(pg_url)` (pooled
+`PostgresSaver` without the stock instance lock, per-thread advisory locks) against the
+same service over one stock `AsyncPostgresSaver`, in blocks that alternate on the same
+64 sessions. End to end starts `langgraph dev` through `tests/support/langgraph_server.py`
+on the repo's graphs and the offline model, with the config's `auth` section left out:
+memory on = the run carries `context={"session_id": ...}`, memory off = no session, so
+`load_memory_state` returns None and the final-turn node skips memory
+(`adapters/final_turn.py`); 24 clients keep the dev server's queue busy (an idle queue
+polls every 0.5 s) and on/off blocks alternate on one server. End-to-end figures move by
+several points between runs on this shared machine.
 """
 
 
