@@ -119,21 +119,31 @@ def test_errors_are_shown_as_a_sentence(
     )
     expect(page.locator("#messages li")).to_have_count(0)
 
-    # A browser holding a broken session cookie: the server refuses it, the page explains.
+    # A browser holding a broken session cookie gets a fresh session and just works.
     context = new_context()
     context.add_cookies([{"name": "aimind_session", "value": "short", "url": server.base_url}])
-    broken = context.new_page()
-    broken.goto(server.base_url + "/")
-    wait_idle(broken)
+    healed = context.new_page()
+    healed.goto(server.base_url + "/")
+    wait_idle(healed)
+    send(healed, "Hello after a broken cookie?")
+    expect(healed.locator("#messages li.assistant")).to_have_count(1)
+    expect(healed.get_by_role("alert")).to_have_count(0)
+    cookie = next(c for c in context.cookies() if c["name"] == "aimind_session")
+    assert cookie["value"] != "short" and cookie["httpOnly"]
+
+    # When the server refuses the session mid-conversation, the page says so in a sentence.
+    healed.route(
+        "**/runs/stream",
+        lambda route: route.fulfill(status=401, body='{"detail": "Malformed session token"}'),
+    )
+    send(healed, "Hello?")
     sentence = (
         "Your session was not accepted. "
         "Reload the page; if this keeps happening, clear this site’s cookies."
     )
-    expect(broken.get_by_role("alert")).to_have_text(sentence)
-    send(broken, "Hello?")
-    expect(broken.get_by_role("alert")).to_have_text(sentence)
-    expect(broken.locator("#messages li.assistant")).to_have_count(0)
-    screenshot(broken, "08-error-sentence")
+    expect(healed.get_by_role("alert")).to_have_text(sentence)
+    expect(healed.locator("#messages li.assistant")).to_have_count(1)
+    screenshot(healed, "08-error-sentence")
 
 
 def test_narrow_window_is_readable(open_page: Callable[..., Page]) -> None:
