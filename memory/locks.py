@@ -1,8 +1,9 @@
 """Per-thread write locks: read-modify-write of one memory thread is never interleaved (SPEC §4).
 
-In-process an ``asyncio.Lock`` per thread id; across processes a byte-range
-``lockf`` on a lock file beside the SQLite database, or a Postgres advisory
-transaction lock (released by the server if the holder dies).
+In-process an ``asyncio.Lock`` per thread id; across processes (and across
+services in one process) a byte-range open-file-description lock on a lock file
+beside the SQLite database, or a Postgres advisory transaction lock (released
+by the server if the holder dies).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import errno
 import fcntl
 import hashlib
 import os
+import struct
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
-from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -32,8 +34,22 @@ def lock_key(thread_id: str, bits: int = 63) -> int:
     return int.from_bytes(digest, "big") >> (64 - bits)
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """What taking a lock learned on the way: the thread's latest checkpoint id.
+
+    Postgres reads it in the lock's own round trip, so the store can skip asking.
+    """
+
+    looked: bool = False
+    latest_checkpoint_id: str | None = None
+
+
+NOTHING_SEEN = Held()
+
+
 class ThreadLocks(Protocol):
-    def hold(self, thread_id: str) -> AbstractAsyncContextManager[None]: ...
+    def hold(self, thread_id: str) -> AbstractAsyncContextManager[Held]: ...
 
 
 class LocalLocks:
@@ -49,20 +65,21 @@ class LocalLocks:
             self._locks[thread_id] = lock
         return lock
 
-    def _across_processes(self, thread_id: str) -> AbstractAsyncContextManager[None]:
-        return nullcontext()
+    def _across_processes(self, thread_id: str) -> AbstractAsyncContextManager[Held]:
+        return nullcontext(NOTHING_SEEN)
 
     @asynccontextmanager
-    async def hold(self, thread_id: str) -> AsyncIterator[None]:
-        async with self._lock(thread_id), self._across_processes(thread_id):
-            yield
+    async def hold(self, thread_id: str) -> AsyncIterator[Held]:
+        async with self._lock(thread_id), self._across_processes(thread_id) as held:
+            yield held
 
 
 class FileLocks(LocalLocks):
-    """Adds a POSIX record lock per thread on ``<database>.lock`` for other processes.
+    """Adds a record lock per thread on ``<database>.lock``.
 
-    One descriptor per process stays open: closing any descriptor of a file
-    drops all of the process's record locks on it.
+    Open-file-description locks (Linux) belong to this instance's descriptor,
+    so they exclude other processes *and* other services of this process;
+    elsewhere POSIX ``lockf`` locks exclude other processes only.
     """
 
     def __init__(self, path: Path) -> None:
@@ -73,13 +90,20 @@ class FileLocks(LocalLocks):
     def close(self) -> None:
         os.close(self._fd)
 
+    def _try_lock(self, offset: int, kind: int) -> None:
+        if _OFD_SETLK is None:
+            fcntl.lockf(self._fd, kind | (fcntl.LOCK_NB if kind != fcntl.LOCK_UN else 0), 1, offset)
+            return
+        l_type = {fcntl.LOCK_EX: fcntl.F_WRLCK, fcntl.LOCK_UN: fcntl.F_UNLCK}[kind]
+        fcntl.fcntl(self._fd, _OFD_SETLK, struct.pack(_FLOCK, l_type, os.SEEK_SET, offset, 1, 0))
+
     @asynccontextmanager
-    async def _across_processes(self, thread_id: str) -> AsyncIterator[None]:
+    async def _across_processes(self, thread_id: str) -> AsyncIterator[Held]:
         offset = lock_key(thread_id, bits=31)
         delay = _POLL_S
         while True:
             try:
-                fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+                self._try_lock(offset, fcntl.LOCK_EX)
                 break
             except OSError as exc:
                 if exc.errno not in (errno.EACCES, errno.EAGAIN):
@@ -87,9 +111,13 @@ class FileLocks(LocalLocks):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _POLL_MAX_S)
         try:
-            yield
+            yield NOTHING_SEEN
         finally:
-            fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, offset)
+            self._try_lock(offset, fcntl.LOCK_UN)
+
+
+_OFD_SETLK: int | None = getattr(fcntl, "F_OFD_SETLK", None)
+_FLOCK = "hhqqi4x"  # struct flock on Linux: l_type, l_whence, l_start, l_len, l_pid (0 for OFD)
 
 
 class PostgresLocks(LocalLocks):
@@ -104,7 +132,7 @@ class PostgresLocks(LocalLocks):
         self._pool = pool
 
     @asynccontextmanager
-    async def _across_processes(self, thread_id: str) -> AsyncIterator[None]:
+    async def _across_processes(self, thread_id: str) -> AsyncIterator[Held]:
         # BEGIN, the lock and a look at the thread's latest checkpoint id go in one round
         # trip (a simple query, the key and the id literals); COMMIT/ROLLBACK releases the
         # lock. Should the end not arrive (cancelled, connection lost), the pool rolls the
@@ -119,34 +147,11 @@ class PostgresLocks(LocalLocks):
             while cur.nextset():
                 pass
             row = await cur.fetchone()
-            seen = _SEEN_UNDER_LOCK.set(
-                (thread_id, str(row["checkpoint_id"] if isinstance(row, dict) else row[0]))
-                if row
-                else (thread_id, None)
-            )
+            latest = str(row["checkpoint_id"] if isinstance(row, dict) else row[0]) if row else None
             try:
-                yield
+                yield Held(looked=True, latest_checkpoint_id=latest)
             except BaseException:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
                 raise
-            finally:
-                _SEEN_UNDER_LOCK.reset(seen)
             await conn.execute("COMMIT")
-
-
-_SEEN_UNDER_LOCK: ContextVar[tuple[str, str | None] | None] = ContextVar(
-    "aimind_latest_seen_under_lock", default=None
-)
-_NOT_SEEN = (False, None)
-
-
-def latest_seen_under_lock(thread_id: str) -> tuple[bool, str | None]:
-    """(True, latest checkpoint id or None) once, if this task's lock on ``thread_id`` just
-    read it while taking the lock; else (False, None). Taken once: after the holder
-    writes, the id it saw is no longer the latest."""
-    seen = _SEEN_UNDER_LOCK.get()
-    if seen is None or seen[0] != thread_id:
-        return _NOT_SEEN
-    _SEEN_UNDER_LOCK.set(None)
-    return True, seen[1]

@@ -93,8 +93,8 @@ class MemoryService:
         user, assistant = truncate(user, cap), truncate(assistant, cap)
         state = ThreadState()
         try:
-            async with self.locks.hold(thread_id):
-                state, previous = await self.store.read(thread_id)
+            async with self.locks.hold(thread_id) as held:
+                state, previous = await self.store.read(thread_id, held)
                 if _is_duplicate(state, turn, user, assistant):
                     return AppendResult(written=False, skipped="duplicate")
                 now = utcnow()

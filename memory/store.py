@@ -25,7 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from memory.checkpointer import prune_thread
 from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
-from memory.locks import latest_seen_under_lock
+from memory.locks import NOTHING_SEEN, Held
 from memory.models import ThreadState
 
 MEMORY_NODE = "remember"
@@ -61,21 +61,28 @@ class ThreadStore:
 
     def __init__(self, saver: BaseCheckpointSaver) -> None:
         self.saver = saver
-        self._latest_id = getattr(saver, "alatest_checkpoint_id", None)
         self._cache: OrderedDict[str, tuple[CheckpointTuple, ThreadState]] = OrderedDict()
 
-    async def read(self, thread_id: str) -> tuple[ThreadState, CheckpointTuple | None]:
+    @property
+    def _can_check_latest(self) -> bool:
+        return hasattr(self.saver, "alatest_checkpoint_id")
+
+    async def read(
+        self, thread_id: str, held: Held = NOTHING_SEEN
+    ) -> tuple[ThreadState, CheckpointTuple | None]:
         """The thread's latest state and checkpoint.
 
         When the saver can tell the latest checkpoint id cheaply (an index lookup)
         and it is the one this store last read or wrote, the kept copy is used:
         no blobs fetched, nothing deserialized or validated again. Any other
         writer (another process) makes a new id, so a stale copy is never used.
+        ``held`` is what the write lock saw of that id, if it looked.
         """
-        if self._latest_id is not None:
-            known, latest = latest_seen_under_lock(thread_id)
-            if not known:
-                latest = await self._latest_id(thread_id)
+        if self._can_check_latest:
+            if held.looked:
+                latest = held.latest_checkpoint_id
+            else:
+                latest = await self.saver.alatest_checkpoint_id(thread_id)
             if latest is None:
                 self._cache.pop(thread_id, None)
                 return ThreadState(), None
@@ -94,7 +101,7 @@ class ThreadStore:
         return _copy(state), tup
 
     def _keep(self, thread_id: str, tup: CheckpointTuple, state: ThreadState) -> None:
-        if self._latest_id is None:
+        if not self._can_check_latest:
             return
         self._cache[thread_id] = (tup, state)
         self._cache.move_to_end(thread_id)

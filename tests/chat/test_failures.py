@@ -27,7 +27,7 @@ def _break_saver(saver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     async def down(*args: Any, **kwargs: Any) -> Any:
         raise StoreDown("connection refused")
 
-    for name in ("aget_tuple", "aput", "aput_writes", "alist"):
+    for name in ("aget_tuple", "aput", "aput_writes", "alist", "alatest_checkpoint_id"):
         monkeypatch.setattr(saver, name, down)
 
 
@@ -40,6 +40,7 @@ async def test_memory_store_down_run_succeeds_and_reports_failed(
     graph = build_graph(model=model, tools=[])
     with monkeypatch.context() as patch:
         _break_saver(memory.store.saver, patch)
+        memory.store._cache.clear()  # a warm copy would hide the outage from this read
         chunks = [
             chunk
             async for chunk in graph.astream(

@@ -106,3 +106,26 @@ async def test_two_os_processes_on_one_session_lose_no_turn(db_url: str) -> None
     expected = [f"{name} {i}" for name in ("alpha", "beta") for i in range(15)]
     assert sorted(accounted) == sorted(expected)
     assert len(state.messages) // 2 + len(folded) == 30
+
+
+async def test_two_services_in_one_process_on_one_sqlite_file_lose_no_turn(
+    sqlite_url: str,
+) -> None:
+    """A server running several event loops opens one service per loop; they must not race."""
+    compactor = CountingCompactor()
+    token = new_token()
+    expected = {f"twin {i}" for i in range(30)}
+    async with (
+        open_memory(sqlite_url, compactor=compactor) as first,
+        open_memory(sqlite_url, compactor=compactor) as second,
+    ):
+        results = await asyncio.gather(
+            *(
+                (first if i % 2 else second).append_turn(token, turn(f"twin {i}", f"reply {i}"))
+                for i in range(30)
+            )
+        )
+        state = await first.load(token)
+    assert all(r.written for r in results)
+    assert_bounds(state)
+    assert sorted(user_texts(state) + compactor.folded_user_texts) == sorted(expected)
