@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.checkpoint.base import LATEST_VERSION, BaseCheckpointSaver, Checkpoint
-from langgraph.checkpoint.base.id import uuid6
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from memory import FinalTurn, MemoryLimits, MemoryService
-from memory.store import thread_config
+from memory.store import next_checkpoint, thread_config
 
 ARTICLE_LIMITS = MemoryLimits(keep_turns=4, recent_turns=4)
 VARIANTS = ("ours", "bare", "graph", "article")
@@ -61,28 +59,9 @@ class BareSaverTurns:
         self.thread_id = thread_id
 
     async def turn(self, channels: dict[str, Any]) -> float:
-        config = thread_config(self.thread_id)
         t0 = time.perf_counter()
-        previous = await self.saver.aget_tuple(config)
-        versions: dict[str, Any] = dict(previous.checkpoint["channel_versions"]) if previous else {}
-        for key in channels:
-            versions[key] = self.saver.get_next_version(versions.get(key), None)
-        step = int(previous.metadata.get("step", 0)) + 1 if previous else 0
-        checkpoint = Checkpoint(
-            v=LATEST_VERSION,
-            id=str(uuid6(clock_seq=step)),
-            ts=datetime.now(UTC).isoformat(),
-            channel_values=channels,
-            channel_versions=versions,
-            versions_seen={},
-            pending_sends=[],
-            updated_channels=sorted(channels),
-        )
-        if previous:
-            config["configurable"]["checkpoint_id"] = previous.checkpoint["id"]
-        await self.saver.aput(
-            config, checkpoint, {"source": "update", "step": step, "parents": {}}, versions
-        )
+        previous = await self.saver.aget_tuple(thread_config(self.thread_id))
+        await self.saver.aput(*next_checkpoint(self.saver, self.thread_id, channels, previous))
         return time.perf_counter() - t0
 
 

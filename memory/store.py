@@ -56,6 +56,42 @@ def thread_config(thread_id: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
+def next_checkpoint(
+    saver: BaseCheckpointSaver,
+    thread_id: str,
+    channels: dict[str, Any],
+    previous: CheckpointTuple | None,
+) -> tuple[dict[str, Any], Checkpoint, dict[str, Any], dict[str, Any]]:
+    """``(config, checkpoint, metadata, new_versions)`` for ``saver.aput``: the shape
+    ``aupdate_state`` would write, bumping only the channels whose value changed."""
+    if previous is None:
+        step, versions, seen, parent = 0, {}, {}, {}
+        old_values: dict[str, Any] = {}
+    else:
+        step = int(previous.metadata.get("step", 0)) + 1
+        versions = dict(previous.checkpoint["channel_versions"])
+        seen = previous.checkpoint.get("versions_seen", {})
+        parent = {"checkpoint_id": previous.checkpoint["id"]}
+        old_values = previous.checkpoint["channel_values"]
+    new_versions = {}
+    for key, value in channels.items():
+        if previous is None or key not in versions or old_values.get(key) != value:
+            versions[key] = new_versions[key] = saver.get_next_version(versions.get(key), None)
+    checkpoint = Checkpoint(
+        v=LATEST_VERSION,
+        id=str(uuid6(clock_seq=step)),
+        ts=datetime.now(UTC).isoformat(),
+        channel_values=channels,
+        channel_versions=versions,
+        versions_seen=seen,
+        pending_sends=[],
+        updated_channels=sorted(new_versions),
+    )
+    config = {"configurable": {**thread_config(thread_id)["configurable"], **parent}}
+    metadata = {"source": "update", "step": step, "parents": {}}
+    return config, checkpoint, metadata, new_versions
+
+
 class ThreadStore:
     """Reads and writes ThreadState on memory threads of one saver."""
 
@@ -112,41 +148,17 @@ class ThreadStore:
         self, thread_id: str, state: ThreadState, previous: CheckpointTuple | None
     ) -> None:
         """Put ``state`` as the thread's next checkpoint (parent: ``previous``)."""
-        channels = state.to_channels()
-        if previous is None:
-            step, versions, seen, parent = 0, {}, {}, {}
-        else:
-            step = int(previous.metadata.get("step", 0)) + 1
-            versions = dict(previous.checkpoint["channel_versions"])
-            seen = previous.checkpoint.get("versions_seen", {})
-            parent = {"checkpoint_id": previous.checkpoint["id"]}
-        old_values = previous.checkpoint["channel_values"] if previous else {}
-        new_versions = {}
-        for key, value in channels.items():
-            if previous is None or key not in versions or old_values.get(key) != value:
-                versions[key] = new_versions[key] = self.saver.get_next_version(
-                    versions.get(key), None
-                )
-        checkpoint = Checkpoint(
-            v=LATEST_VERSION,
-            id=str(uuid6(clock_seq=step)),
-            ts=datetime.now(UTC).isoformat(),
-            channel_values=channels,
-            channel_versions=versions,
-            versions_seen=seen,
-            pending_sends=[],
-            updated_channels=sorted(new_versions),
+        config, checkpoint, metadata, new_versions = next_checkpoint(
+            self.saver, thread_id, state.to_channels(), previous
         )
-        config = {"configurable": {**thread_config(thread_id)["configurable"], **parent}}
-        metadata = {"source": "update", "step": step, "parents": {}}
         stored = await self.saver.aput(config, checkpoint, metadata, new_versions)
+        parent = config if previous is not None else None
         self._keep(
-            thread_id,
-            CheckpointTuple(stored, checkpoint, metadata, config if parent else None, []),
-            _copy(state),
+            thread_id, CheckpointTuple(stored, checkpoint, metadata, parent, []), _copy(state)
         )
-        if step and step % PRUNE_EVERY == 0:
-            await prune_thread(self.saver, thread_id, keep=(checkpoint["id"], versions))
+        if metadata["step"] and metadata["step"] % PRUNE_EVERY == 0:
+            keep = (checkpoint["id"], checkpoint["channel_versions"])
+            await prune_thread(self.saver, thread_id, keep=keep)
 
     async def delete(self, thread_id: str) -> None:
         self._cache.pop(thread_id, None)
