@@ -22,6 +22,7 @@ from bench.common import (
     median,
     pyplot,
     ratio,
+    save_figure,
     write_json,
 )
 from bench.variants import MemoryTurns
@@ -84,9 +85,7 @@ def plot(raws: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("Compaction calls")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 async def run(

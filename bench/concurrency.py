@@ -35,6 +35,7 @@ from bench.common import (
     conversation,
     pyplot,
     ratio,
+    save_figure,
     write_json,
 )
 from memory import FinalTurn, MemoryLimits, MemoryService, open_memory
@@ -201,9 +202,7 @@ def plot(result: dict[str, Any], path: Path) -> None:
         f"PostgreSQL: {many['sessions']} sessions × {many['session_turns']} turns in parallel"
     )
     ax.grid(alpha=0.3, axis="y")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:

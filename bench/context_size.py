@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bench.common import SYSTEM_PROMPT, Profile, pyplot, ratio, write_json
+from bench.common import SYSTEM_PROMPT, Profile, pyplot, ratio, save_figure, write_json
 from memory.context import PINS_HEADER, SUMMARY_HEADER
 from memory.limits import MemoryLimits
 
@@ -67,9 +67,7 @@ def plot(raws: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("Context per model call")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def report(raws: list[dict[str, Any]], profile: Profile, out: Path) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.common import BACKENDS, BenchEnv, Profile, pyplot, ratio, write_json
+from bench.common import BACKENDS, BenchEnv, Profile, pyplot, ratio, save_figure, write_json
 
 NAME = "e2e"
 CLIENTS = 24
@@ -126,9 +126,7 @@ def plot(results: dict[str, Any], path: Path) -> None:
     ax.set_ylabel("chat runs / s (sequential, langgraph dev)")
     ax.set_title("End to end: memory on vs off")
     ax.grid(alpha=0.3, axis="y")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:

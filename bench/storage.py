@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bench.common import Profile, pyplot, ratio, write_json
+from bench.common import Profile, pyplot, ratio, save_figure, write_json
 
 NAME = "storage"
 SHOWN = ("ours", "graph", "article")
@@ -43,9 +43,7 @@ def plot(raws: list[dict[str, Any]], path: Path) -> None:
         ax.set_title(f"Storage per session — {raw['backend']}")
         ax.grid(alpha=0.3, axis="y")
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def report(raws: list[dict[str, Any]], profile: Profile, out: Path) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from bench.common import (
     pct,
     pyplot,
     ratio,
+    save_figure,
     thread_storage,
     write_json,
 )
@@ -208,9 +209,7 @@ def plot(raws: list[dict[str, Any]], path: Path) -> None:
         ax.set_title(f"Turn cost — {raw['backend']}")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def report(raws: list[dict[str, Any]], profile: Profile, out: Path) -> dict[str, Any]:
