@@ -272,17 +272,20 @@ BAD_GRAPH_INPUTS = [
 ]
 
 
+async def run_chat(cluster: Cluster, session: str, payload: Any) -> httpx.Response:
+    """A stateless ``chat`` run with ``payload`` as its input, waited for."""
+    async with httpx.AsyncClient(base_url=cluster.url, timeout=TIMEOUT) as client:
+        return await client.post(
+            "/runs/wait", json={"assistant_id": "chat", "input": payload}, headers={HEADER: session}
+        )
+
+
 @pytest.mark.parametrize("payload", REFUSED_GRAPH_INPUTS, ids=range(len(REFUSED_GRAPH_INPUTS)))
 async def test_wrongly_typed_graph_input_gets_a_422_sentence(
     cluster_env: Cluster, payload: Any
 ) -> None:
     session = token()
-    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
-        response = await client.post(
-            "/runs/wait",
-            json={"assistant_id": "chat", "input": payload},
-            headers={HEADER: session},
-        )
+    response = await run_chat(cluster_env, session, payload)
     assert response.status_code == 422, response.text
     assert "run input" in response.text
     assert not LEAKS.search(response.text), response.text
@@ -293,12 +296,7 @@ async def test_bad_graph_input_fails_cleanly_and_writes_nothing(
     cluster_env: Cluster, payload: Any
 ) -> None:
     session = token()
-    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
-        response = await client.post(
-            "/runs/wait",
-            json={"assistant_id": "chat", "input": payload},
-            headers={HEADER: session},
-        )
+    response = await run_chat(cluster_env, session, payload)
     assert response.status_code < 500, response.text
     assert not LEAKS.search(response.text), response.text
     assert SECRET not in response.text and session not in response.text
