@@ -30,6 +30,7 @@ from langchain_core.messages import (
 )
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
+from langgraph.channels import UntrackedValue
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from langgraph.graph.state import CompiledStateGraph
@@ -94,7 +95,8 @@ class ChatOutput(TypedDict):
 
 class ChatState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], turn_messages]
-    memory: dict[str, Any] | None
+    memory: Annotated[dict[str, Any] | None, UntrackedValue(dict)]
+    """This turn's memory, read once per run; never checkpointed on the agent's thread."""
     user_text: str
     model_text: str
     source: Source

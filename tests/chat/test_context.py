@@ -88,6 +88,10 @@ async def test_server_thread_state_holds_only_the_latest_turn(memory_url: str) -
         ]
     state = await graph.aget_state(config)
     assert len(state.values["messages"]) == 2
+    # Memory is read per run and never copied into the agent thread's checkpoints.
+    assert "memory" not in state.values
+    async for snapshot in graph.aget_state_history(config):
+        assert "memory" not in snapshot.values
     # The model still saw the earlier turns — from memory, not from the thread.
     assert [str(m.content) for m in model.calls[-1] if isinstance(m, HumanMessage)][-2:] == [
         "turn 4",
