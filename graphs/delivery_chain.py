@@ -63,7 +63,6 @@ from graphs.delivery_state import (
 
 GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"
-WRITTEN_STATUSES = frozenset({"completed", "blocked"})
 MAX_MESSAGE_ID_CHARS = 200
 
 
@@ -218,15 +217,11 @@ class DeliveryChain:
 
 
 def extract_turn(state: DeliveryState) -> FinalTurn | None:
-    """Requirement + report (capped, with the §6 marker) on completed/blocked; else nothing."""
-    status = state.get("status")
-    report = state.get("report")
-    if status not in WRITTEN_STATUSES or not isinstance(report, str) or not report.strip():
-        return None
+    """Requirement + report; memory keeps it only on completed/blocked and caps it (§4, §6)."""
     return FinalTurn(
         user_text=state.get("user_text"),
-        assistant_text=report.strip(),
-        status=status,
+        assistant_text=state.get("report"),
+        status=state.get("status") or "unknown",
         source=GRAPH_NAME,
         user_message_id=state.get("user_message_id"),
         assistant_message_id=_message_id(state.get("report_message_id")),

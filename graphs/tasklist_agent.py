@@ -72,7 +72,6 @@ Status = Literal[
     "rejected",
     "failed",
 ]
-WRITTEN_STATUSES = frozenset({"final", "blocked"})
 REVIEW_ACTIONS = ("approve", "edit", "respond", "reject")
 FINAL_DECISION_ACTIONS = ("approve", "edit", "reject")
 CLARIFY_ACTIONS = ("respond", "reject")
@@ -189,10 +188,8 @@ def summary_message_id(goal_message_id: str | None) -> str | None:
 
 
 def extract_turn(state: TasklistState) -> FinalTurn | None:
-    """Goal + text summary on ``final``/``blocked``; nothing otherwise (SPEC §6)."""
-    status = state.get("status")
-    if status not in WRITTEN_STATUSES:
-        return None
+    """Goal + text summary; memory keeps it only on ``final``/``blocked`` (SPEC §4, §6)."""
+    status = state.get("status") or "unknown"
     assistant_id = summary_message_id(state.get("goal_message_id"))
     return FinalTurn(
         user_text=state.get("goal", ""),
