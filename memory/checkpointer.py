@@ -9,6 +9,7 @@ down to its latest checkpoint, which keeps memory threads bounded at rest.
 from __future__ import annotations
 
 import asyncio
+import copy
 import math
 import os
 import select
@@ -160,6 +161,13 @@ class PostgresSaver(AsyncPostgresSaver):
     def __init__(self, conn: AsyncConnectionPool, **kwargs: Any) -> None:
         super().__init__(conn, **kwargs)
         self.lock = _NoLock()  # type: ignore[assignment]
+
+    def on_connection(self, conn: AsyncConnection) -> PostgresSaver:
+        """This saver working on ``conn`` alone: e.g. inside the transaction that holds a
+        thread's write lock, so the write commits (or rolls back) with it."""
+        bound = copy.copy(self)
+        bound.conn = conn
+        return bound
 
     async def aprune_to(self, thread_id: str, checkpoint_id: str, versions: dict[str, Any]) -> None:
         """Keep only checkpoint ``checkpoint_id`` (root namespace) and the blobs it uses.

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from psycopg import sql
 from psycopg_pool import AsyncConnectionPool
@@ -43,6 +43,9 @@ class Held:
 
     looked: bool = False
     latest_checkpoint_id: str | None = None
+    connection: Any = None
+    """Postgres: the connection whose open transaction holds the lock; a write made on
+    it commits with the lock's release, in the same round trip."""
 
 
 NOTHING_SEEN = Held()
@@ -149,7 +152,7 @@ class PostgresLocks(LocalLocks):
             row = await cur.fetchone()
             latest = str(row["checkpoint_id"] if isinstance(row, dict) else row[0]) if row else None
             try:
-                yield Held(looked=True, latest_checkpoint_id=latest)
+                yield Held(looked=True, latest_checkpoint_id=latest, connection=conn)
             except BaseException:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")

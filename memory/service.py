@@ -121,7 +121,7 @@ class MemoryService:
                         limits=self.limits,
                         on_status=on_status,
                     )
-                await self.store.write(thread_id, state, previous)
+                await self.store.write(thread_id, state, previous, held)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -145,20 +145,31 @@ class ThreadStore:
             self._cache.popitem(last=False)
 
     async def write(
-        self, thread_id: str, state: ThreadState, previous: CheckpointTuple | None
+        self,
+        thread_id: str,
+        state: ThreadState,
+        previous: CheckpointTuple | None,
+        held: Held = NOTHING_SEEN,
     ) -> None:
-        """Put ``state`` as the thread's next checkpoint (parent: ``previous``)."""
+        """Put ``state`` as the thread's next checkpoint (parent: ``previous``).
+
+        When the write lock lives in a transaction (``held.connection``), the write and
+        any prune go in it too: they commit together with the lock's release.
+        """
+        saver = self.saver
+        if held.connection is not None and hasattr(saver, "on_connection"):
+            saver = saver.on_connection(held.connection)
         config, checkpoint, metadata, new_versions = next_checkpoint(
-            self.saver, thread_id, state.to_channels(), previous
+            saver, thread_id, state.to_channels(), previous
         )
-        stored = await self.saver.aput(config, checkpoint, metadata, new_versions)
+        stored = await saver.aput(config, checkpoint, metadata, new_versions)
         parent = config if previous is not None else None
         self._keep(
             thread_id, CheckpointTuple(stored, checkpoint, metadata, parent, []), _copy(state)
         )
         if metadata["step"] and metadata["step"] % PRUNE_EVERY == 0:
             keep = (checkpoint["id"], checkpoint["channel_versions"])
-            await prune_thread(self.saver, thread_id, keep=keep)
+            await prune_thread(saver, thread_id, keep=keep)
 
     async def delete(self, thread_id: str) -> None:
         self._cache.pop(thread_id, None)

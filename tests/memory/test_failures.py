@@ -140,3 +140,29 @@ def test_compaction_output_accepts_exactly_summary_and_pins() -> None:
         CompactionOutput.model_validate({**FIRST, "messages": []})
     with pytest.raises(ValueError):
         CompactionOutput.model_validate({"summary": "x"})
+
+
+async def test_postgres_write_and_prune_commit_together_with_the_lock(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure after the checkpoint is written but before the lock's COMMIT (here: the
+    prune) rolls the whole turn back: memory stays exactly as it was, nothing half-done."""
+    from memory.checkpointer import PostgresSaver
+    from memory.limits import PRUNE_EVERY
+
+    token = new_token()
+    async with open_memory(pg_url) as mem:
+        for i in range(PRUNE_EVERY):
+            assert (await mem.append_turn(token, turn(f"q{i}", f"a{i}"))).written
+        before = await mem.load(token)
+
+        async def broken_prune(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("prune failed")
+
+        monkeypatch.setattr(PostgresSaver, "aprune_to", broken_prune)
+        result = await mem.append_turn(token, turn("the turn that fails", "never stored"))
+        assert result.skipped == "memory-unavailable"
+        mem.store._cache.clear()  # read the database, not the kept copy
+        assert await mem.load(token) == before
+        monkeypatch.undo()
+        assert (await mem.append_turn(token, turn("next", "works"))).written
