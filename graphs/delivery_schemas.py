@@ -7,9 +7,9 @@ a deterministic, valid, clearly labelled instance instead of a bare placeholder.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 OFFLINE_TAG = "[offline]"
 REQUIREMENT_HEADER = "Requirement:"
@@ -40,24 +40,20 @@ def _non_empty(value: list[Any]) -> list[Any]:
     return value
 
 
+NonBlank = Annotated[str, AfterValidator(_non_blank)]
+"""Text a subagent must fill in (checked locally; the JSON schema stays plain)."""
+
+
 class DeliveryPlan(BaseModel):
     """The plan subagent's answer: what gets delivered, in which milestones."""
 
     model_config = ConfigDict(extra="forbid")
 
-    summary: str = Field(description="One paragraph: what will be delivered.")
-    milestones: list[str] = Field(description="Ordered delivery milestones (at least one).")
+    summary: NonBlank = Field(description="One paragraph: what will be delivered.")
+    milestones: Annotated[list[str], AfterValidator(_non_empty)] = Field(
+        description="Ordered delivery milestones (at least one)."
+    )
     assumptions: list[str] = Field(default_factory=list)
-
-    @field_validator("summary")
-    @classmethod
-    def _summary(cls, value: str) -> str:
-        return _non_blank(value)
-
-    @field_validator("milestones")
-    @classmethod
-    def _milestones(cls, value: list[str]) -> list[str]:
-        return _non_empty(value)
 
     @classmethod
     def offline_example(cls, prompt_text: str) -> DeliveryPlan:
@@ -76,14 +72,9 @@ class DeliveryPlan(BaseModel):
 class TaskItem(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    title: str
+    title: NonBlank
     estimate_hours: float = Field(description="Effort estimate in hours (> 0).")
     depends_on: list[str] = Field(default_factory=list)
-
-    @field_validator("title")
-    @classmethod
-    def _title(cls, value: str) -> str:
-        return _non_blank(value)
 
     @field_validator("estimate_hours")
     @classmethod
@@ -98,12 +89,9 @@ class TaskBreakdown(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    tasks: list[TaskItem] = Field(description="The tasks (at least one).")
-
-    @field_validator("tasks")
-    @classmethod
-    def _tasks(cls, value: list[TaskItem]) -> list[TaskItem]:
-        return _non_empty(value)
+    tasks: Annotated[list[TaskItem], AfterValidator(_non_empty)] = Field(
+        description="The tasks (at least one)."
+    )
 
     @classmethod
     def offline_example(cls, prompt_text: str) -> TaskBreakdown:
@@ -137,12 +125,7 @@ class ReportDraft(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    markdown: str
-
-    @field_validator("markdown")
-    @classmethod
-    def _markdown(cls, value: str) -> str:
-        return _non_blank(value)
+    markdown: NonBlank
 
     @classmethod
     def offline_example(cls, prompt_text: str) -> ReportDraft:
