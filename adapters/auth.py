@@ -104,9 +104,9 @@ def _stamp(value: dict[str, Any], ctx: Auth.types.AuthContext) -> dict[str, str]
 
 
 @auth.on.threads.create
-async def on_thread_create(
-    ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create.value
-) -> Auth.types.FilterType:
+@auth.on.crons.create
+async def on_create(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """New threads and crons belong to the caller."""
     return _stamp(value, ctx)
 
 
@@ -140,13 +140,6 @@ async def on_thread_update(
 @auth.on.threads.search
 async def on_thread_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
     return _owner(ctx)
-
-
-@auth.on.crons.create
-async def on_cron_create(
-    ctx: Auth.types.AuthContext, value: Auth.types.on.crons.create.value
-) -> Auth.types.FilterType:
-    return _stamp(value, ctx)
 
 
 @auth.on.crons.read
