@@ -50,12 +50,14 @@ class Profile:
     writers: int
     writer_turns: int
     rounds: int
-    e2e_runs: int
-    """Chat runs per side (memory on, memory off) end to end."""
+    e2e_phases: int
+    """Measuring phases per side (memory on, memory off) end to end; the sides alternate."""
+    e2e_phase_s: float
+    """Seconds of steady load per phase, the settling second included."""
 
 
-FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 288)
-QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 24)
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 6, 8.0)
+QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 1, 2.5)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,11 +24,11 @@ from typing import Any
 from bench.common import BACKENDS, BenchEnv, Profile, pyplot, ratio, save_figure, write_json
 
 NAME = "e2e"
-CLIENTS = 24
-"""Runs in flight at once: more than the dev server's 10 workers, so its queue never idles."""
-BLOCKS = 6
-"""Blocks per side; blocks alternate memory on / off."""
-WARMUP_RUNS = 2
+CLIENTS = 16
+"""Runs in flight at once: more than the dev server's 10 workers, so its queue never empties."""
+SETTLE_S = 1.0
+"""Left out at the start of each phase: the switch of sides, and the dev server's queue
+poll, which sleeps 0.5 s whenever it found the queue empty."""
 MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AIMIND_MODEL", "AIMIND_COMPACTION_MODEL")
 
 
@@ -54,23 +54,40 @@ def _server(database_url: str, data_dir: Path) -> Iterator[Any]:
         harness.server_config = original
 
 
-async def _block(client: Any, sessions: list[str] | None, per_client: int, tag: str) -> float:
-    """``CLIENTS`` clients each run ``per_client`` chat runs back to back; wall seconds.
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads) so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    Several runs in flight keep the dev server's queue busy: an idle queue polls
-    every 0.5 s, which would hide everything else in a one-at-a-time loop.
+
+async def _phase(
+    client: Any, sessions: list[str] | None, seconds: float, tag: str
+) -> tuple[int, int]:
+    """``CLIENTS`` clients run chat runs back to back for ``seconds``: (runs that finished
+    after the settling second and before the end, i.e. at steady load; all runs).
+
+    Clients never wait for each other, so the server's queue is never empty while
+    measuring: blocks that drain would include the dev server's idle queue poll.
     """
+    start = time.perf_counter()
+    window, deadline = start + SETTLE_S, start + seconds
+    done = total = 0
 
     async def one(c: int) -> None:
+        nonlocal done, total
         kwargs: dict[str, Any] = {"context": {"session_id": sessions[c]}} if sessions else {}
-        for i in range(per_client):
+        i = 0
+        while time.perf_counter() < deadline:
             text = f"Bench question {tag}-{c}-{i}: what should we do next?"
             payload = {"messages": [{"role": "user", "content": text}]}
             await client.runs.wait(None, "chat", input=payload, **kwargs)
+            i += 1
+            total += 1
+            if window <= time.perf_counter() <= deadline:
+                done += 1
 
-    t0 = time.perf_counter()
     await asyncio.gather(*(one(c) for c in range(CLIENTS)))
-    return time.perf_counter() - t0
+    return done, total
 
 
 async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, Any]:
@@ -79,37 +96,47 @@ async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, A
     backend = env.backend(name)
     sessions = [f"bench-e2e-{name}-session-{c:04d}" for c in range(CLIENTS)]
     data_dir = env.workdir / f"e2e-{name}"
-    elapsed: dict[str, list[float]] = {"on": [], "off": []}
-    per_client = max(1, profile.e2e_runs // (CLIENTS * BLOCKS))
+    phase_rates: dict[str, list[float]] = {"on": [], "off": []}
+    cpu_s = {"on": 0.0, "off": 0.0}
+    runs = {"on": 0, "off": 0}
+    all_runs = {"on": 0, "off": 0}
+    measured_s = profile.e2e_phase_s - SETTLE_S
     started = time.perf_counter()
     with _server(backend.url, data_dir) as server:
         boot_s = time.perf_counter() - started
         client = get_client(url=server.base_url)
-        await _block(client, sessions, 1, "warm-on")
-        await _block(client, None, 1, "warm-off")
-        for b in range(BLOCKS):
+        await _phase(client, sessions, SETTLE_S + 0.5, "warm-on")
+        await _phase(client, None, SETTLE_S + 0.5, "warm-off")
+        for p in range(profile.e2e_phases):
             order = [("on", sessions), ("off", None)]
-            for label, sess in order if b % 2 == 0 else order[::-1]:
-                elapsed[label].append(await _block(client, sess, per_client, f"{label}{b}"))
+            for label, sess in order if p % 2 == 0 else order[::-1]:
+                cpu0 = _cpu_s(server.process.pid)
+                done, total = await _phase(client, sess, profile.e2e_phase_s, f"{label}{p}")
+                cpu_s[label] += _cpu_s(server.process.pid) - cpu0
+                phase_rates[label].append(done / measured_s)
+                runs[label] += done
+                all_runs[label] += total
         probe = await client.runs.wait(
             None,
             "chat",
             input={"messages": [{"role": "user", "content": "What do you remember?"}]},
             context={"session_id": sessions[0]},
         )
-    runs = CLIENTS * per_client * BLOCKS
-    runs_per_s = {k: runs / sum(v) for k, v in elapsed.items()}
+    runs_per_s = {k: runs[k] / (measured_s * profile.e2e_phases) for k in runs}
     seen = re.search(r"(\d+) recent turns", str(probe))
     return {
         "backend": name,
         "server_boot_s": round(boot_s, 1),
         "clients": CLIENTS,
+        "phases_per_side": profile.e2e_phases,
+        "measured_s_per_phase": measured_s,
         "runs_per_side": runs,
         "runs_per_s": {k: round(v, 2) for k, v in runs_per_s.items()},
         "on_vs_off_runs_per_s": ratio(runs_per_s["on"], runs_per_s["off"]),
         "memory_cost_pct": round(100 * (1 - runs_per_s["on"] / runs_per_s["off"]), 1),
         "memory_seen_by_model": bool(seen and int(seen.group(1)) > 0),
-        "block_s": {k: [round(t, 3) for t in v] for k, v in elapsed.items()},
+        "phase_runs_per_s": {k: [round(r, 2) for r in v] for k, v in phase_rates.items()},
+        "server_cpu_ms_per_run": {k: round(1000 * cpu_s[k] / all_runs[k], 2) for k in runs},
     }
 
 
@@ -123,7 +150,7 @@ def plot(results: dict[str, Any], path: Path) -> None:
             values.append(res["runs_per_s"][k])
     ax.bar(range(len(values)), values, color=["C7", "C0"] * len(results))
     ax.set_xticks(range(len(values)), labels, fontsize=8)
-    ax.set_ylabel("chat runs / s (sequential, langgraph dev)")
+    ax.set_ylabel("chat runs / s at steady load (langgraph dev)")
     ax.set_title("End to end: memory on vs off")
     ax.grid(alpha=0.3, axis="y")
     save_figure(fig, path)
