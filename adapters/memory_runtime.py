@@ -8,12 +8,14 @@ every kind of run.
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 import weakref
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from pydantic import BaseModel
 
 from memory import MemoryService, open_memory
 from memory.checkpointer import database_url
@@ -35,11 +37,24 @@ _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
 )
 
 
-@dataclass
-class SessionContext:
-    """Run context for library/CLI use: ``context={"session_id": "<token>"}``."""
+class SessionContext(BaseModel):
+    """Run context: the session whose chat memory the run reads and writes."""
 
     session_id: str | None = None
+
+    # The server asks a graph for its context schema on every run that carries a
+    # context (to drop unknown keys); building it anew is a noticeable share of a
+    # cheap run, so it is built once.
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        return copy.deepcopy(_context_json_schema(cls, args, tuple(sorted(kwargs.items()))))
+
+
+@functools.cache
+def _context_json_schema(
+    cls: type[SessionContext], args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...]
+) -> dict[str, Any]:
+    return super(SessionContext, cls).model_json_schema(*args, **dict(kwargs))
 
 
 async def get_memory() -> MemoryService:
