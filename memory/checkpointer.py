@@ -9,7 +9,7 @@ down to its latest checkpoint, which keeps memory threads bounded at rest.
 from __future__ import annotations
 
 import asyncio
-import copy
+import json
 import math
 import os
 import select
@@ -21,11 +21,20 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    get_checkpoint_metadata,
+    get_serializable_checkpoint_metadata,
+)
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from psycopg import AsyncConnection
+from psycopg.adapt import Transformer
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
@@ -105,18 +114,75 @@ _LATEST_ID_SQL = (
 )
 
 
+_INSERT_BLOBS_SQL = (
+    b"INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) "
+    b"VALUES %b ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING"
+)
+_INSERT_CHECKPOINT_SQL = (
+    b"INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
+    b"checkpoint, metadata) VALUES %b ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) "
+    b"DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata"
+)
+PRUNE_SQL = (
+    b"DELETE FROM checkpoints WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
+    b"AND checkpoint_id <> %(cid)b; "
+    b"DELETE FROM checkpoint_writes WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
+    b"AND checkpoint_id <> %(cid)b; "
+    b"DELETE FROM checkpoint_blobs WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
+    b"AND (channel, version) NOT IN (SELECT key, value FROM jsonb_each_text(%(versions)b))"
+)
+"""Keep only checkpoint ``cid`` of a thread namespace and the blobs its ``versions`` use.
+
+Statements here are bytes templates filled with escaped literals (``Transformer.as_literal``).
+"""
+
+
+def _inline(value: Any) -> bool:
+    """Values ``AsyncPostgresSaver`` keeps in the checkpoint row rather than as blobs."""
+    return value is None or isinstance(value, str | int | float | bool)
+
+
 class SqliteSaver(AsyncSqliteSaver):
     """AsyncSqliteSaver that can also prune a thread to its latest checkpoint."""
 
     async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
         """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
         await self.setup()
-        async with (
-            self.lock,
-            self.conn.execute(_LATEST_ID_SQL.format(p="?"), (str(thread_id), checkpoint_ns)) as cur,
-        ):
-            row = await cur.fetchone()
-        return str(row[0]) if row else None
+        async with self.lock:  # one hop to the connection's thread: execute and fetch
+            rows = await self.conn.execute_fetchall(
+                _LATEST_ID_SQL.format(p="?"), (str(thread_id), checkpoint_ns)
+            )
+        return str(rows[0][0]) if rows else None
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """``AsyncSqliteSaver.aput``, the same row, in two hops to the connection's thread
+        instead of three (the insert and closing its cursor go in one)."""
+        await self.setup()
+        configurable = config["configurable"]
+        thread_id, ns = str(configurable["thread_id"]), configurable["checkpoint_ns"]
+        type_, blob = self.serde.dumps_typed(checkpoint)
+        meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
+        row = (thread_id, ns, checkpoint["id"], configurable.get("checkpoint_id"), type_, blob)
+        async with self.lock:
+            await self.conn.execute_fetchall(
+                "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+                "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*row, meta.encode("utf-8", "ignore")),
+            )
+            await self.conn.commit()
+        return {
+            "configurable": {
+                "thread_id": thread_id,
+                "checkpoint_ns": ns,
+                "checkpoint_id": checkpoint["id"],
+            }
+        }
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         await self.setup()
@@ -162,43 +228,63 @@ class PostgresSaver(AsyncPostgresSaver):
         super().__init__(conn, **kwargs)
         self.lock = _NoLock()  # type: ignore[assignment]
 
-    def on_connection(self, conn: AsyncConnection) -> PostgresSaver:
-        """This saver working on ``conn`` alone: e.g. inside the transaction that holds a
-        thread's write lock, so the write commits (or rolls back) with it."""
-        bound = copy.copy(self)
-        bound.conn = conn
-        return bound
+    async def aput_and_commit(
+        self,
+        conn: AsyncConnection,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+        *,
+        prune: bool = False,
+    ) -> None:
+        """``aput`` on ``conn``, then COMMIT, in one round trip.
 
-    async def aprune_to(self, thread_id: str, checkpoint_id: str, versions: dict[str, Any]) -> None:
-        """Keep only checkpoint ``checkpoint_id`` (root namespace) and the blobs it uses.
-
-        For threads whose only writer is the caller, who just wrote that
-        checkpoint under the thread's lock (memory threads): three deletes in one
-        pipelined round trip, where ``aprune`` takes several round trips and a
-        serializable transaction to work the same out from the database.
+        For a caller whose open transaction on ``conn`` holds the thread's write
+        lock (memory threads): the checkpoint commits with the lock's release.
+        ``aput`` would take a thread hop to serialize and a pipelined round trip,
+        and the COMMIT another. ``prune`` also drops every other root checkpoint of
+        the thread, its writes and the blobs the new checkpoint does not use; the
+        caller is the thread's only writer, so nothing newer can exist. The rows
+        are exactly ``aput``'s (one simple query, values as literals).
         """
-        tid = str(thread_id)
-        async with self._cursor(pipeline=True) as cur:
-            await cur.execute(
-                "DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' "
-                "AND checkpoint_id <> %s",
-                (tid, checkpoint_id),
-            )
-            await cur.execute(
-                "DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = '' "
-                "AND checkpoint_id <> %s",
-                (tid, checkpoint_id),
-            )
-            await cur.execute(
-                "DELETE FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
-                "AND (channel, version) NOT IN (SELECT key, value FROM jsonb_each_text(%s))",
-                (tid, Jsonb({k: str(v) for k, v in versions.items()})),
-            )
+        configurable = config["configurable"]
+        thread_id, ns = str(configurable["thread_id"]), configurable["checkpoint_ns"]
+        values = checkpoint["channel_values"]
+        inline = {k: v for k, v in values.items() if _inline(v)}
+        blobs = {k: v for k, v in values.items() if not _inline(v)}
+        rows = self._dump_blobs(
+            thread_id, ns, blobs, {k: v for k, v in new_versions.items() if k in blobs}
+        )
+        # One adapter for all literals: sql.Literal builds one per value.
+        literal = Transformer.from_context(conn).as_literal
+
+        def row(values: Sequence[Any]) -> bytes:
+            return b"(" + b", ".join(map(literal, values)) + b")"
+
+        statements = []
+        if rows:
+            statements.append(_INSERT_BLOBS_SQL % b", ".join(map(row, rows)))
+        checkpoint_row = (
+            thread_id,
+            ns,
+            checkpoint["id"],
+            configurable.get("checkpoint_id"),
+            Jsonb({**checkpoint, "channel_values": inline}),
+            Jsonb(get_serializable_checkpoint_metadata(config, metadata)),
+        )
+        statements.append(_INSERT_CHECKPOINT_SQL % row(checkpoint_row))
+        if prune:
+            versions = Jsonb({k: str(v) for k, v in checkpoint["channel_versions"].items()})
+            keep = {b"tid": thread_id, b"ns": ns, b"cid": checkpoint["id"], b"versions": versions}
+            statements.append(PRUNE_SQL % {k: literal(v) for k, v in keep.items()})
+        statements.append(b"COMMIT")
+        await conn.execute(b"; ".join(statements), prepare=False)
 
     async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
         """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
-        async with self._cursor() as cur:
-            await cur.execute(_LATEST_ID_SQL.format(p="%s"), (str(thread_id), checkpoint_ns))
+        async with self.conn.connection() as conn:
+            cur = await conn.execute(_LATEST_ID_SQL.format(p="%s"), (str(thread_id), checkpoint_ns))
             row = await cur.fetchone()
         return str(row["checkpoint_id"]) if row else None
 
@@ -305,20 +391,8 @@ async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
         yield saver
 
 
-async def prune_thread(
-    saver: BaseCheckpointSaver,
-    thread_id: str,
-    keep: tuple[str, dict[str, Any]] | None = None,
-) -> None:
-    """Drop every checkpoint of ``thread_id`` but the latest (and their writes/blobs).
-
-    ``keep`` = (id, channel versions) of that latest checkpoint, when the caller
-    just wrote it under the thread's lock: savers that can use it prune cheaper.
-    """
-    prune_to = getattr(saver, "aprune_to", None)
-    if keep is not None and prune_to is not None:
-        await prune_to(thread_id, *keep)
-        return
+async def prune_thread(saver: BaseCheckpointSaver, thread_id: str) -> None:
+    """Drop every checkpoint of ``thread_id`` but the latest (and their writes/blobs)."""
     aprune = getattr(saver, "aprune", None)
     if aprune is None:
         return

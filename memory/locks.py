@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from psycopg import sql
+from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 _POLL_S = 0.005
@@ -44,8 +45,8 @@ class Held:
     looked: bool = False
     latest_checkpoint_id: str | None = None
     connection: Any = None
-    """Postgres: the connection whose open transaction holds the lock; a write made on
-    it commits with the lock's release, in the same round trip."""
+    """Postgres: the connection whose open transaction holds the lock. A write on it
+    may end with the COMMIT itself (the lock goes with it); else leaving commits."""
 
 
 NOTHING_SEEN = Held()
@@ -157,4 +158,5 @@ class PostgresLocks(LocalLocks):
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
                 raise
-            await conn.execute("COMMIT")
+            if conn.info.transaction_status != TransactionStatus.IDLE:  # no write committed it
+                await conn.execute("COMMIT")

@@ -153,23 +153,27 @@ class ThreadStore:
     ) -> None:
         """Put ``state`` as the thread's next checkpoint (parent: ``previous``).
 
-        When the write lock lives in a transaction (``held.connection``), the write and
-        any prune go in it too: they commit together with the lock's release.
+        When the write lock lives in a transaction (``held.connection``) and the saver
+        can, the write, any prune and the COMMIT go in one round trip on it.
         """
         saver = self.saver
-        if held.connection is not None and hasattr(saver, "on_connection"):
-            saver = saver.on_connection(held.connection)
         config, checkpoint, metadata, new_versions = next_checkpoint(
             saver, thread_id, state.to_channels(), previous
         )
-        stored = await saver.aput(config, checkpoint, metadata, new_versions)
+        prune = bool(metadata["step"]) and metadata["step"] % PRUNE_EVERY == 0
+        if held.connection is not None and hasattr(saver, "aput_and_commit"):
+            await saver.aput_and_commit(
+                held.connection, config, checkpoint, metadata, new_versions, prune=prune
+            )
+        else:
+            await saver.aput(config, checkpoint, metadata, new_versions)
+            if prune:
+                await prune_thread(saver, thread_id)
+        stored = {"configurable": {**config["configurable"], "checkpoint_id": checkpoint["id"]}}
         parent = config if previous is not None else None
         self._keep(
             thread_id, CheckpointTuple(stored, checkpoint, metadata, parent, []), _copy(state)
         )
-        if metadata["step"] and metadata["step"] % PRUNE_EVERY == 0:
-            keep = (checkpoint["id"], checkpoint["channel_versions"])
-            await prune_thread(saver, thread_id, keep=keep)
 
     async def delete(self, thread_id: str) -> None:
         self._cache.pop(thread_id, None)
