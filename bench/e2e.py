@@ -6,9 +6,12 @@ on = the run carries a session (run context ``session_id``); memory off = the
 same run with no session, so ``load_memory_state`` returns None and the
 final-turn node skips memory (``adapters/final_turn.py``). The bench config
 leaves out the ``auth`` section — with auth every request has a session, so
-"off" could not run on the same server — and on/off blocks alternate on that
+"off" could not run on the same server — and on/off phases alternate on that
 one server, so auth is no part of either figure.
-"""
+
+Runs/s is measured at steady load: ``CLIENTS`` clients send runs back to back
+and only runs finishing after a settling second count. (Blocks that let the
+queue drain would add the dev server's idle poll, up to 0.5 s, to both sides.)"""
 
 from __future__ import annotations
 
