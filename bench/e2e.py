@@ -139,6 +139,10 @@ async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, A
         "memory_cost_pct": round(100 * (1 - runs_per_s["on"] / runs_per_s["off"]), 1),
         "memory_seen_by_model": bool(seen and int(seen.group(1)) > 0),
         "phase_runs_per_s": {k: [round(r, 2) for r in v] for k, v in phase_rates.items()},
+        "adjacent_phase_ratios": [
+            round(on / off, 3)
+            for on, off in zip(phase_rates["on"], phase_rates["off"], strict=True)
+        ],
         "server_cpu_ms_per_run": {k: round(1000 * cpu_s[k] / all_runs[k], 2) for k in runs},
     }
 
