@@ -7,6 +7,7 @@ hits both sides alike.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -15,8 +16,9 @@ import sqlite3
 import statistics
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from memory.compaction import CompactionRequest
-from memory.models import CompactionOutput
+from memory.models import AppendResult, CompactionOutput
 
 PG_ENV = "AIMIND_BENCH_POSTGRES_URL"
 RESULTS_DIR = Path(__file__).parent / "results"
@@ -159,6 +161,11 @@ def conversation(seed: int = 7) -> Iterator[tuple[str, str]]:
 # --- fake compactors --------------------------------------------------------------------
 
 
+_FOLDS: ContextVar[list[list[str]] | None] = ContextVar("bench_folds", default=None)
+"""The folds made during one ``InstantCompactor.counted`` append (compaction may run in a
+task of its own; the list is shared)."""
+
+
 class InstantCompactor:
     """A compaction "model" that answers at once: summary grows to its cap, pins accrue.
 
@@ -170,10 +177,12 @@ class InstantCompactor:
     def __init__(self) -> None:
         self.calls = 0
         self.folded_ids: list[str] = []
+        """Message ids folded by compactions that were stored (see ``counted``)."""
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput:
         self.calls += 1
-        self.folded_ids.extend(m.id for m in request.folded)
+        if (folds := _FOLDS.get()) is not None:
+            folds.append([m.id for m in request.folded])
         gist = " ".join(m.text[:120] for m in request.folded if m.role == "user")
         summary = f"{gist} {request.summary}".strip()
         pins = [
@@ -181,13 +190,27 @@ class InstantCompactor:
         ]
         return CompactionOutput(summary=summary, pinned_decisions=pins)
 
+    async def counted(self, append: Awaitable[AppendResult]) -> AppendResult:
+        """Await one ``append_turn``; keep the ids its stored fold folded, if it compacted.
+
+        A Postgres write that lost to another process's write is retried on fresh
+        state and compacts again; only the last fold of the turn was stored.
+        """
+        folds: list[list[str]] = []
+        token = _FOLDS.set(folds)
+        try:
+            result = await append
+        finally:
+            _FOLDS.reset(token)
+        if result.compacted and folds:
+            self.folded_ids.extend(folds[-1])
+        return result
+
 
 class SleepingCompactor(InstantCompactor):
     """The same answers, after ``MODEL_SLEEP_S`` — a model call's latency."""
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput:
-        import asyncio
-
         await asyncio.sleep(MODEL_SLEEP_S)
         return await super().compact(request)
 

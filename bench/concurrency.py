@@ -1,18 +1,18 @@
 """Benchmark 5 — concurrency: many sessions in parallel, and many writers on one session.
 
 Many sessions: ``sessions`` × ``session_turns`` turns at once. Ours is
-``open_memory(pg_url)`` (pooled ``PostgresSaver``, no instance lock, per-thread
-advisory locks); the baseline is the same service over one stock
+``open_memory(pg_url)`` (pooled ``PostgresSaver``, no instance lock, each write a
+compare-and-put under a per-thread advisory lock); the baseline is the same service over one stock
 ``AsyncPostgresSaver``, which serializes every call on one ``asyncio.Lock``.
 The turns run in blocks that alternate ours / stock on the same sessions.
 
 One session: ``writers`` writers, each its own service (its own pools and
 in-process locks, as separate server processes would have), write to the SAME
-session at once; only the cross-process lock keeps turns from being lost.
+session at once; only the compare-and-put keeps turns from being lost.
 
 Lost turns are counted exactly: every turn carries message ids, the fake
-compactor records the ids it folds, so every id written must end up either
-folded once or still in the window.
+compactor records the ids folded by the compactions that were stored, so every
+id written must end up either folded once or still in the window.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from bench.common import (
 )
 from memory import FinalTurn, MemoryLimits, MemoryService, open_memory
 from memory.checkpointer import open_pg_pool
-from memory.locks import PostgresLocks
+from memory.locks import LocalLocks
 from memory.session import load_secret
 from memory.store import ThreadStore
 
@@ -49,13 +49,17 @@ NAME = "concurrency"
 
 @asynccontextmanager
 async def stock_memory(url: str) -> AsyncIterator[MemoryService]:
-    """Our service, but over one stock ``AsyncPostgresSaver`` (single instance lock)."""
-    async with open_pg_pool(url) as pool, open_pg_pool(url) as lock_pool:
+    """Our service, but over one stock ``AsyncPostgresSaver`` (single instance lock).
+
+    The stock saver cannot compare-and-put, so turns are serialized by the in-process
+    locks alone: right for this one process.
+    """
+    async with open_pg_pool(url) as pool:
         saver = AsyncPostgresSaver(pool)
         await saver.setup()
         limits = MemoryLimits()
         yield MemoryService(
-            ThreadStore(saver), PostgresLocks(lock_pool), load_secret(), limits, InstantCompactor()
+            ThreadStore(saver), LocalLocks(), load_secret(), limits, InstantCompactor()
         )
 
 
@@ -75,15 +79,17 @@ async def _turns(
     for t, (user, assistant) in zip(turns, texts, strict=True):
         uid, aid = _ids(tag, session, t)
         await mem.load(token)
-        result = await mem.append_turn(
-            token,
-            FinalTurn(
-                user_text=user,
-                assistant_text=assistant,
-                status="completed",
-                user_message_id=uid,
-                assistant_message_id=aid,
-            ),
+        result = await mem.compactor.counted(  # type: ignore[attr-defined]
+            mem.append_turn(
+                token,
+                FinalTurn(
+                    user_text=user,
+                    assistant_text=assistant,
+                    status="completed",
+                    user_message_id=uid,
+                    assistant_message_id=aid,
+                ),
+            )
         )
         written += result.written
     return written

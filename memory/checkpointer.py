@@ -39,6 +39,8 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
+from memory.locks import lock_key
+
 DATABASE_URL_ENV = "AIMIND_DATABASE_URL"
 DEFAULT_DATABASE_URL = "sqlite:///.aimind/aimind.sqlite"
 POOL_MAX_ENV = "AIMIND_PG_POOL_MAX"
@@ -114,27 +116,36 @@ _LATEST_ID_SQL = (
 )
 
 
+_LOCK_SQL = b"BEGIN; SELECT pg_advisory_xact_lock(%(key)b)"
 _INSERT_BLOBS_SQL = (
     b"INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) "
     b"VALUES %b ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING"
 )
 _INSERT_CHECKPOINT_SQL = (
     b"INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
-    b"checkpoint, metadata) VALUES %b ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) "
+    b"checkpoint, metadata) SELECT * FROM (VALUES %(row)b) AS new "
+    b"WHERE (SELECT checkpoint_id FROM checkpoints WHERE thread_id = %(tid)b "
+    b"AND checkpoint_ns = %(ns)b ORDER BY checkpoint_id DESC LIMIT 1) "
+    b"IS NOT DISTINCT FROM %(parent)b "
+    b"ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) "
     b"DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata"
 )
+_WRITTEN = (
+    b"EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
+    b"AND checkpoint_id = %(cid)b)"
+)
+_WRITTEN_SQL = b"SELECT " + _WRITTEN + b" AS written"
 PRUNE_SQL = (
     b"DELETE FROM checkpoints WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
-    b"AND checkpoint_id <> %(cid)b; "
+    b"AND checkpoint_id <> %(cid)b AND " + _WRITTEN + b"; "
     b"DELETE FROM checkpoint_writes WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
-    b"AND checkpoint_id <> %(cid)b; "
+    b"AND checkpoint_id <> %(cid)b AND " + _WRITTEN + b"; "
     b"DELETE FROM checkpoint_blobs WHERE thread_id = %(tid)b AND checkpoint_ns = %(ns)b "
-    b"AND (channel, version) NOT IN (SELECT key, value FROM jsonb_each_text(%(versions)b))"
+    b"AND (channel, version) NOT IN (SELECT key, value FROM jsonb_each_text(%(versions)b)) "
+    b"AND " + _WRITTEN
 )
-"""Keep only checkpoint ``cid`` of a thread namespace and the blobs its ``versions`` use.
-
-Statements here are bytes templates filled with escaped literals (``Transformer.as_literal``).
-"""
+"""Keep only checkpoint ``cid`` of a thread namespace and the blobs its ``versions`` use,
+if ``cid`` was written."""
 
 
 def _inline(value: Any) -> bool:
@@ -228,25 +239,24 @@ class PostgresSaver(AsyncPostgresSaver):
         super().__init__(conn, **kwargs)
         self.lock = _NoLock()  # type: ignore[assignment]
 
-    async def aput_and_commit(
+    async def aput_if_latest(
         self,
-        conn: AsyncConnection,
         config: RunnableConfig,
         checkpoint: Checkpoint,
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
         *,
         prune: bool = False,
-    ) -> None:
-        """``aput`` on ``conn``, then COMMIT, in one round trip.
+    ) -> bool:
+        """Compare-and-put: ``aput``, but only if the thread's latest root checkpoint is
+        still ``config``'s ``checkpoint_id`` (None: the thread is empty); False otherwise,
+        with nothing but unreferenced blobs written.
 
-        For a caller whose open transaction on ``conn`` holds the thread's write
-        lock (memory threads): the checkpoint commits with the lock's release.
-        ``aput`` would take a thread hop to serialize and a pipelined round trip,
-        and the COMMIT another. ``prune`` also drops every other root checkpoint of
-        the thread, its writes and the blobs the new checkpoint does not use; the
-        caller is the thread's only writer, so nothing newer can exist. The rows
-        are exactly ``aput``'s (one simple query, values as literals).
+        One round trip: a transaction that takes the thread's advisory lock (so two
+        writers cannot both see the same latest), inserts, prunes if asked and commits.
+        ``prune`` drops every other root checkpoint of the thread, its writes and the
+        blobs the new checkpoint does not use. The rows are exactly ``aput``'s; the
+        statements are bytes templates filled with escaped literals.
         """
         configurable = config["configurable"]
         thread_id, ns = str(configurable["thread_id"]), configurable["checkpoint_ns"]
@@ -256,30 +266,43 @@ class PostgresSaver(AsyncPostgresSaver):
         rows = self._dump_blobs(
             thread_id, ns, blobs, {k: v for k, v in new_versions.items() if k in blobs}
         )
-        # One adapter for all literals: sql.Literal builds one per value.
-        literal = Transformer.from_context(conn).as_literal
+        async with self.conn.connection() as conn:
+            # One adapter for all literals: sql.Literal builds one per value.
+            literal = Transformer.from_context(conn).as_literal
 
-        def row(values: Sequence[Any]) -> bytes:
-            return b"(" + b", ".join(map(literal, values)) + b")"
+            def row(values: Sequence[Any]) -> bytes:
+                return b"(" + b", ".join(map(literal, values)) + b")"
 
-        statements = []
-        if rows:
-            statements.append(_INSERT_BLOBS_SQL % b", ".join(map(row, rows)))
-        checkpoint_row = (
-            thread_id,
-            ns,
-            checkpoint["id"],
-            configurable.get("checkpoint_id"),
-            Jsonb({**checkpoint, "channel_values": inline}),
-            Jsonb(get_serializable_checkpoint_metadata(config, metadata)),
-        )
-        statements.append(_INSERT_CHECKPOINT_SQL % row(checkpoint_row))
-        if prune:
-            versions = Jsonb({k: str(v) for k, v in checkpoint["channel_versions"].items()})
-            keep = {b"tid": thread_id, b"ns": ns, b"cid": checkpoint["id"], b"versions": versions}
-            statements.append(PRUNE_SQL % {k: literal(v) for k, v in keep.items()})
-        statements.append(b"COMMIT")
-        await conn.execute(b"; ".join(statements), prepare=False)
+            keys = {
+                b"key": literal(lock_key(thread_id)),
+                b"tid": literal(thread_id),
+                b"ns": literal(ns),
+                b"parent": literal(configurable.get("checkpoint_id")),
+                b"cid": literal(checkpoint["id"]),
+            }
+            checkpoint_row = (
+                thread_id,
+                ns,
+                checkpoint["id"],
+                configurable.get("checkpoint_id"),
+                Jsonb({**checkpoint, "channel_values": inline}),
+                Jsonb(get_serializable_checkpoint_metadata(config, metadata)),
+            )
+            statements = [_LOCK_SQL % keys]
+            if rows:
+                statements.append(_INSERT_BLOBS_SQL % b", ".join(map(row, rows)))
+            statements.append(_INSERT_CHECKPOINT_SQL % {**keys, b"row": row(checkpoint_row)})
+            if prune:
+                versions = {k: str(v) for k, v in checkpoint["channel_versions"].items()}
+                statements.append(PRUNE_SQL % {**keys, b"versions": literal(Jsonb(versions))})
+            statements += [_WRITTEN_SQL % keys, b"COMMIT"]
+            cur = await conn.execute(b"; ".join(statements), prepare=False)
+            written = False
+            while True:
+                if cur.description and cur.description[0].name == "written":
+                    written = bool((await cur.fetchone())["written"])
+                if not cur.nextset():
+                    return written
 
     async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
         """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""

@@ -84,3 +84,11 @@ so at most this many checkpoints of it exist at rest, whatever its length."""
 STATE_CACHE_THREADS = 1_024
 """Memory threads whose latest state a store keeps in process (checked against the
 latest checkpoint id before use, so it only saves work, never serves stale state)."""
+
+WRITE_ATTEMPTS = 64
+"""Postgres: tries of one turn's compare-and-put while other processes keep writing the
+same session first. Each try re-reads; only a concurrent winner makes one fail, so every
+round some writer succeeds."""
+WRITE_RETRY_MAX_S = 0.05
+"""Upper bound of the random pause before a retry (exponential from 1 ms, full jitter):
+writers racing for one session spread out instead of colliding again."""

@@ -1,9 +1,10 @@
 """Per-thread write locks: read-modify-write of one memory thread is never interleaved (SPEC §4).
 
 In-process an ``asyncio.Lock`` per thread id; across processes (and across
-services in one process) a byte-range open-file-description lock on a lock file
-beside the SQLite database, or a Postgres advisory transaction lock (released
-by the server if the holder dies).
+services in one process) on SQLite a byte-range open-file-description lock on a
+lock file beside the database. On Postgres the write itself is a compare-and-put
+under an advisory transaction lock (``PostgresSaver.aput_if_latest``), so writers
+in other processes cannot interleave either.
 """
 
 from __future__ import annotations
@@ -16,14 +17,9 @@ import os
 import struct
 import weakref
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
-from dataclasses import dataclass
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Protocol
-
-from psycopg import sql
-from psycopg.pq import TransactionStatus
-from psycopg_pool import AsyncConnectionPool
+from typing import Protocol
 
 _POLL_S = 0.005
 _POLL_MAX_S = 0.05
@@ -35,25 +31,8 @@ def lock_key(thread_id: str, bits: int = 63) -> int:
     return int.from_bytes(digest, "big") >> (64 - bits)
 
 
-@dataclass(frozen=True, slots=True)
-class Held:
-    """What taking a lock learned on the way: the thread's latest checkpoint id.
-
-    Postgres reads it in the lock's own round trip, so the store can skip asking.
-    """
-
-    looked: bool = False
-    latest_checkpoint_id: str | None = None
-    connection: Any = None
-    """Postgres: the connection whose open transaction holds the lock. A write on it
-    may end with the COMMIT itself (the lock goes with it); else leaving commits."""
-
-
-NOTHING_SEEN = Held()
-
-
 class ThreadLocks(Protocol):
-    def hold(self, thread_id: str) -> AbstractAsyncContextManager[Held]: ...
+    def hold(self, thread_id: str) -> AbstractAsyncContextManager[None]: ...
 
 
 class LocalLocks:
@@ -69,13 +48,13 @@ class LocalLocks:
             self._locks[thread_id] = lock
         return lock
 
-    def _across_processes(self, thread_id: str) -> AbstractAsyncContextManager[Held]:
-        return nullcontext(NOTHING_SEEN)
+    def _across_processes(self, thread_id: str) -> AbstractAsyncContextManager[None]:
+        return nullcontext()
 
     @asynccontextmanager
-    async def hold(self, thread_id: str) -> AsyncIterator[Held]:
-        async with self._lock(thread_id), self._across_processes(thread_id) as held:
-            yield held
+    async def hold(self, thread_id: str) -> AsyncIterator[None]:
+        async with self._lock(thread_id), self._across_processes(thread_id):
+            yield
 
 
 class FileLocks(LocalLocks):
@@ -102,7 +81,7 @@ class FileLocks(LocalLocks):
         fcntl.fcntl(self._fd, _OFD_SETLK, struct.pack(_FLOCK, l_type, os.SEEK_SET, offset, 1, 0))
 
     @asynccontextmanager
-    async def _across_processes(self, thread_id: str) -> AsyncIterator[Held]:
+    async def _across_processes(self, thread_id: str) -> AsyncIterator[None]:
         offset = lock_key(thread_id, bits=31)
         delay = _POLL_S
         while True:
@@ -115,48 +94,10 @@ class FileLocks(LocalLocks):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _POLL_MAX_S)
         try:
-            yield NOTHING_SEEN
+            yield
         finally:
             self._try_lock(offset, fcntl.LOCK_UN)
 
 
 _OFD_SETLK: int | None = getattr(fcntl, "F_OFD_SETLK", None)
 _FLOCK = "hhqqi4x"  # struct flock on Linux: l_type, l_whence, l_start, l_len, l_pid (0 for OFD)
-
-
-class PostgresLocks(LocalLocks):
-    """Adds ``pg_advisory_xact_lock`` on a connection of a pool kept for locks only.
-
-    A separate pool means a lock holder never waits for a connection that
-    another lock holder is sitting on.
-    """
-
-    def __init__(self, pool: AsyncConnectionPool) -> None:
-        super().__init__()
-        self._pool = pool
-
-    @asynccontextmanager
-    async def _across_processes(self, thread_id: str) -> AsyncIterator[Held]:
-        # BEGIN, the lock and a look at the thread's latest checkpoint id go in one round
-        # trip (a simple query, the key and the id literals); COMMIT/ROLLBACK releases the
-        # lock. Should the end not arrive (cancelled, connection lost), the pool rolls the
-        # connection back or drops it, and the lock goes too.
-        acquire = sql.SQL(
-            "BEGIN; SELECT pg_advisory_xact_lock({key}); "
-            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = {tid} "
-            "AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1"
-        ).format(key=sql.Literal(lock_key(thread_id)), tid=sql.Literal(thread_id))
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(acquire, prepare=False)
-            while cur.nextset():
-                pass
-            row = await cur.fetchone()
-            latest = str(row["checkpoint_id"] if isinstance(row, dict) else row[0]) if row else None
-            try:
-                yield Held(looked=True, latest_checkpoint_id=latest, connection=conn)
-            except BaseException:
-                with suppress(Exception):
-                    await conn.execute("ROLLBACK")
-                raise
-            if conn.info.transaction_status != TransactionStatus.IDLE:  # no write committed it
-                await conn.execute("COMMIT")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -17,15 +18,14 @@ from memory.checkpointer import (
     backend_of,
     database_url,
     open_checkpointer,
-    open_pg_pool,
     sqlite_path,
 )
 from memory.compaction import Compactor, StatusCallback, compact, emit, split_window
 from memory.extractive import ExtractiveCompactor
 from memory.hydration import hydration_dto
-from memory.limits import MemoryLimits
+from memory.limits import WRITE_ATTEMPTS, WRITE_RETRY_MAX_S, MemoryLimits
 from memory.llm_compactor import LLMCompactor
-from memory.locks import FileLocks, LocalLocks, PostgresLocks, ThreadLocks
+from memory.locks import FileLocks, LocalLocks, ThreadLocks
 from memory.models import (
     WRITABLE_STATUSES,
     AppendResult,
@@ -93,35 +93,29 @@ class MemoryService:
         user, assistant = truncate(user, cap), truncate(assistant, cap)
         state = ThreadState()
         try:
-            async with self.locks.hold(thread_id) as held:
-                state, previous = await self.store.read(thread_id, held)
-                if _is_duplicate(state, turn, user, assistant):
-                    return AppendResult(written=False, skipped="duplicate")
-                now = utcnow()
-                # one id cannot name two messages: the answer then gets its own
-                assistant_id = turn.assistant_message_id
-                if assistant_id == turn.user_message_id:
-                    assistant_id = None
-                state = state.model_copy(
-                    update={
-                        "messages": [
-                            *state.messages,
-                            _message(turn.user_message_id, "user", user, now),
-                            _message(assistant_id, "assistant", assistant, now),
-                        ]
-                    }
-                )
-                used = None
-                if request := split_window(state, self.limits):
-                    state, used = await compact(
-                        state,
-                        request,
-                        primary=self.compactor,
-                        fallback=self.fallback,
-                        limits=self.limits,
-                        on_status=on_status,
+            async with self.locks.hold(thread_id):
+                for attempt in range(WRITE_ATTEMPTS):
+                    state, previous = await self.store.read(thread_id, for_write=attempt == 0)
+                    if _is_duplicate(state, turn, user, assistant):
+                        return AppendResult(written=False, skipped="duplicate")
+                    state = _with_turn(state, turn, user, assistant)
+                    used = None
+                    if request := split_window(state, self.limits):
+                        state, used = await compact(
+                            state,
+                            request,
+                            primary=self.compactor,
+                            fallback=self.fallback,
+                            limits=self.limits,
+                            on_status=on_status,
+                        )
+                    if await self.store.write(thread_id, state, previous):
+                        break
+                    await asyncio.sleep(
+                        random.uniform(0, min(WRITE_RETRY_MAX_S, 0.001 * 2**attempt))
                     )
-                await self.store.write(thread_id, state, previous, held)
+                else:
+                    raise WriteConflictError(thread_id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -156,6 +150,24 @@ class MemoryService:
         thread_id = self.thread_id(session)
         async with self.locks.hold(thread_id):
             await self.store.delete(thread_id)
+
+
+class WriteConflictError(RuntimeError):
+    """Other processes kept writing the session first, ``WRITE_ATTEMPTS`` times over."""
+
+
+def _with_turn(state: ThreadState, turn: FinalTurn, user: str, assistant: str) -> ThreadState:
+    now = utcnow()
+    # one id cannot name two messages: the answer then gets its own
+    assistant_id = turn.assistant_message_id
+    if assistant_id == turn.user_message_id:
+        assistant_id = None
+    messages = [
+        *state.messages,
+        _message(turn.user_message_id, "user", user, now),
+        _message(assistant_id, "assistant", assistant, now),
+    ]
+    return state.model_copy(update={"messages": messages})
 
 
 def _message(message_id: str | None, role: str, text: str, now: Any) -> ChatThreadMessage:
@@ -205,9 +217,7 @@ async def open_memory(
     async with AsyncExitStack() as stack:
         saver = await stack.enter_async_context(open_checkpointer(url))
         locks: ThreadLocks
-        if backend == "postgres":
-            locks = PostgresLocks(await stack.enter_async_context(open_pg_pool(url)))
-        elif backend == "sqlite":
+        if backend == "sqlite":
             file_locks = await asyncio.to_thread(FileLocks, Path(f"{sqlite_path(url)}.lock"))
             stack.callback(file_locks.close)
             locks = file_locks

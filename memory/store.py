@@ -25,7 +25,6 @@ from langgraph.graph.state import CompiledStateGraph
 
 from memory.checkpointer import prune_thread
 from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
-from memory.locks import NOTHING_SEEN, Held
 from memory.models import ThreadState
 
 MEMORY_NODE = "remember"
@@ -103,8 +102,13 @@ class ThreadStore:
     def _can_check_latest(self) -> bool:
         return hasattr(self.saver, "alatest_checkpoint_id")
 
+    @property
+    def compares_on_write(self) -> bool:
+        """Whether ``write`` is a compare-and-put (it may then return False)."""
+        return hasattr(self.saver, "aput_if_latest")
+
     async def read(
-        self, thread_id: str, held: Held = NOTHING_SEEN
+        self, thread_id: str, *, for_write: bool = False
     ) -> tuple[ThreadState, CheckpointTuple | None]:
         """The thread's latest state and checkpoint.
 
@@ -112,13 +116,15 @@ class ThreadStore:
         and it is the one this store last read or wrote, the kept copy is used:
         no blobs fetched, nothing deserialized or validated again. Any other
         writer (another process) makes a new id, so a stale copy is never used.
-        ``held`` is what the write lock saw of that id, if it looked.
+        ``for_write`` with a compare-and-put saver skips even the lookup: the write
+        itself fails if the copy turns out stale, and the caller reads again.
         """
+        kept = self._cache.get(thread_id)
+        if kept and for_write and self.compares_on_write:
+            self._cache.move_to_end(thread_id)
+            return _copy(kept[1]), kept[0]
         if self._can_check_latest:
-            if held.looked:
-                latest = held.latest_checkpoint_id
-            else:
-                latest = await self.saver.alatest_checkpoint_id(thread_id)
+            latest = await self.saver.alatest_checkpoint_id(thread_id)
             if latest is None:
                 self._cache.pop(thread_id, None)
                 return ThreadState(), None
@@ -145,26 +151,24 @@ class ThreadStore:
             self._cache.popitem(last=False)
 
     async def write(
-        self,
-        thread_id: str,
-        state: ThreadState,
-        previous: CheckpointTuple | None,
-        held: Held = NOTHING_SEEN,
-    ) -> None:
+        self, thread_id: str, state: ThreadState, previous: CheckpointTuple | None
+    ) -> bool:
         """Put ``state`` as the thread's next checkpoint (parent: ``previous``).
 
-        When the write lock lives in a transaction (``held.connection``) and the saver
-        can, the write, any prune and the COMMIT go in one round trip on it.
+        False if the saver compares on write and the thread's latest checkpoint is no
+        longer ``previous`` (another process wrote first): nothing was written.
         """
         saver = self.saver
         config, checkpoint, metadata, new_versions = next_checkpoint(
             saver, thread_id, state.to_channels(), previous
         )
         prune = bool(metadata["step"]) and metadata["step"] % PRUNE_EVERY == 0
-        if held.connection is not None and hasattr(saver, "aput_and_commit"):
-            await saver.aput_and_commit(
-                held.connection, config, checkpoint, metadata, new_versions, prune=prune
-            )
+        if self.compares_on_write:
+            if not await saver.aput_if_latest(
+                config, checkpoint, metadata, new_versions, prune=prune
+            ):
+                self._cache.pop(thread_id, None)
+                return False
         else:
             await saver.aput(config, checkpoint, metadata, new_versions)
             if prune:
@@ -174,6 +178,7 @@ class ThreadStore:
         self._keep(
             thread_id, CheckpointTuple(stored, checkpoint, metadata, parent, []), _copy(state)
         )
+        return True
 
     async def delete(self, thread_id: str) -> None:
         self._cache.pop(thread_id, None)

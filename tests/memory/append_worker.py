@@ -2,8 +2,8 @@
 
 Run as ``python -m tests.memory.append_worker URL TOKEN PREFIX N``: opens memory,
 prints ``ready``, waits for a line on stdin, appends N turns concurrently, then
-prints one JSON line with how many were written and which user texts its
-compactor folded.
+prints one JSON line with how many were written and which user texts the
+compactions it stored folded.
 """
 
 from __future__ import annotations
@@ -22,18 +22,22 @@ async def main(url: str, token: str, prefix: str, n: int) -> None:
     async with open_memory(url, compactor=compactor) as mem:
         print("ready", flush=True)
         await asyncio.to_thread(sys.stdin.readline)
-        results = await asyncio.gather(
+
+        outcomes = await asyncio.gather(
             *(
-                mem.append_turn(token, turn(f"{prefix} {i}", f"reply {prefix} {i}"))
+                compactor.counted(
+                    mem.append_turn(token, turn(f"{prefix} {i}", f"reply {prefix} {i}"))
+                )
                 for i in range(n)
             )
         )
+    results = [result for result, _ in outcomes]
     print(
         json.dumps(
             {
                 "written": sum(r.written for r in results),
                 "skipped": [r.skipped for r in results if not r.written],
-                "folded": compactor.folded_user_texts,
+                "folded": [text for _, folded in outcomes for text in folded],
             }
         ),
         flush=True,

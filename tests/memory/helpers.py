@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Awaitable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from memory import CompactionOutput, CompactionRequest, ExtractiveCompactor, FinalTurn, ThreadState
 from memory.limits import MemoryLimits
+from memory.models import AppendResult
 
 LIMITS = MemoryLimits()
 _counter = itertools.count()
@@ -58,6 +61,10 @@ def user_texts(state: ThreadState) -> list[str]:
     return [m.text for m in state.messages if m.role == "user"]
 
 
+_FOLDS: ContextVar[list[CompactionRequest] | None] = ContextVar("test_folds", default=None)
+"""The compactions run during one ``CountingCompactor.counted`` append."""
+
+
 @dataclass
 class CountingCompactor:
     """The extractive compactor, recording every request (how many turns it folded)."""
@@ -78,7 +85,25 @@ class CountingCompactor:
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput:
         self.requests.append(request)
+        if (folds := _FOLDS.get()) is not None:
+            folds.append(request)
         return await self._inner.compact(request)
+
+    async def counted(self, append: Awaitable[AppendResult]) -> tuple[AppendResult, list[str]]:
+        """Await one ``append_turn``: its result and the user texts its stored fold folded.
+
+        A Postgres write that lost to another process's write is retried on fresh
+        state and compacts again; only the last fold of a turn that compacted was stored.
+        """
+        folds: list[CompactionRequest] = []
+        token = _FOLDS.set(folds)
+        try:
+            result = await append
+        finally:
+            _FOLDS.reset(token)
+        if not (result.compacted and folds):
+            return result, []
+        return result, [m.text for m in folds[-1].folded if m.role == "user"]
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Memory's shortcut writes store exactly the rows the stock savers' ``aput`` stores.
 
-The Postgres write (checkpoint, blobs and COMMIT in one round trip) and the
+The Postgres compare-and-put (lock, checkpoint, blobs and COMMIT in one round trip) and the
 SQLite ``aput`` (one hop fewer) are our own code over langgraph's tables: if
 they drifted from the stock format, ``aget_state`` and Studio would misread
 memory threads. Each test writes the same two checkpoints both ways, on a real
@@ -14,7 +14,6 @@ from typing import Any
 import psycopg
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-from psycopg.pq import TransactionStatus
 
 from memory.checkpointer import open_checkpointer, open_pg_pool, sqlite_path
 from memory.store import next_checkpoint, thread_config
@@ -69,10 +68,7 @@ async def test_postgres_write_stores_the_stock_rows(pg_url: str) -> None:
         stock = AsyncPostgresSaver(pool)
 
         async def put_ours(*args: Any) -> None:
-            async with pool.connection() as conn:
-                await conn.execute("BEGIN")
-                await ours.aput_and_commit(conn, *args)
-                assert conn.info.transaction_status == TransactionStatus.IDLE  # committed
+            assert await ours.aput_if_latest(*args)
 
         mine, theirs = await _write_both(ours, stock, put_ours)
         _same_reads(
@@ -112,3 +108,19 @@ async def test_sqlite_aput_stores_the_stock_row(sqlite_url: str) -> None:
         )
         rows = {tid: await conn.execute_fetchall(query, (tid,)) for tid in (mine, theirs)}
     assert rows[mine] and list(rows[mine]) == list(rows[theirs])
+
+
+async def test_postgres_put_is_refused_when_the_thread_moved_on(pg_url: str) -> None:
+    """Two writers read the same latest checkpoint; the second one's put is refused and
+    leaves the thread as the first left it, until it writes on top of the new latest."""
+    async with open_checkpointer(pg_url) as saver:
+        first = next_checkpoint(saver, "chat:cas", STATES[0], None)
+        late = next_checkpoint(saver, "chat:cas", STATES[1], None)  # read before `first`
+        assert await saver.aput_if_latest(*first)
+        assert not await saver.aput_if_latest(*late)
+        latest = await saver.aget_tuple(thread_config("chat:cas"))
+        assert latest.checkpoint["id"] == first[1]["id"]
+        assert latest.checkpoint["channel_values"]["messages"] == STATES[0]["messages"]
+        retry = next_checkpoint(saver, "chat:cas", STATES[1], latest)
+        assert await saver.aput_if_latest(*retry)
+        assert (await saver.alatest_checkpoint_id("chat:cas")) == retry[1]["id"]
