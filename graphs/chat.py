@@ -95,7 +95,7 @@ class ChatOutput(TypedDict):
 
 class ChatState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], turn_messages]
-    memory: Annotated[dict[str, Any] | None, UntrackedValue(dict)]
+    memory: Annotated[ThreadState | None, UntrackedValue(ThreadState)]
     """This turn's memory, read once per run; never checkpointed on the agent's thread."""
     user_text: str
     model_text: str
@@ -183,7 +183,7 @@ def build_graph(
         model_text, references = resolve_references(user_text)
         return {
             "messages": [*reset, human],
-            "memory": memory.to_channels() if memory is not None else None,
+            "memory": memory,
             "user_text": user_text,
             "model_text": model_text,
             "source": "mcp-resource" if references else "chat",
@@ -191,9 +191,8 @@ def build_graph(
         }
 
     async def agent(state: ChatState, config: RunnableConfig) -> dict[str, Any]:
-        memory = state.get("memory")
         context = build_context(
-            ThreadState.model_validate(memory) if memory else None,
+            state.get("memory"),
             system_prompt=SYSTEM_PROMPT,
             latest_user_text=state.get("model_text") or state.get("user_text") or "",
         )
