@@ -1,10 +1,10 @@
 """Benchmark 5 — concurrency: many sessions in parallel, and many writers on one session.
 
 Many sessions: ``sessions`` × ``session_turns`` turns at once. Ours is
-``open_memory(pg_url)`` (pooled ``PostgresSaver``, no instance lock, each write a
-compare-and-put under a per-thread advisory lock); the baseline is the same service over one stock
-``AsyncPostgresSaver``, which serializes every call on one ``asyncio.Lock``.
-The turns run in blocks that alternate ours / stock on the same sessions.
+``open_memory(pg_url)`` (pooled ``PostgresSaver``, no instance lock, each write
+a compare-and-put under a per-thread advisory lock); the baseline is the same
+service over one stock ``AsyncPostgresSaver``, which serializes every call on one
+``asyncio.Lock``. The turns run in blocks that alternate ours / stock on the same sessions.
 
 One session: ``writers`` writers, each its own service (its own pools and
 in-process locks, as separate server processes would have), write to the SAME

@@ -254,36 +254,40 @@ both sides alike. Variants of the turn loop (`bench/variants.py`):
   on every turn past the window, same fake model.
 
 Storage counts the stored row payloads of the session's thread in every table (no index
-or page overhead). Context size counts the characters of every message the model gets
-(≈ tokens × 4). Concurrency counts lost turns exactly: every turn carries message ids
-and the fake compactor records the ids it folds, so each written id must be either
-folded once or still in the window. Concurrency runs `open_memory(pg_url)` (pooled
-`PostgresSaver` without the stock instance lock, per-thread advisory locks) against the
-same service over one stock `AsyncPostgresSaver`, in blocks that alternate on the same
-64 sessions. End to end starts `langgraph dev` through `tests/support/langgraph_server.py`
-on the repo's graphs and the offline model, with the config's `auth` section left out:
-memory on = the run carries `context={"session_id": ...}`, memory off = no session, so
-`load_memory_state` returns None and the final-turn node skips memory
-(`adapters/final_turn.py`). 16 clients send runs back to back, so the dev server's
-queue never empties (an empty queue makes its scheduler sleep 0.5 s), and only runs that
-finish after a settling second of each phase count; on/off phases alternate on one
-server. End-to-end figures move by several points between runs on this shared 2-core
-machine: the spread of the adjacent phase pairs shows how much.
+or page overhead). Context size counts the characters of every message the model gets (≈
+tokens × 4). Concurrency counts lost turns exactly: every turn carries message ids and
+the fake compactor records the ids folded by the compactions that were stored, so each
+written id must be either folded once or still in the window. Concurrency runs
+`open_memory(pg_url)` (pooled `PostgresSaver` without the stock instance lock, each turn
+one compare-and-put under a per-thread advisory lock) against the same service over one
+stock `AsyncPostgresSaver`, in blocks that alternate on the same 64 sessions. End to end
+starts `langgraph dev` through `tests/support/langgraph_server.py` on the repo's graphs
+and the offline model, with the config's `auth` section left out: memory on = the run
+carries `context={"session_id": ...}`, memory off = no session, so `load_memory_state`
+returns None and the final-turn node skips memory (`adapters/final_turn.py`). 16 clients
+send runs back to back, so the dev server's queue never empties (an empty queue makes
+its scheduler sleep 0.5 s), and only runs that finish after a settling second of each
+phase count; on/off phases alternate on one server. End-to-end figures move by several
+points between runs on this shared 2-core machine: the spread of the adjacent phase
+pairs shows how much.
 """
 
 
 E2E_MISSED = """\
 **Why the end-to-end goal can be missed, and what would close it.** With the offline
-model a `chat` run costs the dev server only about 15–20 ms of CPU, so memory's fixed
-work per run weighs a lot: the session context (built once now), one round trip to read
-the latest checkpoint id at the start, one to take the advisory lock and one to write,
-prune and commit at the end, plus building the context messages. The server CPU columns
-show it as 1–3 ms per run. Two changes would take out two of the three round trips: a
-compare-and-put write (the advisory lock, a check that the thread's latest checkpoint is
-still the one read, and the insert in one statement batch, retried on a conflict) in
-place of lock-then-write, and `LISTEN/NOTIFY` invalidation of the kept state in place of
-the id lookup at the start of each run. With a real model a run costs seconds and the
-same milliseconds disappear."""
+model a `chat` run costs the dev server only 14–20 ms of CPU on this machine, so memory's
+fixed work weighs a lot. Per run, memory now does two Postgres round trips (at the start,
+the thread's latest checkpoint id, so a turn is never built on a stale kept copy when
+other processes write the session; at the end, one compare-and-put that takes the
+advisory lock, inserts, prunes when due and commits) and builds the context messages;
+the session context's schema is built once. In-process that is about 1.3 ms of CPU per
+run; the server CPU column shows 1–3 ms under `langgraph dev`, and the gap between the
+two is not located yet. What would close it: drop the lookup at the start of each run
+with `LISTEN/NOTIFY` invalidation of the kept state (reads would then be stale for the
+instant a notification is in flight), and find the dev-server share of the cost with a
+profiler that sees native frames. With a real model a run costs seconds and these
+milliseconds disappear; the figure also moves by several points between runs (see the
+adjacent phase pairs)."""
 
 
 def write(
