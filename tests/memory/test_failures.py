@@ -142,7 +142,7 @@ def test_compaction_output_accepts_exactly_summary_and_pins() -> None:
         CompactionOutput.model_validate({"summary": "x"})
 
 
-async def test_postgres_write_and_prune_commit_together_with_the_lock(
+async def test_postgres_write_and_prune_commit_together(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A statement failing after the checkpoint is inserted but before the COMMIT (here:
