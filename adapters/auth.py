@@ -138,15 +138,12 @@ async def on_thread_update(
 @auth.on.threads.read
 @auth.on.threads.delete
 @auth.on.threads.search
-async def on_thread_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
-    return _owner(ctx)
-
-
 @auth.on.crons.read
 @auth.on.crons.update
 @auth.on.crons.delete
 @auth.on.crons.search
-async def on_cron_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+async def on_owned_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """Threads and crons: only the owner's are seen, changed or deleted."""
     return _owner(ctx)
 
 

@@ -124,8 +124,7 @@ _INSERT_BLOBS_SQL = (
 _INSERT_CHECKPOINT_SQL = (
     b"INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
     b"checkpoint, metadata) SELECT * FROM (VALUES %(row)b) AS new "
-    b"WHERE (SELECT checkpoint_id FROM checkpoints WHERE thread_id = %(tid)b "
-    b"AND checkpoint_ns = %(ns)b ORDER BY checkpoint_id DESC LIMIT 1) "
+    b"WHERE (" + _LATEST_ID_SQL.format(p="%b").encode() % (b"%(tid)b", b"%(ns)b") + b") "
     b"IS NOT DISTINCT FROM %(parent)b "
     b"ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) "
     b"DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata"

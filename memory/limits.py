@@ -89,6 +89,7 @@ WRITE_ATTEMPTS = 64
 """Postgres: tries of one turn's compare-and-put while other processes keep writing the
 same session first. Each try re-reads; only a concurrent winner makes one fail, so every
 round some writer succeeds."""
+WRITE_RETRY_FIRST_S = 0.001
 WRITE_RETRY_MAX_S = 0.05
-"""Upper bound of the random pause before a retry (exponential from 1 ms, full jitter):
-writers racing for one session spread out instead of colliding again."""
+"""Upper bound of the random pause before a retry (doubling from WRITE_RETRY_FIRST_S,
+full jitter): writers racing for one session spread out instead of colliding again."""

@@ -23,7 +23,12 @@ from memory.checkpointer import (
 from memory.compaction import Compactor, StatusCallback, compact, emit, split_window
 from memory.extractive import ExtractiveCompactor
 from memory.hydration import hydration_dto
-from memory.limits import WRITE_ATTEMPTS, WRITE_RETRY_MAX_S, MemoryLimits
+from memory.limits import (
+    WRITE_ATTEMPTS,
+    WRITE_RETRY_FIRST_S,
+    WRITE_RETRY_MAX_S,
+    MemoryLimits,
+)
 from memory.llm_compactor import LLMCompactor
 from memory.locks import FileLocks, LocalLocks, ThreadLocks
 from memory.models import (
@@ -112,7 +117,7 @@ class MemoryService:
                     if await self.store.write(thread_id, state, previous):
                         break
                     await asyncio.sleep(
-                        random.uniform(0, min(WRITE_RETRY_MAX_S, 0.001 * 2**attempt))
+                        random.uniform(0, min(WRITE_RETRY_MAX_S, WRITE_RETRY_FIRST_S * 2**attempt))
                     )
                 else:
                     raise WriteConflictError(thread_id)
