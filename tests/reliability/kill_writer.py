@@ -7,6 +7,9 @@ kills do not pay twenty interpreter start-ups. Commands on stdin, one a line:
 the writer appends turn ``start``, ``start+1`` … and after each acknowledged
 write appends its index to ``ackfile`` (a ``write(2)``: it survives SIGKILL).
 ``reap <pid>`` waits for that child and prints ``reaped``.
+
+On PostgreSQL the writer's connections carry ``application_name`` ``WRITER_APP``,
+so the test can wait until the server has finished with a killed writer.
 """
 
 from __future__ import annotations
@@ -14,8 +17,21 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import traceback
+from urllib.parse import urlsplit, urlunsplit
 
 from memory import FinalTurn, open_memory
+
+WRITER_APP = "aimind-kill-writer"
+
+
+def tagged(url: str) -> str:
+    """``url`` with the writer's ``application_name`` (PostgreSQL only)."""
+    if not url.startswith("postgresql://"):
+        return url
+    parts = urlsplit(url)
+    query = "&".join(filter(None, [parts.query, f"application_name={WRITER_APP}"]))
+    return urlunsplit(parts._replace(query=query))
 
 
 def user_text(i: int) -> str:
@@ -24,7 +40,7 @@ def user_text(i: int) -> str:
 
 async def write_forever(url: str, session: str, start: int, ackfile: str) -> None:
     fd = os.open(ackfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    async with open_memory(url) as mem:
+    async with open_memory(tagged(url)) as mem:
         i = start
         while True:
             result = await mem.append_turn(
@@ -52,6 +68,9 @@ def main() -> None:
             if pid == 0:
                 try:
                     asyncio.run(write_forever(url, session, int(start), ackfile))
+                except BaseException:  # os._exit skips the interpreter's report: print it
+                    traceback.print_exc()
+                    sys.stderr.flush()
                 finally:
                     os._exit(3)
             print(f"pid {pid}", flush=True)

@@ -16,9 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from memory import ThreadState, open_memory
+from tests.reliability.kill_writer import WRITER_APP
 from tests.support.faults import assert_bounded
 
 KILLS = 20
@@ -41,6 +43,31 @@ async def first_ack(ackfile: Path) -> None:
     while not _acked(ackfile):
         assert asyncio.get_running_loop().time() < deadline, "the writer never wrote a turn"
         await asyncio.sleep(0.01)
+
+
+async def server_done_with_writer(url: str) -> None:
+    """Wait until PostgreSQL has no backend of the killed writer left.
+
+    A write the writer sent before it died still commits on the server after
+    the process is gone; the memory is checked once nothing more can land.
+    """
+    if not url.startswith("postgresql://"):
+        return
+    deadline = asyncio.get_running_loop().time() + FIRST_ACK_TIMEOUT_S
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        while True:
+            cur = await conn.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND application_name = %s",
+                (WRITER_APP,),
+            )
+            row = await cur.fetchone()
+            if row and row[0] == 0:
+                return
+            assert asyncio.get_running_loop().time() < deadline, (
+                "the killed writer's backend lives on"
+            )
+            await asyncio.sleep(0.01)
 
 
 class ForkServer:
@@ -129,6 +156,7 @@ async def test_sigkill_at_random_points(
                 else:  # sometimes while the writer is still opening the database
                     await asyncio.sleep(rng.uniform(0.0, 0.2))
                 server.kill(pid)
+                await server_done_with_writer(db_url)
                 acks = [int(x) for x in ackfile.read_text().split()] if ackfile.exists() else []
                 assert acks == list(range(last_stored + 1, last_stored + 1 + len(acks)))
                 rounds_with_acks += bool(acks)
