@@ -13,6 +13,7 @@ import json
 import math
 import os
 import select
+import sqlite3
 import time
 import weakref
 from collections.abc import AsyncIterator, Sequence
@@ -152,8 +153,19 @@ def _inline(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
+_SQLITE_INSERT_SQL = (
+    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+    "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_SQLITE_PRUNE_SQL = (
+    "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id <> ?",
+    "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id <> ?",
+)
+
+
 class SqliteSaver(AsyncSqliteSaver):
-    """AsyncSqliteSaver that can also prune a thread to its latest checkpoint."""
+    """AsyncSqliteSaver with fewer hops to its connection's thread, a compare-and-put
+    and pruning a thread to its latest checkpoint."""
 
     async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
         """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
@@ -163,6 +175,23 @@ class SqliteSaver(AsyncSqliteSaver):
                 _LATEST_ID_SQL.format(p="?"), (str(thread_id), checkpoint_ns)
             )
         return str(rows[0][0]) if rows else None
+
+    def _row(
+        self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata
+    ) -> tuple[Any, ...]:
+        """``AsyncSqliteSaver.aput``'s checkpoints row."""
+        configurable = config["configurable"]
+        type_, blob = self.serde.dumps_typed(checkpoint)
+        meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
+        return (
+            str(configurable["thread_id"]),
+            configurable["checkpoint_ns"],
+            checkpoint["id"],
+            configurable.get("checkpoint_id"),
+            type_,
+            blob,
+            meta.encode("utf-8", "ignore"),
+        )
 
     async def aput(
         self,
@@ -174,25 +203,54 @@ class SqliteSaver(AsyncSqliteSaver):
         """``AsyncSqliteSaver.aput``, the same row, in two hops to the connection's thread
         instead of three (the insert and closing its cursor go in one)."""
         await self.setup()
-        configurable = config["configurable"]
-        thread_id, ns = str(configurable["thread_id"]), configurable["checkpoint_ns"]
-        type_, blob = self.serde.dumps_typed(checkpoint)
-        meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
-        row = (thread_id, ns, checkpoint["id"], configurable.get("checkpoint_id"), type_, blob)
+        row = self._row(config, checkpoint, metadata)
         async with self.lock:
-            await self.conn.execute_fetchall(
-                "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
-                "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (*row, meta.encode("utf-8", "ignore")),
-            )
+            await self.conn.execute_fetchall(_SQLITE_INSERT_SQL, row)
             await self.conn.commit()
         return {
-            "configurable": {
-                "thread_id": thread_id,
-                "checkpoint_ns": ns,
-                "checkpoint_id": checkpoint["id"],
-            }
+            "configurable": {"thread_id": row[0], "checkpoint_ns": row[1], "checkpoint_id": row[2]}
         }
+
+    async def aput_if_latest(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+        *,
+        prune: bool = False,
+    ) -> bool:
+        """Compare-and-put, as ``PostgresSaver.aput_if_latest``: ``aput``'s row, only if
+        the thread's latest checkpoint is still ``config``'s ``checkpoint_id``.
+
+        One hop to the connection's thread runs the whole write transaction: BEGIN
+        IMMEDIATE (SQLite's write lock, so the check and the insert see one state),
+        check, insert, prune if asked, COMMIT. aiosqlite has no public call for
+        "run this function on the connection", so this uses its ``_execute``.
+        """
+        await self.setup()
+        row = self._row(config, checkpoint, metadata)
+        tid, ns, cid, parent = row[:4]
+
+        def put(conn: sqlite3.Connection) -> bool:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                latest = conn.execute(_LATEST_ID_SQL.format(p="?"), (tid, ns)).fetchone()
+                if (latest[0] if latest else None) != parent:
+                    conn.rollback()
+                    return False
+                conn.execute(_SQLITE_INSERT_SQL, row)
+                if prune:
+                    for statement in _SQLITE_PRUNE_SQL:
+                        conn.execute(statement, (tid, ns, cid))
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            return True
+
+        async with self.lock:
+            return await self.conn._execute(put, self.conn._conn)
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         await self.setup()

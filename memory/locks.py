@@ -1,10 +1,13 @@
 """Per-thread write locks: read-modify-write of one memory thread is never interleaved (SPEC §4).
 
-In-process an ``asyncio.Lock`` per thread id; across processes (and across
-services in one process) on SQLite a byte-range open-file-description lock on a
-lock file beside the database. On Postgres the write itself is a compare-and-put
-under an advisory transaction lock (``PostgresSaver.aput_if_latest``), so writers
-in other processes cannot interleave either.
+The write itself is a compare-and-put on both databases (``aput_if_latest``:
+under an advisory transaction lock on Postgres, in one ``BEGIN IMMEDIATE``
+transaction on SQLite), so no writer anywhere can lose another's turn. These
+locks keep writers from doing the same work twice: in-process an
+``asyncio.Lock`` per thread id; on SQLite also a byte-range
+open-file-description lock on a lock file beside the database, so other
+processes (and other services in this one) wait instead of building a turn
+whose write would be refused.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Memory's shortcut writes store exactly the rows the stock savers' ``aput`` stores.
 
-The Postgres compare-and-put (lock, checkpoint, blobs and COMMIT in one round trip) and the
-SQLite ``aput`` (one hop fewer) are our own code over langgraph's tables: if
+The compare-and-puts (Postgres: lock, checkpoint, blobs and COMMIT in one round trip;
+SQLite: one hop to the connection's thread) and the SQLite ``aput`` (one hop fewer)
+are our own code over langgraph's tables: if
 they drifted from the stock format, ``aget_state`` and Studio would misread
 memory threads. Each test writes the same two checkpoints both ways, on a real
 database, and compares the stored rows and what the stock saver reads back.
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+import pytest
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -89,7 +91,8 @@ async def test_postgres_write_stores_the_stock_rows(pg_url: str) -> None:
             assert rows[mine] and rows[mine] == rows[theirs], table
 
 
-async def test_sqlite_aput_stores_the_stock_row(sqlite_url: str) -> None:
+@pytest.mark.parametrize("put", ["aput", "aput_if_latest"])
+async def test_sqlite_writes_store_the_stock_row(sqlite_url: str, put: str) -> None:
     import aiosqlite
 
     async with (
@@ -97,7 +100,11 @@ async def test_sqlite_aput_stores_the_stock_row(sqlite_url: str) -> None:
         aiosqlite.connect(sqlite_path(sqlite_url)) as conn,
     ):
         stock = AsyncSqliteSaver(conn)
-        mine, theirs = await _write_both(ours, stock, ours.aput)
+
+        async def put_ours(*args: Any) -> None:
+            assert await getattr(ours, put)(*args)  # a config, or True: written
+
+        mine, theirs = await _write_both(ours, stock, put_ours)
         _same_reads(
             await stock.aget_tuple(thread_config(mine)),
             await stock.aget_tuple(thread_config(theirs)),
@@ -110,10 +117,10 @@ async def test_sqlite_aput_stores_the_stock_row(sqlite_url: str) -> None:
     assert rows[mine] and list(rows[mine]) == list(rows[theirs])
 
 
-async def test_postgres_put_is_refused_when_the_thread_moved_on(pg_url: str) -> None:
+async def test_put_is_refused_when_the_thread_moved_on(db_url: str) -> None:
     """Two writers read the same latest checkpoint; the second one's put is refused and
     leaves the thread as the first left it, until it writes on top of the new latest."""
-    async with open_checkpointer(pg_url) as saver:
+    async with open_checkpointer(db_url) as saver:
         first = next_checkpoint(saver, "chat:cas", STATES[0], None)
         late = next_checkpoint(saver, "chat:cas", STATES[1], None)  # read before `first`
         assert await saver.aput_if_latest(*first)
