@@ -85,6 +85,10 @@ STATE_CACHE_THREADS = 1_024
 """Memory threads whose latest state a store keeps in process (checked against the
 latest checkpoint id before use, so it only saves work, never serves stale state)."""
 
+STAMP_SLOTS = 65_536
+"""Slots in a SQLite database's shared stamp file (8 bytes each): threads sharing a
+slot only cost each other a latest-id lookup (``memory/stamps.py``)."""
+
 WRITE_ATTEMPTS = 64
 """Postgres: tries of one turn's compare-and-put while other processes keep writing the
 same session first. Each try re-reads; only a concurrent winner makes one fail, so every

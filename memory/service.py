@@ -40,6 +40,7 @@ from memory.models import (
     utcnow,
 )
 from memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
+from memory.stamps import SharedStamps
 from memory.store import ThreadStore, build_memory_graph
 from memory.text import clean_text, truncate
 
@@ -221,13 +222,15 @@ async def open_memory(
     backend = backend_of(url)
     async with AsyncExitStack() as stack:
         saver = await stack.enter_async_context(open_checkpointer(url))
-        locks: ThreadLocks
+        locks: ThreadLocks = LocalLocks()
+        stamps = None
         if backend == "sqlite":
-            file_locks = await asyncio.to_thread(FileLocks, Path(f"{sqlite_path(url)}.lock"))
+            path = sqlite_path(url)
+            file_locks = await asyncio.to_thread(FileLocks, Path(f"{path}.lock"))
             stack.callback(file_locks.close)
+            stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
+            stack.callback(stamps.close)
             locks = file_locks
-        else:
-            locks = LocalLocks()
         yield MemoryService(
-            ThreadStore(saver), locks, secret, limits, resolve_compactor(compactor, limits)
+            ThreadStore(saver, stamps), locks, secret, limits, resolve_compactor(compactor, limits)
         )

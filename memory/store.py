@@ -26,6 +26,7 @@ from langgraph.graph.state import CompiledStateGraph
 from memory.checkpointer import prune_thread
 from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
 from memory.models import ThreadState
+from memory.stamps import SharedStamps
 
 MEMORY_NODE = "remember"
 
@@ -94,8 +95,9 @@ def next_checkpoint(
 class ThreadStore:
     """Reads and writes ThreadState on memory threads of one saver."""
 
-    def __init__(self, saver: BaseCheckpointSaver) -> None:
+    def __init__(self, saver: BaseCheckpointSaver, stamps: SharedStamps | None = None) -> None:
         self.saver = saver
+        self.stamps = stamps
         self._cache: OrderedDict[str, tuple[CheckpointTuple, ThreadState]] = OrderedDict()
 
     @property
@@ -116,11 +118,16 @@ class ThreadStore:
         and it is the one this store last read or wrote, the kept copy is used:
         no blobs fetched, nothing deserialized or validated again. Any other
         writer (another process) makes a new id, so a stale copy is never used.
-        ``for_write`` with a compare-and-put saver skips even the lookup: the write
-        itself fails if the copy turns out stale, and the caller reads again.
+        With shared stamps saying the kept checkpoint is still the latest, even
+        the lookup is skipped. ``for_write`` with a compare-and-put saver skips it
+        too: the write itself fails if the copy turns out stale, and the caller
+        reads again.
         """
         kept = self._cache.get(thread_id)
-        if kept and for_write and self.compares_on_write:
+        if kept and (
+            (for_write and self.compares_on_write)
+            or (self.stamps and self.stamps.is_latest(thread_id, kept[0].checkpoint["id"]))
+        ):
             self._cache.move_to_end(thread_id)
             return _copy(kept[1]), kept[0]
         if self._can_check_latest:
@@ -163,6 +170,8 @@ class ThreadStore:
             saver, thread_id, state.to_channels(), previous
         )
         prune = bool(metadata["step"]) and metadata["step"] % PRUNE_EVERY == 0
+        if self.stamps:  # the caller holds the thread's write lock until it returns
+            self.stamps.clear(thread_id)
         if self.compares_on_write:
             if not await saver.aput_if_latest(
                 config, checkpoint, metadata, new_versions, prune=prune
@@ -173,6 +182,8 @@ class ThreadStore:
             await saver.aput(config, checkpoint, metadata, new_versions)
             if prune:
                 await prune_thread(saver, thread_id)
+        if self.stamps:
+            self.stamps.mark(thread_id, checkpoint["id"])
         stored = {"configurable": {**config["configurable"], "checkpoint_id": checkpoint["id"]}}
         parent = config if previous is not None else None
         self._keep(
@@ -182,6 +193,8 @@ class ThreadStore:
 
     async def delete(self, thread_id: str) -> None:
         self._cache.pop(thread_id, None)
+        if self.stamps:
+            self.stamps.clear(thread_id)
         await self.saver.adelete_thread(thread_id)
 
 

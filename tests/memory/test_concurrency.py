@@ -10,6 +10,9 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from memory import open_memory
 
@@ -134,3 +137,37 @@ async def test_two_services_in_one_process_on_one_database_lose_no_turn(db_url: 
     assert_bounds(state)
     folded = [text for _, texts in outcomes for text in texts]
     assert sorted(user_texts(state) + folded) == sorted(expected)
+
+
+async def test_each_service_loads_the_turn_the_other_just_wrote(db_url: str) -> None:
+    """Two services (as two processes would) keep copies of one session; each load
+    still returns the latest turn, whichever of them wrote it."""
+    token = new_token()
+    async with open_memory(db_url) as first, open_memory(db_url) as second:
+        for i in range(12):
+            writer, reader = (first, second) if i % 2 else (second, first)
+            assert (await writer.append_turn(token, turn(f"turn {i}", f"reply {i}"))).written
+            assert user_texts(await reader.load(token))[-1] == f"turn {i}"
+            assert user_texts(await writer.load(token))[-1] == f"turn {i}"
+
+
+async def test_a_writer_that_dies_after_its_commit_leaves_no_stale_copy(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer may die between committing a turn and stamping it (SQLite's shared
+    stamps, ``memory/stamps.py``): every other process then reads the database."""
+    token = new_token()
+    async with open_memory(db_url) as reader, open_memory(db_url) as writer:
+        assert (await reader.append_turn(token, turn("first", "reply"))).written
+        assert user_texts(await reader.load(token)) == ["first"]  # kept in `reader`
+
+        commit = writer.store.saver.aput_if_latest
+
+        async def commit_then_die(*args: Any, **kwargs: Any) -> bool:
+            assert await commit(*args, **kwargs)
+            raise SystemExit  # the process ends right after the commit
+
+        monkeypatch.setattr(writer.store.saver, "aput_if_latest", commit_then_die)
+        with pytest.raises(SystemExit):
+            await writer.append_turn(token, turn("second", "reply"))
+        assert user_texts(await reader.load(token)) == ["first", "second"]
