@@ -9,6 +9,14 @@ leaves out the ``auth`` section — with auth every request has a session, so
 "off" could not run on the same server — and on/off phases alternate on that
 one server, so auth is no part of either figure.
 
+``langgraph dev`` runs one run at a time: without ``--n-jobs-per-worker`` its CLI
+sets ``N_JOBS_PER_WORKER=1`` (``langgraph_api/cli.py``; the flag's help says 10).
+So runs/s is one over a run's latency, and memory's cost is the wall time it
+adds to every run: its database round trips as much as its CPU. (With
+``--n-jobs-per-worker 10`` the in-memory runtime's queue jams on stateless runs
+whose temporary thread is already gone — "Unexpected missing thread in
+Runs.next", memory on or off — so the bench keeps the dev default.)
+
 Runs/s is measured at steady load: ``CLIENTS`` clients send runs back to back
 and only runs finishing after a settling second count. (Blocks that let the
 queue drain would add the dev server's idle poll, up to 0.5 s, to both sides.)"""
@@ -28,7 +36,7 @@ from bench.common import BACKENDS, BenchEnv, Profile, pyplot, ratio, save_figure
 
 NAME = "e2e"
 CLIENTS = 16
-"""Runs in flight at once: more than the dev server's 10 workers, so its queue never empties."""
+"""Runs queued or running at once, so the dev server's queue never empties while measuring."""
 SETTLE_S = 1.0
 """Left out at the start of each phase: the switch of sides, and the dev server's queue
 poll, which sleeps 0.5 s whenever it found the queue empty."""
@@ -137,6 +145,8 @@ async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, A
         "runs_per_s": {k: round(v, 2) for k, v in runs_per_s.items()},
         "on_vs_off_runs_per_s": ratio(runs_per_s["on"], runs_per_s["off"]),
         "memory_cost_pct": round(100 * (1 - runs_per_s["on"] / runs_per_s["off"]), 1),
+        "run_ms": {k: round(1000 / v, 2) for k, v in runs_per_s.items()},
+        "memory_ms_per_run": round(1000 / runs_per_s["on"] - 1000 / runs_per_s["off"], 2),
         "memory_seen_by_model": bool(seen and int(seen.group(1)) > 0),
         "phase_runs_per_s": {k: [round(r, 2) for r in v] for k, v in phase_rates.items()},
         "adjacent_phase_ratios": [

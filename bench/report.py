@@ -167,7 +167,8 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                     v,
                     "≥ 0.9",
                     v >= 0.9,
-                    f"cost {r['memory_cost_pct']} %",
+                    f"cost {r['memory_cost_pct']} %: {r['memory_ms_per_run']} ms added to a "
+                    f"{r['run_ms']['off']} ms run",
                 )
             )
     return out
@@ -264,9 +265,14 @@ stock `AsyncPostgresSaver`, in blocks that alternate on the same 64 sessions. En
 starts `langgraph dev` through `tests/support/langgraph_server.py` on the repo's graphs
 and the offline model, with the config's `auth` section left out: memory on = the run
 carries `context={"session_id": ...}`, memory off = no session, so `load_memory_state`
-returns None and the final-turn node skips memory (`adapters/final_turn.py`). 16 clients
-send runs back to back, so the dev server's queue never empties (an empty queue makes
-its scheduler sleep 0.5 s), and only runs that finish after a settling second of each
+returns None and the final-turn node skips memory (`adapters/final_turn.py`).
+`langgraph dev` runs one run at a time (without `--n-jobs-per-worker` its CLI sets
+`N_JOBS_PER_WORKER=1`, whatever the flag's help says), so runs/s is one over a run's
+latency and memory's cost is the wall time it adds to each run, round trips included;
+the table gives it in ms. (With `--n-jobs-per-worker 10` the in-memory runtime's queue
+jams on stateless runs whose temporary thread is already gone, memory on or off.) 16
+clients send runs back to back, so the queue never empties (an empty queue makes its
+scheduler sleep 0.5 s), and only runs that finish after a settling second of each
 phase count; on/off phases alternate on one server. End-to-end figures move by several
 points between runs on this shared 2-core machine: the spread of the adjacent phase
 pairs shows how much.
@@ -274,23 +280,23 @@ pairs shows how much.
 
 
 E2E_MISSED = """\
-**Why the end-to-end goal can be missed, and what would close it.** With the offline
-model a `chat` run costs the dev server only 14–20 ms of CPU on this machine, so
-memory's fixed work weighs a lot. Per run, memory now does two Postgres round trips (at
-the start, the thread's latest checkpoint id, so a turn is never built on a stale kept
-copy when other processes write the session; at the end, one compare-and-put that takes
-the advisory lock, inserts, prunes when due and commits) and builds the context
-messages; the session context's schema is built once. In-process that is about 1.3 ms of
-CPU per run; the server CPU column shows 1–3 ms under `langgraph dev`. Part of the gap
-is garbage collection: timed with `gc.callbacks` in the dev server, collections took
-about 0.9 ms per run with memory off and 1.3 ms with it on (a third more full
-collections: the objects a turn allocates and keeps until the next one push the server's
-large heap into them sooner). What would close it: drop the lookup at the start of each
-run with `LISTEN/NOTIFY` invalidation of the kept state (reads would then be stale for
-the instant a notification is in flight), and keep less per session between turns (the
-kept copy holds the state twice, as models and as the written checkpoint's values). With
-a real model a run costs seconds and these milliseconds disappear; the figure also moves
-by several points between runs (see the adjacent phase pairs)."""
+**Why the end-to-end goal can be missed, and what would close it.** `langgraph dev`
+runs one run at a time, so every millisecond memory spends waiting counts in full, and
+with the offline model a run takes only 11–18 ms on this machine. Per run, memory reads
+the session at the start and writes the turn at the end. On SQLite the read costs no
+query when the shared stamps (`memory/stamps.py`) say the kept copy is still the latest,
+and the write is one hop to the connection's thread (BEGIN IMMEDIATE, compare, insert,
+commit); what is left is that commit and the CPU of building the turn. On Postgres the
+read asks for the thread's latest checkpoint id (one round trip, so a turn is never built
+on a stale copy when other processes write the session) and the write is one
+compare-and-put round trip; each round trip also waits for the server's busy event
+loop. What would close the rest: on Postgres, invalidating kept copies with
+`LISTEN/NOTIFY` instead of the lookup (reads would then be stale for the instant a
+notification is in flight, which we chose not to allow), and a commit that does not wait
+for its WAL flush (`synchronous_commit = off`: a database crash could then lose the last
+turns; we kept durable commits). With a real model a run takes seconds and these
+milliseconds disappear; the figure also moves by several points between runs (see the
+adjacent phase pairs)."""
 
 
 def write(
@@ -384,9 +390,10 @@ def write(
             "### 6. End to end (`langgraph dev`, offline model)",
             "",
             "| backend | clients in flight | runs counted off / on | runs/s memory off | "
-            "runs/s memory on | on / off | on / off per adjacent phase pair | "
+            "runs/s memory on | on / off | ms per run off / on | "
+            "on / off per adjacent phase pair | "
             "server CPU ms per run off / on | memory reached the model |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for b, r in e2e["backends"].items():
             pairs = r["adjacent_phase_ratios"]
@@ -395,6 +402,7 @@ def write(
                 f"| {b} | {r['clients']} | {r['runs_per_side']['off']} / "
                 f"{r['runs_per_side']['on']} | {r['runs_per_s']['off']} | "
                 f"{r['runs_per_s']['on']} | {r['on_vs_off_runs_per_s']} | "
+                f"{r['run_ms']['off']} / {r['run_ms']['on']} | "
                 f"{min(pairs)}–{max(pairs)} | {cpu['off']} / {cpu['on']} | "
                 f"{'yes' if r['memory_seen_by_model'] else 'NO'} |"
             )
