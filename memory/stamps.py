@@ -31,30 +31,34 @@ def stamp(thread_id: str, checkpoint_id: str) -> int:
     return int.from_bytes(digest, "little") | 1
 
 
-def _slot(thread_id: str) -> int:
-    digest = hashlib.blake2b(thread_id.encode(), digest_size=8, person=b"aimind-slot").digest()
-    return (int.from_bytes(digest, "little") % STAMP_SLOTS) * _SLOT.size
-
-
 class SharedStamps:
-    """The stamp table of one database, mapped from ``path``."""
+    """The stamp table of one database, mapped from ``path``.
+
+    The file's size, set by whichever process created it, fixes the number of
+    slots for every process, so all of them map a thread to the same slot even
+    if they were built with different ``STAMP_SLOTS``.
+    """
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            size = STAMP_SLOTS * _SLOT.size
-            if os.fstat(fd).st_size < size:
-                os.ftruncate(fd, size)  # zero-filled: every thread starts "ask the database"
-            self._map = mmap.mmap(fd, size)
+            if os.fstat(fd).st_size < _SLOT.size:
+                os.ftruncate(fd, STAMP_SLOTS * _SLOT.size)  # zeros: every thread "ask"
+            self._slots = os.fstat(fd).st_size // _SLOT.size
+            self._map = mmap.mmap(fd, self._slots * _SLOT.size)
         finally:
             os.close(fd)
 
     def close(self) -> None:
         self._map.close()
 
+    def _slot(self, thread_id: str) -> int:
+        digest = hashlib.blake2b(thread_id.encode(), digest_size=8, person=b"aimind-slot").digest()
+        return (int.from_bytes(digest, "little") % self._slots) * _SLOT.size
+
     def current(self, thread_id: str) -> int:
-        return _SLOT.unpack_from(self._map, _slot(thread_id))[0]
+        return _SLOT.unpack_from(self._map, self._slot(thread_id))[0]
 
     def is_latest(self, thread_id: str, checkpoint_id: str) -> bool:
         """True only if ``checkpoint_id`` is the thread's latest committed checkpoint."""
@@ -62,8 +66,8 @@ class SharedStamps:
 
     def clear(self, thread_id: str) -> None:
         """Before a write (or delete): from now on readers ask the database."""
-        _SLOT.pack_into(self._map, _slot(thread_id), UNKNOWN)
+        _SLOT.pack_into(self._map, self._slot(thread_id), UNKNOWN)
 
     def mark(self, thread_id: str, checkpoint_id: str) -> None:
         """After ``checkpoint_id`` committed, while still holding the thread's write lock."""
-        _SLOT.pack_into(self._map, _slot(thread_id), stamp(thread_id, checkpoint_id))
+        _SLOT.pack_into(self._map, self._slot(thread_id), stamp(thread_id, checkpoint_id))
