@@ -2,8 +2,9 @@
 
 ``AIMIND_DATABASE_URL`` picks the backend:
 ``sqlite:///path`` (the embedded default), ``postgresql://…`` (a psycopg pool,
-``setup()`` once) or ``memory``. Every saver returned here can prune a thread
-down to its latest checkpoint, which keeps memory threads bounded at rest.
+``setup()`` once) or ``memory``. Every saver returned here keeps memory threads
+bounded at rest: the SQLite and Postgres savers prune a thread to its latest
+checkpoint inside their compare-and-put, the in-memory one through ``aprune``.
 """
 
 from __future__ import annotations
@@ -164,8 +165,8 @@ _SQLITE_PRUNE_SQL = (
 
 
 class SqliteSaver(AsyncSqliteSaver):
-    """AsyncSqliteSaver with fewer hops to its connection's thread, a compare-and-put
-    and pruning a thread to its latest checkpoint."""
+    """AsyncSqliteSaver with fewer hops to its connection's thread and a compare-and-put
+    that can prune the thread to the checkpoint it writes."""
 
     async def alatest_checkpoint_id(self, thread_id: str, checkpoint_ns: str = "") -> str | None:
         """The id of the thread's latest checkpoint: an index lookup, no blobs, no writes."""
@@ -251,27 +252,6 @@ class SqliteSaver(AsyncSqliteSaver):
 
         async with self.lock:
             return await self.conn._execute(put, self.conn._conn)
-
-    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
-        await self.setup()
-        ids = [str(t) for t in thread_ids]
-        async with self.lock, self.conn.cursor() as cur:
-            for tid in ids:
-                if strategy == "delete":
-                    await cur.execute("DELETE FROM checkpoints WHERE thread_id = ?", (tid,))
-                else:
-                    await cur.execute(
-                        "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id NOT IN "
-                        "(SELECT MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ? "
-                        "GROUP BY checkpoint_ns)",
-                        (tid, tid),
-                    )
-                await cur.execute(
-                    "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id NOT IN "
-                    "(SELECT checkpoint_id FROM checkpoints WHERE thread_id = ?)",
-                    (tid, tid),
-                )
-            await self.conn.commit()
 
 
 class _NoLock:
