@@ -323,8 +323,9 @@ async function sendChat(text) {
 // allowedActions} or {kind: "clarification", question, allowedActions}. The reviewer's answer
 // resumes it: {action: "approve"|"reject"|"respond", text?} or {action: "edit", tasklist}.
 
-const ACTION_LABEL = { approve: "Approve", edit: "Edit", reject: "Reject" };
-const REVIEW_ACTIONS = ["approve", "edit", "reject"];
+const ACTION_LABEL = { approve: "Approve", edit: "Edit", respond: "Ask for changes", reject: "Reject" };
+const ACTION_VERB = { approve: "approve", edit: "edit", respond: "ask for changes", reject: "reject" };
+const REVIEW_ACTIONS = ["approve", "edit", "respond", "reject"];
 
 function tasksOf(value) {
   const tasks = value?.tasklist?.tasks ?? value?.tasks;
@@ -398,6 +399,25 @@ function paragraph(text, className) {
   return p;
 }
 
+/** A one-line form: ``onText(text)`` on submit with a non-empty answer. */
+function textForm(inputLabel, submitLabel, onText) {
+  const form = document.createElement("form");
+  form.className = "actions";
+  const input = document.createElement("input");
+  input.type = "text";
+  input.setAttribute("aria-label", inputLabel);
+  const submit = button(submitLabel, "");
+  submit.type = "submit";
+  form.append(input, submit);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return input.focus();
+    onText(text);
+  });
+  return { form, input };
+}
+
 /** Replace a card's buttons with the decision taken, then resume the run with it. */
 function resumeWith(threadId, actions, label, resume) {
   if (busy) {
@@ -410,7 +430,11 @@ function resumeWith(threadId, actions, label, resume) {
 
 function renderReview(threadId, value) {
   const tasks = tasksOf(value);
-  const item = card("Proposed tasks: approve, edit or reject");
+  const allowed = Array.isArray(value?.allowedActions) ? value.allowedActions : REVIEW_ACTIONS;
+  const shown = REVIEW_ACTIONS.filter((a) => allowed.includes(a));
+  const verbs = shown.map((a) => ACTION_VERB[a]);
+  const choice = verbs.length > 1 ? `${verbs.slice(0, -1).join(", ")} or ${verbs.at(-1)}` : verbs[0];
+  const item = card(choice ? `Proposed tasks: ${choice}` : "Proposed tasks");
   for (const note of Array.isArray(value?.notes) ? value.notes : []) {
     item.append(paragraph(`Note: ${note}`, "task-detail"));
   }
@@ -433,12 +457,12 @@ function renderReview(threadId, value) {
     list.append(li);
     return title;
   });
-  const allowed = Array.isArray(value?.allowedActions) ? value.allowedActions : REVIEW_ACTIONS;
   const actions = document.createElement("div");
   actions.className = "actions";
   const buttons = {};
-  for (const action of REVIEW_ACTIONS.filter((a) => allowed.includes(a))) {
-    buttons[action] = button(ACTION_LABEL[action], { edit: "secondary", reject: "danger" }[action]);
+  for (const action of shown) {
+    const style = { edit: "secondary", respond: "secondary", reject: "danger" }[action];
+    buttons[action] = button(ACTION_LABEL[action], style);
     actions.append(buttons[action]);
   }
   item.append(list, actions);
@@ -451,6 +475,17 @@ function renderReview(threadId, value) {
     resumeWith(threadId, actions, "Approved.", { action: "approve" }));
   buttons.reject?.addEventListener("click", () =>
     resumeWith(threadId, actions, "Rejected.", { action: "reject" }));
+  let request = null;
+  buttons.respond?.addEventListener("click", () => {
+    // The planner redrafts with this instruction and asks for review again.
+    request ??= textForm("What should change", "Send request", (text) => {
+      if (busy) return showError("Wait for the current answer to finish, then try again.");
+      request.form.remove();
+      resumeWith(threadId, actions, `You asked for changes: ${text}`, { action: "respond", text });
+    });
+    if (!request.form.isConnected) actions.before(request.form);
+    request.input.focus();
+  });
   buttons.edit?.addEventListener("click", () => {
     if (!inputs) {
       inputs = titles.map((title, index) => {
@@ -463,6 +498,7 @@ function renderReview(threadId, value) {
       });
       buttons.edit.textContent = "Send edits";
       if (buttons.approve) buttons.approve.disabled = true;
+      if (buttons.respond) buttons.respond.disabled = true;
       inputs[0]?.focus();
       return;
     }
@@ -480,25 +516,14 @@ function renderReview(threadId, value) {
 function renderClarification(threadId, value) {
   const item = card("The planner asks");
   item.append(paragraph(String(value?.question ?? "Could you say more about the goal?")));
-  const form = document.createElement("form");
-  form.className = "actions";
-  const input = document.createElement("input");
-  input.type = "text";
-  input.setAttribute("aria-label", "Your answer");
-  const answer = button("Answer", "");
-  answer.type = "submit";
+  const { form, input } = textForm("Your answer", "Answer", (text) =>
+    resumeWith(threadId, form, `You answered: ${text}`, { action: "respond", text }));
   const stop = button("Stop planning", "danger");
-  form.append(input, answer, stop);
+  form.append(stop);
   item.append(form);
   ui.messages.append(item);
   scrollToEnd();
   input.focus();
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = input.value.trim();
-    if (!text) return input.focus();
-    resumeWith(threadId, form, `You answered: ${text}`, { action: "respond", text });
-  });
   stop.addEventListener("click", () =>
     resumeWith(threadId, form, "Planning stopped.", { action: "reject" }));
 }

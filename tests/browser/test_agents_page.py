@@ -3,6 +3,7 @@ report) in real headless Chromium against a real ``langgraph dev``."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -96,6 +97,43 @@ def test_tasklist_edit_in_place_sends_the_new_titles_back(open_page: Callable[..
     expect(report.locator("ol > li").first).to_contain_text(
         "T1 — Agree the launch date with marketing"
     )
+
+
+def test_tasklist_ask_for_changes_redrafts_until_the_revision_limit(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    start_tasklist(page)
+    cards = page.locator("#messages li.review")
+    for round_ in (1, 2):
+        card = cards.nth(round_ - 1)  # stays on this card once the redraft is shown
+        expect(card.locator(".role")).to_have_text(
+            "Proposed tasks: approve, edit, ask for changes or reject"
+        )
+        card.get_by_role("button", name="Ask for changes").click()
+        request = card.get_by_role("textbox", name="What should change")
+        expect(request).to_be_focused()
+        request.fill(f"add rehearsal {round_} with the whole team")
+        act(page, functools.partial(request.press, "Enter"))
+        expect(card.locator(".decided")).to_have_text(
+            f"You asked for changes: add rehearsal {round_} with the whole team"
+        )
+        expect(card.get_by_role("textbox")).to_have_count(0)
+        redraft = cards.nth(round_)
+        expect(redraft.locator("ol > li")).to_have_count(OFFLINE_TASKS + 1)
+        expect(redraft).to_contain_text(
+            f"Apply the reviewer's request: add rehearsal {round_} with the whole team"
+        )
+
+    # Both revision rounds used: the card offers only the final decisions.
+    last = review_card(page)
+    expect(last.locator(".role")).to_have_text("Proposed tasks: approve, edit or reject")
+    expect(last.get_by_role("button")).to_have_text(["Approve", "Edit", "Reject"])
+    act(page, last.get_by_role("button", name="Approve").click)
+    summary = page.locator("#messages li.assistant").filter(has_text="Tasklist final")
+    expect(summary).to_contain_text("approved after 2 revision rounds")
+    report = page.locator("#messages li.report").last
+    expect(report).to_contain_text("add rehearsal 2 with the whole team")
 
 
 def test_tasklist_reject_saves_nothing(open_page: Callable[..., Page]) -> None:
