@@ -56,10 +56,12 @@ class Profile:
     """Measuring phases per side (memory on, memory off) end to end; the sides alternate."""
     e2e_phase_s: float
     """Seconds of steady load per phase, the settling second included."""
+    e2e_in_process_runs: int
+    """Chat runs per in-process block (end to end's server-free measurement)."""
 
 
-FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 6, 8.0)
-QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 1, 2.5)
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 6, 8.0, 200)
+QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 1, 2.5, 10)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,12 +19,17 @@ Runs.next", memory on or off — so the bench keeps the dev default.)
 
 Runs/s is measured at steady load: ``CLIENTS`` clients send runs back to back
 and only runs finishing after a settling second count. (Blocks that let the
-queue drain would add the dev server's idle poll, up to 0.5 s, to both sides.)"""
+queue drain would add the dev server's idle poll, up to 0.5 s, to both sides.)
+
+After the server stops, the same chat runs go through the graph in the bench's own
+process, on/off blocks interleaved on the same database: memory's own cost per run
+(wall and CPU), without the server's noise, to hold against the 10 % budget."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 import time
@@ -40,6 +45,8 @@ CLIENTS = 16
 SETTLE_S = 1.0
 """Left out at the start of each phase: the switch of sides, and the dev server's queue
 poll, which sleeps 0.5 s whenever it found the queue empty."""
+IN_PROCESS_ROUNDS = 8
+"""On/off block pairs of in-process runs; the order alternates."""
 MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AIMIND_MODEL", "AIMIND_COMPACTION_MODEL")
 
 
@@ -154,6 +161,64 @@ async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, A
             for on, off in zip(phase_rates["on"], phase_rates["off"], strict=True)
         ],
         "server_cpu_ms_per_run": {k: round(1000 * cpu_s[k] / all_runs[k], 2) for k in runs},
+        "in_process": await _in_process(
+            backend.url, sessions, IN_PROCESS_ROUNDS, profile.e2e_in_process_runs
+        ),
+    }
+
+
+async def _in_process(url: str, sessions: list[str], rounds: int, runs: int) -> dict[str, Any]:
+    """Memory's own cost per chat run, without the server: the chat graph (local tools, the
+    offline model) invoked in this process, memory on/off blocks of ``runs`` interleaved.
+
+    CPU is this process's (the SQLite connection's thread included, not the Postgres
+    server's). The final-turn node's "no session" warning is silenced for the off side,
+    which only makes "off" cheaper.
+    """
+    from adapters.memory_runtime import close_memory
+    from adapters.tools import local_tools
+    from graphs.chat import build_graph
+    from memory.checkpointer import DATABASE_URL_ENV
+
+    graph = build_graph(tools=local_tools())
+    final_turn_log = logging.getLogger("aimind.final_turn")
+    level, saved_url = final_turn_log.level, os.environ.get(DATABASE_URL_ENV)
+    final_turn_log.setLevel(logging.ERROR)
+    os.environ[DATABASE_URL_ENV] = url
+    wall = {"on": 0.0, "off": 0.0}
+    cpu = {"on": 0.0, "off": 0.0}
+
+    async def block(label: str, count: int) -> None:
+        for i in range(count):
+            context = {"session_id": sessions[i % len(sessions)]} if label == "on" else None
+            text = f"Bench question in-process-{label}-{i}: what should we do next?"
+            await graph.ainvoke({"messages": [{"role": "user", "content": text}]}, context=context)
+
+    try:
+        await block("on", runs)  # warm: every session's kept copy, imports, first queries
+        await block("off", runs)
+        for r in range(rounds):
+            for label in ("on", "off") if r % 2 == 0 else ("off", "on"):
+                w, c = time.perf_counter(), time.process_time()
+                await block(label, runs)
+                wall[label] += time.perf_counter() - w
+                cpu[label] += time.process_time() - c
+    finally:
+        await close_memory()
+        final_turn_log.setLevel(level)
+        if saved_url is None:
+            os.environ.pop(DATABASE_URL_ENV, None)
+        else:
+            os.environ[DATABASE_URL_ENV] = saved_url
+    n = rounds * runs
+    run_ms = {k: round(1000 * v / n, 3) for k, v in wall.items()}
+    cpu_ms = {k: round(1000 * v / n, 3) for k, v in cpu.items()}
+    return {
+        "runs_per_side": n,
+        "run_ms": run_ms,
+        "cpu_ms_per_run": cpu_ms,
+        "memory_ms_per_run": round(run_ms["on"] - run_ms["off"], 3),
+        "memory_cpu_ms_per_run": round(cpu_ms["on"] - cpu_ms["off"], 3),
     }
 
 
