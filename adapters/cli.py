@@ -139,6 +139,7 @@ async def _memory_state(token: str) -> ThreadState:
 
 
 async def chat(session: str) -> int:
+    from adapters.mcp_sessions import close_mcp_sessions
     from adapters.memory_runtime import close_memory
     from graphs.chat import graph
 
@@ -168,6 +169,7 @@ async def chat(session: str) -> int:
                 f"{len(state.summary)} chars, {len(state.pinned_decisions)} pinned"
             )
     finally:
+        await close_mcp_sessions()
         await close_memory()
     return 0
 
@@ -200,6 +202,7 @@ def _demo_graphs() -> dict[str, Any]:
 
 async def demo() -> int:
     """Twelve scripted turns through the real graphs, printing memory at each compaction."""
+    from adapters.mcp_sessions import close_mcp_sessions
     from adapters.memory_runtime import close_memory, get_memory
 
     graphs = _demo_graphs()
@@ -221,6 +224,7 @@ async def demo() -> int:
         _say(format_memory(await service.load(token)))
         _say(f"\ndemo finished: {len(DEMO_TURNS)} turns, {compactions} compactions")
     finally:
+        await close_mcp_sessions()
         await close_memory()
     return 0
 

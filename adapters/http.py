@@ -34,6 +34,7 @@ from adapters.auth import (
     SESSION_HEADER,
     cookie_token,
 )
+from adapters.mcp_sessions import close_mcp_sessions
 from adapters.memory_runtime import close_memory, get_memory
 from memory.guard import assert_no_forbidden_fields
 from memory.hydration import hydration_dto
@@ -189,7 +190,8 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Open chat memory at start-up (a bad database URL shows in the log at once) and
-    close it at shutdown. A failure here is logged and retried on first use."""
+    close it, and the MCP servers the chat started, at shutdown. A failure here is
+    logged and retried on first use."""
     try:
         await get_memory()
     except Exception:
@@ -197,6 +199,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
             "chat memory could not be opened at start-up; retrying on first use", exc_info=True
         )
     yield
+    await close_mcp_sessions()
     await close_memory()
 
 

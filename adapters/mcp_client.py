@@ -25,9 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
-from langchain_mcp_adapters.client import MultiServerMCPClient
+from langchain_mcp_adapters.resources import load_mcp_resources
+from langchain_mcp_adapters.tools import load_mcp_tools as tools_of_session
 from mcp.client.stdio import get_default_environment
 from pydantic import BaseModel, ConfigDict, Field
+
+from adapters.mcp_sessions import MCPServers
 
 log = logging.getLogger("aimind.mcp")
 
@@ -106,7 +109,7 @@ def _connection(entry: MCPServerConfig, base: Path) -> dict[str, Any]:
 
 
 def load_connections(path: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The ``MultiServerMCPClient`` connections named by ``mcp.json``; {} if there is none."""
+    """The MCP connections named by ``mcp.json``; {} if there is none."""
     path = path or mcp_config_path()
     if not path.is_file():
         return {}
@@ -130,20 +133,21 @@ def _blob_text(blob: Any) -> str:
         return f"[binary resource, {len(blob.as_bytes())} bytes]"
 
 
-def resource_tool(client: MultiServerMCPClient) -> BaseTool:
+def resource_tool(servers: MCPServers) -> BaseTool:
     """One tool over every server's resources: empty ``uri`` lists them, else reads one."""
 
     async def mcp_resource(uri: str = "") -> str:
         if not uri.strip():
             lines: list[str] = []
-            for name in client.connections:
-                async with client.session(name) as session:
-                    listed = await session.list_resources()
+            for name in servers.connections:
+                listed = await servers.call(name, lambda session: session.list_resources())
                 lines += [f"{r.uri} ({r.name})" for r in listed.resources]
             return "MCP resources: " + (", ".join(lines) if lines else "(none)")
-        for name in client.connections:
+        for name in servers.connections:
             try:
-                blobs = await client.get_resources(name, uris=uri.strip())
+                blobs = await servers.call(
+                    name, lambda session: load_mcp_resources(session, uris=uri.strip())
+                )
             except Exception:
                 continue
             if blobs:
@@ -162,14 +166,31 @@ def resource_tool(client: MultiServerMCPClient) -> BaseTool:
     )
 
 
+async def _server_tools(servers: MCPServers, name: str) -> list[BaseTool]:
+    """``name``'s tools, listed on its live session; their calls go through it too."""
+    return await servers.call(
+        name,
+        lambda session: tools_of_session(
+            session, server_name=name, tool_interceptors=[servers.intercept]
+        ),
+    )
+
+
 async def load_mcp_tools(path: Path | None = None) -> list[BaseTool]:
-    """Every configured server's tools plus the resource tool; [] when none is configured."""
+    """Every configured server's tools plus the resource tool; [] when none is configured.
+
+    Calls run on one live session per server (``adapters.mcp_sessions``), so a server
+    starts once per event loop, not once per call.
+    """
     connections = load_connections(path)
     if not connections:
         return []
-    client = MultiServerMCPClient(connections)  # type: ignore[arg-type]
-    tools = await asyncio.wait_for(client.get_tools(), MCP_LOAD_TIMEOUT_S)
-    return [*(_mark(t) for t in tools), resource_tool(client)]
+    servers = MCPServers(connections)  # type: ignore[arg-type]
+    listed = await asyncio.wait_for(
+        asyncio.gather(*(_server_tools(servers, name) for name in connections)),
+        MCP_LOAD_TIMEOUT_S,
+    )
+    return [*(_mark(t) for tools in listed for t in tools), resource_tool(servers)]
 
 
 _cache: dict[tuple[str, float], list[BaseTool]] = {}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from adapters.mcp_sessions import close_mcp_sessions
 from adapters.memory_runtime import close_memory
 from tests.support.openai_stub import OpenAIStub, running_stub
 
@@ -35,7 +36,14 @@ def docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def mcp_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+async def stop_mcp_servers() -> AsyncIterator[None]:
+    """Stops the MCP servers the test started on its event loop."""
+    yield
+    await close_mcp_sessions()
+
+
+@pytest.fixture
+def mcp_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_mcp_servers: None) -> Path:
     """An mcp.json starting the repo's stdio MCP server (a real subprocess)."""
     repo = Path(__file__).resolve().parents[2]
     path = tmp_path / "mcp.json"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from adapters.mcp_client import (
     load_connections,
     load_mcp_tools,
 )
+from adapters.mcp_sessions import MCPServerLostError, close_mcp_sessions
 from adapters.memory_runtime import get_memory
 from graphs.chat import build_graph
 from tests.chat.conftest import MCP_MARKER
@@ -40,6 +44,60 @@ async def test_real_mcp_server_tool_and_resource(docs: Path, mcp_config: Path) -
     assert MCP_MARKER in content
     unknown = await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": "aimind://nothing"})
     assert unknown.startswith("error:")
+
+
+def mcp_servers_running() -> list[int]:
+    """PIDs of the live (not zombie) repo MCP server processes this test process started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            continue
+        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"adapters.mcp_server" in command:
+            found.append(int(entry.name))
+    return found
+
+
+async def test_one_server_process_serves_every_call_until_closed(
+    docs: Path, mcp_config: Path
+) -> None:
+    tools = {t.name: t for t in await load_mcp_tools()}
+    for term in ("zebra", "no-such-term", "zebra"):
+        await tools["lookup_term"].ainvoke({"term": term})
+    assert "aimind://glossary" in await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": ""})
+    assert MCP_MARKER in await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": "aimind://glossary"})
+    # an unknown resource is the server's answer, not a broken session
+    assert (await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": "aimind://x"})).startswith("error:")
+    assert len(mcp_servers_running()) == 1
+
+    await close_mcp_sessions()
+    assert mcp_servers_running() == []
+
+
+async def test_a_killed_server_is_started_again_on_the_next_call(
+    docs: Path, mcp_config: Path
+) -> None:
+    tools = {t.name: t for t in await load_mcp_tools()}
+    await tools["lookup_term"].ainvoke({"term": "zebra"})
+    (killed,) = mcp_servers_running()
+    os.kill(killed, signal.SIGKILL)
+    while killed in mcp_servers_running():  # noqa: ASYNC110 - no event tells a process is gone
+        await asyncio.sleep(0.01)
+
+    # The call that finds the session broken fails with a clear error (it is not retried:
+    # it may have run); the server is started again for the next one.
+    outcomes: list[object] = []
+    for _ in range(2):
+        try:
+            outcomes.append(await tools["lookup_term"].ainvoke({"term": "zebra"}))
+        except MCPServerLostError as exc:
+            assert "starts again on the next call" in str(exc)
+            outcomes.append(exc)
+    assert MCP_MARKER in str(outcomes[-1])
+    (restarted,) = mcp_servers_running()
+    assert restarted != killed
 
 
 async def test_default_graph_uses_mcp_tools_and_labels_source(
