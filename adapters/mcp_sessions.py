@@ -67,18 +67,29 @@ class LiveSessions:
         self.closed = False
 
     async def call(self, server: str, use: Callable[[ClientSession], Awaitable[T]]) -> T:
-        """``use(session)`` on ``server``'s live session, started if there is none."""
+        """``use(session)`` on ``server``'s live session, started if there is none.
+
+        The call also ends when the session's task does: a server that dies with a request
+        in flight may never answer it, and its session does not always fail the request.
+        """
         held = await self._session(server)
+        work = asyncio.ensure_future(use(held.session))
         try:
-            return await use(held.session)
+            await asyncio.wait((work, held.task), return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # the caller was cancelled (a timeout): drop a busy session
+            work.cancel()
+            held.stop.set()
+            raise
+        if not work.done():
+            work.cancel()
+            raise MCPServerLostError(server)
+        try:
+            return work.result()
         except Exception as exc:
             if _server_answered(exc):
                 raise  # its session still works
             held.stop.set()  # the next call starts the server again
             raise MCPServerLostError(server) from exc
-        except BaseException:
-            held.stop.set()  # cancelled mid-call (a timeout): do not reuse a busy session
-            raise
 
     async def _session(self, server: str) -> _Held:
         held = self._held.get(server)
