@@ -49,7 +49,9 @@ class MCPServerLostError(ConnectionError):
 class _Held:
     """A session and the task that holds it open until ``stop`` is set."""
 
-    def __init__(self, session: ClientSession, task: asyncio.Task[None], stop: asyncio.Event):
+    def __init__(
+        self, session: ClientSession, task: asyncio.Task[None], stop: asyncio.Event
+    ) -> None:
         self.session, self.task, self.stop = session, task, stop
 
     @property
