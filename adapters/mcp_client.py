@@ -140,7 +140,10 @@ def resource_tool(servers: MCPServers) -> BaseTool:
         if not uri.strip():
             lines: list[str] = []
             for name in servers.connections:
-                listed = await servers.call(name, lambda session: session.list_resources())
+                try:
+                    listed = await servers.call(name, lambda session: session.list_resources())
+                except Exception:
+                    continue  # an unreachable server has nothing to list
                 lines += [f"{r.uri} ({r.name})" for r in listed.resources]
             return "MCP resources: " + (", ".join(lines) if lines else "(none)")
         for name in servers.connections:
@@ -177,27 +180,46 @@ async def _server_tools(servers: MCPServers, name: str) -> list[BaseTool]:
 
 
 async def load_mcp_tools(path: Path | None = None) -> list[BaseTool]:
-    """Every configured server's tools plus the resource tool; [] when none is configured.
+    """Every reachable server's tools plus the resource tool; [] when none is configured
+    or none can be reached. A server that cannot be reached is logged and left out.
 
     Calls run on one live session per server (``adapters.mcp_sessions``), so a server
     starts once per event loop, not once per call.
     """
+    tools, _ = await _load(path)
+    return tools
+
+
+async def _load(path: Path | None) -> tuple[list[BaseTool], bool]:
+    """(tools, whether every configured server could be listed)."""
     connections = load_connections(path)
     if not connections:
-        return []
+        return [], True
     servers = MCPServers(connections)  # type: ignore[arg-type]
     listed = await asyncio.wait_for(
-        asyncio.gather(*(_server_tools(servers, name) for name in connections)),
+        asyncio.gather(
+            *(_server_tools(servers, name) for name in connections), return_exceptions=True
+        ),
         MCP_LOAD_TIMEOUT_S,
     )
-    return [*(_mark(t) for tools in listed for t in tools), resource_tool(servers)]
+    tools: list[BaseTool] = []
+    for name, result in zip(connections, listed, strict=True):
+        if isinstance(result, BaseException):
+            log.warning("MCP server %r unavailable (%s); the chat runs without it", name, result)
+        else:
+            tools += map(_mark, result)
+    reached = len(listed) - sum(isinstance(r, BaseException) for r in listed)
+    if not reached:
+        return [], False
+    return [*tools, resource_tool(servers)], reached == len(listed)
 
 
 _cache: dict[tuple[str, float], list[BaseTool]] = {}
 
 
 async def cached_mcp_tools() -> list[BaseTool]:
-    """``load_mcp_tools()`` once per config file version; a failure means no MCP tools."""
+    """``load_mcp_tools()`` once per config file version, kept once every server answered
+    (until then each run tries the missing servers again); a failure means no MCP tools."""
     path = mcp_config_path()
     try:
         key = (str(path.resolve()), path.stat().st_mtime if path.is_file() else 0.0)
@@ -205,10 +227,13 @@ async def cached_mcp_tools() -> list[BaseTool]:
         return []
     if key not in _cache:
         try:
-            _cache[key] = await load_mcp_tools(path)
+            tools, complete = await _load(path)
         except Exception as exc:
             log.warning("MCP tools unavailable (%s); the chat runs without them", exc)
             return []
+        if not complete:
+            return tools
+        _cache[key] = tools
     return _cache[key]
 
 

@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 
 from adapters.mcp_client import (
     RESOURCE_TOOL_NAME,
+    cached_mcp_tools,
     is_mcp_tool,
     load_connections,
     load_mcp_tools,
@@ -100,6 +101,29 @@ async def test_a_server_killed_mid_call_fails_that_call_and_starts_again(
     assert MCP_MARKER in str(found)
     (restarted,) = mcp_servers_running()
     assert restarted != killed
+
+
+@pytest.fixture
+def with_a_broken_server(tmp_path: Path, mcp_config: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``mcp_config`` plus a server whose command does not exist."""
+    servers = json.loads(mcp_config.read_text())["mcpServers"]
+    servers["broken"] = {"command": str(tmp_path / "no-such-mcp-server")}
+    config = tmp_path / "two-servers.json"
+    config.write_text(json.dumps({"mcpServers": servers}))
+    monkeypatch.setenv("AIMIND_MCP_CONFIG", str(config))
+    return config
+
+
+async def test_an_unreachable_server_leaves_the_others_working(
+    docs: Path, with_a_broken_server: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    tools = {t.name: t for t in await cached_mcp_tools()}
+
+    assert set(tools) == {"lookup_term", RESOURCE_TOOL_NAME}
+    assert "MCP server 'broken' unavailable" in caplog.text
+    assert MCP_MARKER in str(await tools["lookup_term"].ainvoke({"term": "zebra"}))
+    listing = await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": ""})
+    assert listing == "MCP resources: aimind://glossary (glossary)"
 
 
 async def test_default_graph_uses_mcp_tools_and_labels_source(
