@@ -186,24 +186,23 @@ async def load_mcp_tools(path: Path | None = None) -> list[BaseTool]:
     Calls run on one live session per server (``adapters.mcp_sessions``), so a server
     starts once per event loop, not once per call.
     """
-    tools, _ = await _load(path)
+    tools, _ = await _load(MCPServers(load_connections(path)))  # type: ignore[arg-type]
     return tools
 
 
-async def _load(path: Path | None) -> tuple[list[BaseTool], bool]:
+async def _load(servers: MCPServers) -> tuple[list[BaseTool], bool]:
     """(tools, whether every configured server could be listed)."""
-    connections = load_connections(path)
-    if not connections:
+    if not servers.connections:
         return [], True
-    servers = MCPServers(connections)  # type: ignore[arg-type]
     listed = await asyncio.wait_for(
         asyncio.gather(
-            *(_server_tools(servers, name) for name in connections), return_exceptions=True
+            *(_server_tools(servers, name) for name in servers.connections),
+            return_exceptions=True,
         ),
         MCP_LOAD_TIMEOUT_S,
     )
     tools: list[BaseTool] = []
-    for name, result in zip(connections, listed, strict=True):
+    for name, result in zip(servers.connections, listed, strict=True):
         if isinstance(result, BaseException):
             log.warning("MCP server %r unavailable (%s); the chat runs without it", name, result)
         else:
@@ -215,6 +214,8 @@ async def _load(path: Path | None) -> tuple[list[BaseTool], bool]:
 
 
 _cache: dict[tuple[str, float], list[BaseTool]] = {}
+_servers: dict[tuple[str, float], MCPServers] = {}
+"""Per config file version, so a run that lists again reuses the live sessions."""
 
 
 async def cached_mcp_tools() -> list[BaseTool]:
@@ -227,7 +228,9 @@ async def cached_mcp_tools() -> list[BaseTool]:
         return []
     if key not in _cache:
         try:
-            tools, complete = await _load(path)
+            if (servers := _servers.get(key)) is None:
+                servers = _servers[key] = MCPServers(load_connections(path))  # type: ignore[arg-type]
+            tools, complete = await _load(servers)
         except Exception as exc:
             log.warning("MCP tools unavailable (%s); the chat runs without them", exc)
             return []

@@ -125,6 +125,11 @@ async def test_an_unreachable_server_leaves_the_others_working(
     listing = await tools[RESOURCE_TOOL_NAME].ainvoke({"uri": ""})
     assert listing == "MCP resources: aimind://glossary (glossary)"
 
+    # The next run tries the broken server again, on the working server's live session.
+    again = {t.name: t for t in await cached_mcp_tools()}
+    assert set(again) == set(tools)
+    assert len(mcp_servers_running()) == 1
+
 
 async def test_default_graph_uses_mcp_tools_and_labels_source(
     memory_url: str, docs: Path, mcp_config: Path
