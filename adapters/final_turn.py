@@ -9,29 +9,70 @@ raises into the run (SPEC §4).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from adapters.memory_runtime import get_memory, session_of
 from memory import FinalTurn, MemoryUnavailableError, ThreadState, build_context
 from memory.compaction import emit
+from memory.limits import MESSAGE_ID_MAX_CHARS
+from memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = [
     "FINAL_TURN_NODE",
     "FinalTurn",
+    "MemoryThreadError",
     "ThreadState",
     "build_context",
     "final_turn_node",
+    "latest_human",
     "load_memory_state",
+    "memory_message_id",
+    "refuse_memory_thread",
 ]
 
 log = logging.getLogger("aimind.final_turn")
 
 FINAL_TURN_NODE = "final_turn"
 TurnExtractor = Callable[[Any], FinalTurn | None]
+
+
+class MemoryThreadError(ValueError):
+    """A graph was asked to run on a ``chat:`` thread, which only memory may write."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"agent runs never use a '{MEMORY_THREAD_PREFIX}' thread id: that prefix is reserved "
+            "for chat memory"
+        )
+
+
+def refuse_memory_thread(config: RunnableConfig | None) -> None:
+    """Every graph's first node calls this: an agent run on a memory thread would
+    overwrite the session's chat memory with its own GraphState (SPEC §8)."""
+    thread_id = (config or {}).get("configurable", {}).get("thread_id")
+    if isinstance(thread_id, str) and thread_id.startswith(MEMORY_THREAD_PREFIX):
+        raise MemoryThreadError()
+
+
+def latest_human(messages: Sequence[BaseMessage] | None) -> HumanMessage | None:
+    """The latest user message: the only input message any graph takes as the turn's."""
+    for message in reversed(messages or []):
+        if isinstance(message, HumanMessage):
+            return message
+    return None
+
+
+def memory_message_id(value: Any, *, reserve: int = 0) -> str | None:
+    """``value`` if it can be stored as a memory message id (with ``reserve`` chars to
+    spare for a suffix), else None: memory then makes its own."""
+    if isinstance(value, str) and 0 < len(value) <= MESSAGE_ID_MAX_CHARS - reserve:
+        return value
+    return None
 
 
 def _writer(runtime: Runtime | None) -> Callable[[Any], None] | None:

@@ -22,6 +22,8 @@ MESSAGE_CHAR_CAP = 8_000
 COMPACTION_TIMEOUT_S = 30.0
 SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
+MESSAGE_ID_MAX_CHARS = 200
+"""A stored message id's length at most; longer client ids are not reused as memory ids."""
 
 
 class LimitsError(ValueError):

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from memory.limits import MESSAGE_ID_MAX_CHARS
+
 Role = Literal["user", "assistant"]
 Source = Literal["chat", "tool", "mcp-resource", "tasklist-agent", "delivery-chain"]
 WRITABLE_STATUSES: frozenset[str] = frozenset({"completed", "final", "blocked"})
@@ -21,7 +23,7 @@ class ChatThreadMessage(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1, max_length=200)
+    id: str = Field(min_length=1, max_length=MESSAGE_ID_MAX_CHARS)
     role: Role
     text: str
     created_at: datetime
@@ -66,8 +68,10 @@ class FinalTurn(BaseModel):
     assistant_text: Any
     status: str
     source: Source = "chat"
-    user_message_id: str | None = Field(default=None, min_length=1, max_length=200)
-    assistant_message_id: str | None = Field(default=None, min_length=1, max_length=200)
+    user_message_id: str | None = Field(default=None, min_length=1, max_length=MESSAGE_ID_MAX_CHARS)
+    assistant_message_id: str | None = Field(
+        default=None, min_length=1, max_length=MESSAGE_ID_MAX_CHARS
+    )
 
 
 class CompactionOutput(BaseModel):

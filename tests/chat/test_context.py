@@ -6,7 +6,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.checkpoint.memory import InMemorySaver
 
 from adapters.memory_runtime import get_memory
-from graphs.chat import SYSTEM_PROMPT, build_graph
+from graphs.chat import build_graph
+from graphs.chat.prompts import SYSTEM_PROMPT
 from memory import build_context
 from memory.context import PINS_HEADER, SUMMARY_HEADER
 from tests.chat.helpers import TOKEN, user

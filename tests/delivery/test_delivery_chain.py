@@ -12,8 +12,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from adapters.memory_runtime import get_memory
 from graphs.delivery_chain import build_graph, graph
-from graphs.delivery_report import REPORT_TITLE
-from graphs.delivery_stages import PLAN, SYNTHESIZE, TASK
+from graphs.delivery_chain.report import REPORT_TITLE
+from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
 from memory import ThreadState
 from memory.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
 from tests.delivery.scripts import (

@@ -20,7 +20,7 @@ import pytest
 from adapters.memory_runtime import get_memory
 from adapters.resources import DOCS_DIR_ENV
 from graphs.delivery_chain import build_graph
-from graphs.delivery_stages import PLAN, SYNTHESIZE, TASK
+from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
 from memory.checkpointer import backend_of, open_checkpointer, sqlite_path
 from tests.delivery.scripts import (
     new_session,

@@ -11,9 +11,9 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs.delivery_chain import build_graph
-from graphs.delivery_prompts import REVIEWERS
-from graphs.delivery_report import REPORT_TITLE
-from graphs.delivery_stages import PROGRESS_EVENT, STAGES
+from graphs.delivery_chain.prompts import REVIEWERS
+from graphs.delivery_chain.report import REPORT_TITLE
+from graphs.delivery_chain.stages import PROGRESS_EVENT, STAGES
 from tests.delivery.scripts import new_session, plan_output, stage_models, task_output, verdict
 from tests.support.fakes import ScriptedChatModel
 

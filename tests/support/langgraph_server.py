@@ -77,7 +77,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def _absolute(spec: str, root: Path) -> str:
-    """``./graphs/chat.py:graph`` → ``/repo/graphs/chat.py:graph``; modules stay as they are."""
+    """``./graphs/chat/graph.py:graph`` → ``/repo/graphs/chat/graph.py:graph``; modules as is."""
     return str(root / spec[2:]) if spec.startswith("./") else spec
 
 

@@ -12,7 +12,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from graphs.tasklist_agent import agent_config, compile_agent
-from graphs.tasklist_models import Readiness
+from graphs.tasklist_agent.models import Readiness
 from memory.checkpointer import backend_of, sqlite_path
 from tests.support.fakes import ScriptedChatModel
 

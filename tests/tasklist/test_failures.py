@@ -8,7 +8,7 @@ import threading
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graphs.tasklist_models import Tasklist
+from graphs.tasklist_agent.models import Tasklist
 from memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes, task
 

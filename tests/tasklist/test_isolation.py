@@ -7,7 +7,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graphs.chat import build_graph as build_chat_graph
-from graphs.tasklist_agent import THREAD_PREFIX, agent_config, new_thread_id
+from graphs.tasklist_agent import agent_config, new_thread_id
+from graphs.tasklist_agent.graph import THREAD_PREFIX
 from memory import MemoryService, assert_no_forbidden_fields
 from tests.support.fakes import ScriptedChatModel
 from tests.tasklist.support import (

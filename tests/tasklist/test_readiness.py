@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graphs.tasklist_models import Readiness
+from graphs.tasklist_agent.models import Readiness
 from memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graphs.tasklist_agent import summary_message_id
-from graphs.tasklist_models import TASKLIST_MAX_REVISIONS
+from graphs.tasklist_agent.models import TASKLIST_MAX_REVISIONS
 from memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes, task
 

@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from adapters.resources import ResourceError, read_resource
-from graphs.delivery_schemas import REQUIREMENT_HEADER
+from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
 
 REVIEWERS: tuple[str, ...] = ("review", "risk", "boundary")
 RUBRICS_FOLDER = "rubrics"

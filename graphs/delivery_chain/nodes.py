@@ -1,13 +1,4 @@
-"""The ``delivery-chain`` graph: requirement → plan → tasks → parallel reviews → report.
-
-Each stage is a subagent (a structured-output model call) whose output stays
-in this graph's state as a RuntimeArtifact. The review, risk and boundary
-reviewers fan out and run concurrently. Progress goes to the custom stream as
-``workflow-progress`` events (``index`` is 1-based, ``total`` counts every stage).
-Only the requirement and the final report reach chat memory, through the shared
-final-turn adapter (memory caps the report at 8,000 chars with the §6 marker); a failed
-run writes nothing and tells the user which stage failed.
-"""
+"""The delivery chain's stage nodes and the turn it hands to chat memory."""
 
 from __future__ import annotations
 
@@ -16,16 +7,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
-from adapters.final_turn import FINAL_TURN_NODE, FinalTurn, final_turn_node
+from adapters.final_turn import FinalTurn, latest_human, memory_message_id
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
-from graphs.delivery_prompts import (
+from graphs.delivery_chain.prompts import (
     REVIEWERS,
     RubricMissingError,
     load_rubrics,
@@ -34,8 +23,8 @@ from graphs.delivery_prompts import (
     reviewer_messages,
     task_messages,
 )
-from graphs.delivery_report import failure_message, overall_status, render_report
-from graphs.delivery_schemas import (
+from graphs.delivery_chain.report import failure_message, overall_status, render_report
+from graphs.delivery_chain.schemas import (
     DeliveryPlan,
     LoadedRequirement,
     ReportDraft,
@@ -43,35 +32,11 @@ from graphs.delivery_schemas import (
     RuntimeArtifact,
     TaskBreakdown,
 )
-from graphs.delivery_stages import (
-    LOAD,
-    PLAN,
-    STAGES,
-    SYNTHESIZE,
-    TASK,
-    S,
-    ask,
-    run_stage,
-)
-from graphs.delivery_state import (
-    DeliveryInput,
-    DeliveryOutput,
-    DeliveryState,
-    StageError,
-    fresh,
-)
+from graphs.delivery_chain.stages import LOAD, PLAN, STAGES, SYNTHESIZE, TASK, S, ask, run_stage
+from graphs.delivery_chain.state import DeliveryState, StageError, fresh
 
 GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"
-MAX_MESSAGE_ID_CHARS = 200
-
-
-def _latest_human(messages: list[AnyMessage]) -> HumanMessage | None:
-    return next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
-
-
-def _message_id(value: Any) -> str | None:
-    return value if isinstance(value, str) and 0 < len(value) <= MAX_MESSAGE_ID_CHARS else None
 
 
 def _resolve(text: str) -> str:
@@ -110,7 +75,7 @@ class DeliveryChain:
                 human = HumanMessage(content=given.strip(), id=str(uuid.uuid4()))
                 update["messages"] = [human]
             else:
-                human = _latest_human(state.get("messages", []))
+                human = latest_human(state.get("messages"))
             text = str(human.text).strip() if human is not None else ""
             if not text:
                 raise StageError("empty")
@@ -125,7 +90,7 @@ class DeliveryChain:
             return {
                 **update,
                 "user_text": text,
-                "user_message_id": _message_id(human.id),
+                "user_message_id": memory_message_id(human.id),
                 "requirement_text": resolved,
                 "rubrics": rubrics,
                 "artifacts": {LOAD: RuntimeArtifact.of(LOAD, loaded)},
@@ -224,53 +189,5 @@ def extract_turn(state: DeliveryState) -> FinalTurn | None:
         status=state.get("status") or "unknown",
         source=GRAPH_NAME,
         user_message_id=state.get("user_message_id"),
-        assistant_message_id=_message_id(state.get("report_message_id")),
+        assistant_message_id=memory_message_id(state.get("report_message_id")),
     )
-
-
-def _route(next_node: str | list[str]) -> Callable[[DeliveryState], str | list[str]]:
-    def route(state: DeliveryState) -> str | list[str]:
-        return FAIL_NODE if state.get("stage_errors") else next_node
-
-    return route
-
-
-def build_graph(
-    model: BaseChatModel | None = None,
-    *,
-    models: Mapping[str, BaseChatModel] | None = None,
-    checkpointer: Any = None,
-) -> CompiledStateGraph:
-    """The delivery chain; ``models`` maps a stage name (see STAGES) to its own model.
-
-    Without models each stage asks the model provider at run time, so the
-    exported graph follows ``OPENAI_API_KEY`` (or runs offline).
-    """
-    chain = DeliveryChain(model, models)
-    builder = StateGraph(
-        DeliveryState,
-        context_schema=SessionContext,
-        input_schema=DeliveryInput,
-        output_schema=DeliveryOutput,
-    )
-    builder.add_node(LOAD, chain.load)
-    builder.add_node(PLAN, chain.plan)
-    builder.add_node(TASK, chain.task)
-    for name in REVIEWERS:
-        builder.add_node(name, chain.reviewer(name))
-    builder.add_node(SYNTHESIZE, chain.synthesize)
-    builder.add_node(FAIL_NODE, chain.fail)
-    builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_turn))
-
-    builder.add_edge(START, LOAD)
-    builder.add_conditional_edges(LOAD, _route(PLAN), [PLAN, FAIL_NODE])
-    builder.add_conditional_edges(PLAN, _route(TASK), [TASK, FAIL_NODE])
-    builder.add_conditional_edges(TASK, _route(list(REVIEWERS)), [*REVIEWERS, FAIL_NODE])
-    builder.add_edge(list(REVIEWERS), SYNTHESIZE)
-    builder.add_conditional_edges(SYNTHESIZE, _route(FINAL_TURN_NODE), [FINAL_TURN_NODE, FAIL_NODE])
-    builder.add_edge(FAIL_NODE, FINAL_TURN_NODE)
-    builder.add_edge(FINAL_TURN_NODE, END)
-    return builder.compile(checkpointer=checkpointer, name=GRAPH_NAME)
-
-
-graph = build_graph()

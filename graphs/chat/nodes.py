@@ -1,0 +1,184 @@
+"""The chat graph's nodes: read memory and the question, call the model, run tools.
+
+The nodes are methods of ``ChatNodes`` so a test can hand in its own model and
+tools; without them each run asks the model provider and offers the local and
+MCP tools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, RemoveMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from langgraph.graph import END
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langgraph.runtime import Runtime
+
+from adapters.final_turn import (
+    FINAL_TURN_NODE,
+    FinalTurn,
+    build_context,
+    latest_human,
+    load_memory_state,
+    memory_message_id,
+    refuse_memory_thread,
+)
+from adapters.mcp_client import cached_mcp_tools, is_mcp_tool
+from adapters.memory_runtime import SessionContext
+from adapters.models import chat_model
+from adapters.resources import resolve_references
+from adapters.tools import local_tools
+from graphs.chat.prompts import SYSTEM_PROMPT
+from graphs.chat.state import AUTO_ID_PREFIX, ChatState, Source
+
+log = logging.getLogger("aimind.chat")
+
+MAX_TOOL_ROUNDS = 6
+"""Tool rounds per turn; after that the model must answer without tools."""
+TOOL_TIMEOUT_S = 60.0
+TOOL_FAILED = "error: the tool failed; the details are in the server log"
+TOOL_TIMED_OUT = "error: the tool timed out"
+LOAD_NODE, AGENT_NODE, TOOLS_NODE = "load_context", "agent", "tools"
+_SOURCE_RANK: dict[Source, int] = {"chat": 0, "tool": 1, "mcp-resource": 2}
+
+
+def _client_id(message_id: str | None) -> str | None:
+    if message_id and message_id.startswith(AUTO_ID_PREFIX):
+        return None
+    return memory_message_id(message_id)
+
+
+def extract_final_turn(state: ChatState) -> FinalTurn | None:
+    """The turn memory keeps: the user's own text and the final answer, nothing else."""
+    messages = state.get("messages") or []
+    user_text = state.get("user_text")
+    if not messages or not user_text:
+        return None
+    final = messages[-1]
+    if not isinstance(final, AIMessage) or final.tool_calls:
+        return None
+    user_id = _client_id(messages[0].id)
+    return FinalTurn(
+        user_text=user_text,
+        assistant_text=str(final.text),
+        status="completed",
+        source=state.get("source") or "chat",
+        user_message_id=user_id,
+        assistant_message_id=_client_id(final.id) if user_id else None,
+    )
+
+
+def _tool_error(call: dict[str, Any], content: str) -> ToolMessage:
+    """A tool failure as the model and the client see it: a fixed sentence, never the
+    exception's text (it can carry paths, hosts or data the user must not get)."""
+    return ToolMessage(
+        content=content,
+        name=call.get("name"),
+        tool_call_id=call.get("id") or "",
+        status="error",
+    )
+
+
+async def _run_tool(tool: BaseTool | None, call: dict[str, Any]) -> ToolMessage:
+    if tool is None:
+        return _tool_error(call, f"error: there is no tool named {call.get('name')!r}"[:300])
+    try:
+        result = await asyncio.wait_for(tool.ainvoke({**call, "type": "tool_call"}), TOOL_TIMEOUT_S)
+    except asyncio.CancelledError:
+        raise
+    except TimeoutError:
+        return _tool_error(call, TOOL_TIMED_OUT)
+    except Exception:
+        log.warning("tool %r failed", tool.name, exc_info=True)
+        return _tool_error(call, TOOL_FAILED)
+    if isinstance(result, ToolMessage):
+        return result
+    return ToolMessage(content=str(result), name=tool.name, tool_call_id=call.get("id") or "")
+
+
+class ChatNodes:
+    """The nodes, bound to a model and tools (``None``: the provider's, local + MCP)."""
+
+    def __init__(
+        self, model: BaseChatModel | None = None, tools: Sequence[BaseTool] | None = None
+    ) -> None:
+        self._model = model
+        self._tools = list(tools) if tools is not None else None
+
+    async def toolset(self) -> list[BaseTool]:
+        if self._tools is not None:
+            return self._tools
+        return [*local_tools(), *await cached_mcp_tools()]
+
+    async def load_context(
+        self, state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """This turn's question (the latest human message) and the session's memory."""
+        refuse_memory_thread(config)
+        human = latest_human(state.get("messages"))
+        reset: list[Any] = [RemoveMessage(id=REMOVE_ALL_MESSAGES)]
+        if human is None:
+            return {"messages": reset, "user_text": "", "memory": None}
+        memory = await load_memory_state(config, runtime)
+        user_text = str(human.text)
+        model_text, references = await asyncio.to_thread(resolve_references, user_text)
+        return {
+            "messages": [*reset, human],
+            "memory": memory,
+            "user_text": user_text,
+            "model_text": model_text,
+            "source": "mcp-resource" if references else "chat",
+            "tool_rounds": 0,
+        }
+
+    async def agent(self, state: ChatState, config: RunnableConfig) -> dict[str, Any]:
+        """One model call on SPEC §7's context plus this turn's own tool loop."""
+        context = build_context(
+            state.get("memory"),
+            system_prompt=SYSTEM_PROMPT,
+            latest_user_text=state.get("model_text") or state.get("user_text") or "",
+        )
+        loop = list(state.get("messages") or [])[1:]
+        llm = self._model or chat_model()
+        available = await self.toolset()
+        bound = (
+            llm.bind_tools(available)
+            if available and state.get("tool_rounds", 0) < MAX_TOOL_ROUNDS
+            else llm
+        )
+        response = await bound.ainvoke([*context, *loop], config)
+        return {"messages": [response]}
+
+    async def tools(self, state: ChatState) -> dict[str, Any]:
+        """Run the model's tool calls concurrently; the turn's source follows the tools used."""
+        last = state["messages"][-1]
+        calls = list(getattr(last, "tool_calls", []) or [])
+        by_name = {t.name: t for t in await self.toolset()}
+        results = await asyncio.gather(*(_run_tool(by_name.get(c["name"]), c) for c in calls))
+        used = [by_name[c["name"]] for c in calls if c["name"] in by_name]
+        source: Source = "mcp-resource" if any(is_mcp_tool(t) for t in used) else "tool"
+        current = state.get("source") or "chat"
+        if _SOURCE_RANK[current] > _SOURCE_RANK[source]:
+            source = current
+        return {
+            "messages": list(results),
+            "source": source,
+            "tool_rounds": state.get("tool_rounds", 0) + 1,
+        }
+
+
+def after_load(state: ChatState) -> str:
+    return AGENT_NODE if state.get("user_text") else END
+
+
+def after_agent(state: ChatState) -> str:
+    last = state["messages"][-1]
+    if getattr(last, "tool_calls", None) and state.get("tool_rounds", 0) < MAX_TOOL_ROUNDS:
+        return TOOLS_NODE
+    return FINAL_TURN_NODE

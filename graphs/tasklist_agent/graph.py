@@ -1,0 +1,93 @@
+"""The ``tasklist-agent`` graph: goal → readiness → draft → human review → final summary.
+
+``read_goal → judge ⇄ clarify → draft ⇄ review → conclude → final_turn``.
+The plan, its markdown artifact, review rounds and interrupts live in this
+graph's own state, on its own thread (a server thread, or ``tasklist-agent:<uuid>``
+in library use) — never on a ``chat:`` memory thread. Only ``final_turn`` talks
+to chat memory, once, after every interrupt: on ``final`` or ``blocked`` it
+writes the goal and the short text summary, nothing else (SPEC §4, §6).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from adapters.final_turn import FINAL_TURN_NODE, final_turn_node, refuse_memory_thread
+from adapters.memory_runtime import SessionContext
+from graphs.tasklist_agent.nodes import SOURCE, TasklistNodes, extract_turn, route
+from graphs.tasklist_agent.state import TasklistInput, TasklistOutput, TasklistState
+
+THREAD_PREFIX = "tasklist-agent:"
+
+
+def build_graph(
+    model: BaseChatModel | None = None, *, checkpointer: BaseCheckpointSaver | None = None
+) -> CompiledStateGraph:
+    """The tasklist agent; without a checkpointer unless given (the server brings its own).
+
+    ``model`` overrides the provider's model (tests pass a scripted fake).
+    """
+    nodes = TasklistNodes(model)
+    builder = StateGraph(
+        TasklistState,
+        context_schema=SessionContext,
+        input_schema=TasklistInput,
+        output_schema=TasklistOutput,
+    )
+    builder.add_node("read_goal", nodes.read_goal)
+    builder.add_node("judge", nodes.judge)
+    builder.add_node("clarify", nodes.clarify)
+    builder.add_node("draft", nodes.draft)
+    builder.add_node("review", nodes.review)
+    builder.add_node("conclude", nodes.conclude)
+    builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_turn))
+    builder.add_edge(START, "read_goal")
+    builder.add_conditional_edges("read_goal", route("judge"), ["judge", "conclude"])
+    builder.add_conditional_edges(
+        "judge", route("clarify", "draft"), ["clarify", "draft", "conclude"]
+    )
+    builder.add_conditional_edges(
+        "clarify", route("judge", "draft", "clarify"), ["judge", "draft", "clarify", "conclude"]
+    )
+    builder.add_conditional_edges("draft", route("review"), ["review", "conclude"])
+    builder.add_conditional_edges(
+        "review", route("review", "draft"), ["review", "draft", "conclude"]
+    )
+    builder.add_edge("conclude", FINAL_TURN_NODE)
+    builder.add_edge(FINAL_TURN_NODE, END)
+    return builder.compile(checkpointer=checkpointer, name=SOURCE)
+
+
+graph = build_graph()
+"""For ``langgraph.json``: no checkpointer of its own (the server brings one)."""
+
+
+# --- library use ---------------------------------------------------------------------------
+
+
+def new_thread_id() -> str:
+    """A fresh agent thread id for library use: ``tasklist-agent:<uuid>``."""
+    return f"{THREAD_PREFIX}{uuid.uuid4()}"
+
+
+def agent_config(thread_id: str | None = None) -> RunnableConfig:
+    """Run config on an agent thread (a new one by default); ``chat:`` ids are refused."""
+    thread_id = thread_id or new_thread_id()
+    refuse_memory_thread({"configurable": {"thread_id": thread_id}})
+    return {"configurable": {"thread_id": thread_id}}
+
+
+def compile_agent(
+    checkpointer: BaseCheckpointSaver, *, model: BaseChatModel | None = None
+) -> CompiledStateGraph:
+    """The agent compiled with ``checkpointer`` (e.g. ``memory.open_checkpointer(url)``'s saver).
+
+    Pair it with ``agent_config()`` and pass ``context={"session_id": token}``.
+    """
+    return build_graph(model, checkpointer=checkpointer)
