@@ -20,7 +20,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk
 
 from memory import ThreadState
-from memory.checkpointer import database_url
+from memory.backends import database_url
 from memory.compaction import STATUS_EVENT
 from memory.session import TOKEN_RE
 

@@ -80,18 +80,26 @@ def _writer(runtime: Runtime | None) -> Callable[[Any], None] | None:
 
 
 async def load_memory_state(config: RunnableConfig, runtime: Runtime | None) -> ThreadState | None:
-    """The session's memory, or None (no session, or memory unreadable: run without it)."""
+    """The session's memory, or None (no session, or memory unreadable: run without it).
+
+    Never waits for a compaction. A deferred compaction that landed since the last
+    turn is reported on this run's stream (SPEC §5 ``thread-memory-status``).
+    """
     session = session_of(config, getattr(runtime, "context", None))
     if session is None:
         return None
     try:
         memory = await get_memory()
-        return await memory.load(session)
+        snapshot = await memory.snapshot(session)
     except MemoryUnavailableError:
         return None
     except Exception:
         log.warning("chat memory could not be opened; running without memory", exc_info=True)
         return None
+    writer = _writer(runtime)
+    if snapshot.landed and writer is not None:
+        writer(dict(snapshot.landed))
+    return snapshot.state
 
 
 def final_turn_node(

@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from memory import MemoryService, open_memory
-from memory.checkpointer import database_url
+from memory.backends import database_url
 from memory.session import HASH_RE, MEMORY_THREAD_PREFIX, SessionHash
 
 __all__ = [

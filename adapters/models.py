@@ -11,37 +11,17 @@ stating what context it received, so memory behaviour is visible without a provi
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from adapters.offline_model import OFFLINE_LABEL, OfflineChatModel
-
-API_KEY_ENV = "OPENAI_API_KEY"
-BASE_URL_ENV = "OPENAI_BASE_URL"
-MODEL_ENV = "AIMIND_MODEL"
-COMPACTION_MODEL_ENV = "AIMIND_COMPACTION_MODEL"
-DEFAULT_MODEL = "gpt-4o-mini"
-MODEL_TIMEOUT_S = 60.0
-"""Per-request timeout for the chat model (compaction has its own in memory/limits.py)."""
-MODEL_MAX_RETRIES = 2
-
-
-def has_api_key() -> bool:
-    return bool(os.environ.get(API_KEY_ENV, "").strip())
-
-
-def _openai(model_name: str, **extra: Any) -> BaseChatModel:
-    from langchain_openai import ChatOpenAI  # imported lazily: offline runs never need it
-
-    return ChatOpenAI(
-        model=model_name,
-        api_key=os.environ[API_KEY_ENV],
-        base_url=os.environ.get(BASE_URL_ENV) or None,
-        timeout=MODEL_TIMEOUT_S,
-        max_retries=MODEL_MAX_RETRIES,
-        **extra,
-    )
+from memory.model_config import (
+    DEFAULT_MODEL,
+    MODEL_ENV,
+    compaction_model,
+    has_api_key,
+    openai_model,
+)
 
 
 def chat_model(purpose: str = "chat") -> BaseChatModel:
@@ -53,15 +33,7 @@ def chat_model(purpose: str = "chat") -> BaseChatModel:
         return compaction_model() or OfflineChatModel()
     if not has_api_key():
         return OfflineChatModel()
-    return _openai(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
-
-
-def compaction_model() -> BaseChatModel | None:
-    """The LLM compactor's model, or None (no key: memory uses the extractive compactor)."""
-    if not has_api_key():
-        return None
-    name = os.environ.get(COMPACTION_MODEL_ENV) or os.environ.get(MODEL_ENV) or DEFAULT_MODEL
-    return _openai(name, temperature=0)
+    return openai_model(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
 
 
 __all__ = [

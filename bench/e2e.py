@@ -178,7 +178,7 @@ async def _in_process(url: str, sessions: list[str], rounds: int, runs: int) -> 
     from adapters.memory_runtime import close_memory
     from adapters.tools import local_tools
     from graphs.chat import build_graph
-    from memory.checkpointer import DATABASE_URL_ENV
+    from memory.backends import DATABASE_URL_ENV
 
     graph = build_graph(tools=local_tools())
     final_turn_log = logging.getLogger("aimind.final_turn")

@@ -3,42 +3,48 @@
 Public API (SPEC §13)::
 
     from memory import open_memory, FinalTurn, ThreadState, assert_no_forbidden_fields
+
+    async with open_memory("sqlite:///.aimind/aimind.sqlite") as mem:
+        result = await mem.append_turn("session-token-0001", FinalTurn(...))
+        state = await mem.load("session-token-0001")
+
+What else a library user may need:
+
+- ``MemoryService`` (what ``open_memory`` yields), ``AppendResult`` (what
+  ``append_turn`` returns), ``MemorySnapshot`` (``snapshot()``: state plus
+  compaction status), ``MemoryUnavailableError`` (``load`` when storage is down);
+- ``MemoryLimits`` to pass other bounds than the environment's;
+- ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
+  one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
+- ``build_context`` to give a model SPEC §7's context from a ``ThreadState``;
+- ``open_checkpointer`` for an agent graph on the same database (SPEC §10).
 """
 
-from memory.checkpointer import open_checkpointer, server_checkpointer
+from memory.checkpointer import open_checkpointer
 from memory.compaction import CompactionRequest, Compactor
 from memory.context import build_context
 from memory.extractive import ExtractiveCompactor
-from memory.guard import FORBIDDEN_FIELDS, ForbiddenFieldError, assert_no_forbidden_fields
-from memory.hydration import hydration_dto
+from memory.guard import assert_no_forbidden_fields
 from memory.limits import MemoryLimits
 from memory.llm_compactor import LLMCompactor
-from memory.models import AppendResult, ChatThreadMessage, CompactionOutput, FinalTurn, ThreadState
-from memory.service import MemoryService, MemoryUnavailableError, open_memory
-from memory.session import InvalidSessionError, SecretConfigError, SessionHash
+from memory.models import AppendResult, CompactionOutput, FinalTurn, ThreadState
+from memory.service import MemoryService, MemorySnapshot, MemoryUnavailableError, open_memory
 
 __all__ = [
-    "FORBIDDEN_FIELDS",
     "AppendResult",
-    "ChatThreadMessage",
     "CompactionOutput",
     "CompactionRequest",
     "Compactor",
     "ExtractiveCompactor",
     "FinalTurn",
-    "ForbiddenFieldError",
-    "InvalidSessionError",
     "LLMCompactor",
     "MemoryLimits",
     "MemoryService",
+    "MemorySnapshot",
     "MemoryUnavailableError",
-    "SecretConfigError",
-    "SessionHash",
     "ThreadState",
     "assert_no_forbidden_fields",
     "build_context",
-    "hydration_dto",
     "open_checkpointer",
     "open_memory",
-    "server_checkpointer",
 ]

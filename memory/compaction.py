@@ -34,6 +34,13 @@ class CompactionRequest:
 
 
 class Compactor(Protocol):
+    """Folds old turns into summary + pins.
+
+    A compactor runs after the turn's write, off the answer's path, unless it has
+    ``inline = True`` (fast and local, like the extractive one): it then folds
+    within the write that makes the window overflow.
+    """
+
     name: str
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput: ...
@@ -109,6 +116,47 @@ def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest 
     )
 
 
+async def run_compactor(
+    request: CompactionRequest,
+    *,
+    primary: Compactor,
+    fallback: Compactor,
+    limits: MemoryLimits,
+) -> tuple[CompactionOutput, str]:
+    """The primary compactor's output within ``compaction_timeout_s``; on any error,
+    timeout or invalid output, the deterministic fallback's. Returns the output and
+    the name of the compactor that produced it."""
+    try:
+        output = await asyncio.wait_for(primary.compact(request), limits.compaction_timeout_s)
+        return CompactionOutput.model_validate(output), primary.name
+    except Exception as exc:
+        if primary is fallback:
+            raise
+        log.warning(
+            "compaction with %s failed (%s); using %s",
+            primary.name,
+            type(exc).__name__,
+            fallback.name,
+        )
+        return CompactionOutput.model_validate(await fallback.compact(request)), fallback.name
+
+
+def fold(
+    request: CompactionRequest,
+    output: CompactionOutput,
+    limits: MemoryLimits,
+    messages: list[ChatThreadMessage] | None = None,
+) -> ThreadState:
+    """The state after folding: the output clamped, old pins merged, ``messages`` (default:
+    the request's kept slice) verbatim, and the compaction's time."""
+    return ThreadState(
+        messages=request.kept if messages is None else messages,
+        summary=clip(output.summary, limits.summary_chars),
+        pinned_decisions=merge_pins(request.pinned_decisions, output.pinned_decisions, limits),
+        last_compacted_at=utcnow(),
+    )
+
+
 async def compact(
     state: ThreadState,
     request: CompactionRequest,
@@ -118,29 +166,9 @@ async def compact(
     limits: MemoryLimits,
     on_status: StatusCallback | None = None,
 ) -> tuple[ThreadState, str]:
-    """Fold ``request.folded`` into summary + pins; never loses the bounds.
-
-    The primary compactor gets ``compaction_timeout_s``; any error, timeout or
-    invalid output falls back to the deterministic one.
-    """
+    """Fold ``request.folded`` into summary + pins now; never loses the bounds."""
     emit(on_status, "started", state)
-    used = primary.name
-    try:
-        output = await asyncio.wait_for(primary.compact(request), limits.compaction_timeout_s)
-        output = CompactionOutput.model_validate(output)
-    except Exception as exc:
-        if primary is fallback:
-            raise
-        log.warning(
-            "compaction with %s failed (%s); using %s", used, type(exc).__name__, fallback.name
-        )
-        used = fallback.name
-        output = await fallback.compact(request)
-    new_state = ThreadState(
-        messages=request.kept,
-        summary=clip(output.summary, limits.summary_chars),
-        pinned_decisions=merge_pins(request.pinned_decisions, output.pinned_decisions, limits),
-        last_compacted_at=utcnow(),
-    )
+    output, used = await run_compactor(request, primary=primary, fallback=fallback, limits=limits)
+    new_state = fold(request, output, limits)
     emit(on_status, "succeeded", new_state)
     return new_state, used

@@ -47,6 +47,8 @@ class ExtractiveCompactor:
     """Pins the user's decision-like sentences and summarises each folded turn in one line."""
 
     name = "extractive"
+    inline = True
+    """Fast and local: it folds within the write that overflows the window (SPEC §5)."""
 
     def __init__(self, limits: MemoryLimits | None = None) -> None:
         self.limits = limits or MemoryLimits()

@@ -20,6 +20,9 @@ PIN_CHARS = 300
 MESSAGE_CHAR_CAP = 8_000
 """One stored message's text at most (the delivery report's cap too)."""
 COMPACTION_TIMEOUT_S = 30.0
+PENDING_EXTRA_TURNS = 2
+"""Turns the window may grow past RECENT_TURNS while a deferred compaction is pending;
+a write that would pass it compacts inline with the extractive compactor."""
 SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
 MESSAGE_ID_MAX_CHARS = 200
@@ -62,6 +65,11 @@ class MemoryLimits:
     def kept_messages(self) -> int:
         return 2 * self.keep_turns
 
+    @property
+    def pending_max_messages(self) -> int:
+        """The window's bound while a deferred compaction is pending (SPEC §3)."""
+        return 2 * (self.recent_turns + PENDING_EXTRA_TURNS)
+
     @classmethod
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> MemoryLimits:
         """Read ``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``; unset means default."""
@@ -90,6 +98,21 @@ latest checkpoint id before use, so it only saves work, never serves stale state
 STAMP_SLOTS = 65_536
 """Slots in a SQLite database's shared stamp file (8 bytes each): threads sharing a
 slot only cost each other a latest-id lookup (``memory/stamps.py``)."""
+
+COMPACTION_SHUTDOWN_GRACE_S = 10.0
+"""How long closing memory waits for pending compactions before abandoning them (the
+next write then restores the window's bound inline)."""
+
+PG_POOL_MAX_ENV = "AIMIND_PG_POOL_MAX"
+PG_POOL_MAX = 16
+PG_POOL_TIMEOUT_ENV = "AIMIND_PG_POOL_TIMEOUT_S"
+PG_POOL_TIMEOUT_S = 30.0
+"""How long a call waits for a pooled connection (e.g. while the server is down)."""
+POOL_RECHECK_AFTER_S = 1.0
+"""A pooled connection idle longer than this is tested before use; a server restart takes longer."""
+SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
+SQLITE_BUSY_TIMEOUT_S = 30.0
+"""How long a SQLite write waits on another writer's lock before memory reports failure."""
 
 WRITE_ATTEMPTS = 64
 """Postgres: tries of one turn's compare-and-put while other processes keep writing the

@@ -92,3 +92,5 @@ class AppendResult(BaseModel):
     compacted: bool = False
     compactor: str | None = None
     """The ``name`` of the compactor that folded this turn (any ``Compactor``), if one ran."""
+    pending: bool = False
+    """The window overflowed and a model compaction was started after the write (SPEC §5)."""

@@ -1,10 +1,15 @@
-"""The chat-memory thread as a real LangGraph thread, written straight through the saver.
+"""The chat-memory thread as a real LangGraph thread, written by memory's compare-and-put.
 
-The memory graph (one no-op node, state = the ThreadState fields) exists so the
-thread is an ordinary LangGraph thread: ``graph.aget_state`` and Studio read it.
-Writes skip a full graph invocation and put one checkpoint per turn directly,
-in the shape ``aupdate_state`` would, then prune old checkpoints every
-``PRUNE_EVERY`` writes.
+A memory thread's checkpoints are ordinary LangGraph checkpoints in the server's
+database (the memory graph below makes ``graph.aget_state`` read them), written
+one per turn in the shape ``aupdate_state`` would write, through the backend's
+compare-and-put, and pruned to the latest every ``PRUNE_EVERY`` writes.
+
+The store keeps each thread's latest state in process. A read uses it when the
+backend proves it is still the latest (one query that returns only the id
+then; on SQLite the shared stamps, no query at all). A write builds on it
+without asking: the compare-and-put refuses a stale parent and the caller
+reads again.
 """
 
 from __future__ import annotations
@@ -13,20 +18,14 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any, TypedDict
 
-from langgraph.checkpoint.base import (
-    LATEST_VERSION,
-    BaseCheckpointSaver,
-    Checkpoint,
-    CheckpointTuple,
-)
-from langgraph.checkpoint.base.id import uuid6
+from langgraph.checkpoint.base import LATEST_VERSION, BaseCheckpointSaver, Checkpoint
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from memory.checkpointer import prune_thread
+from memory.backends import UNCHANGED, Backend, Head
+from memory.ids import next_checkpoint_id
 from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
 from memory.models import ThreadState
-from memory.stamps import SharedStamps
 
 MEMORY_NODE = "remember"
 
@@ -45,6 +44,7 @@ def _remember(state: MemoryChannels) -> dict[str, Any]:
 
 
 def build_memory_graph(saver: BaseCheckpointSaver | None) -> CompiledStateGraph:
+    """A one-node graph whose state is a memory thread's: ``aget_state`` reads memory."""
     builder = StateGraph(MemoryChannels)
     builder.add_node(MEMORY_NODE, _remember)
     builder.add_edge(START, MEMORY_NODE)
@@ -56,30 +56,28 @@ def thread_config(thread_id: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
-def next_checkpoint(
+def next_head(
     saver: BaseCheckpointSaver,
-    thread_id: str,
     channels: dict[str, Any],
-    previous: CheckpointTuple | None,
-) -> tuple[dict[str, Any], Checkpoint, dict[str, Any], dict[str, Any]]:
-    """``(config, checkpoint, metadata, new_versions)`` for ``saver.aput``: the shape
-    ``aupdate_state`` would write, bumping only the channels whose value changed."""
+    previous: Head | None,
+    metadata: dict[str, Any] | None = None,
+) -> tuple[Head, dict[str, str]]:
+    """The checkpoint after ``previous`` holding ``channels``, and the channels' new
+    versions: the shape ``aupdate_state`` would write, bumping only what changed."""
     if previous is None:
-        step, versions, seen, parent = 0, {}, {}, {}
-        old_values: dict[str, Any] = {}
+        step, versions, seen, old_values = 0, {}, {}, {}
     else:
         step = int(previous.metadata.get("step", 0)) + 1
         versions = dict(previous.checkpoint["channel_versions"])
         seen = previous.checkpoint.get("versions_seen", {})
-        parent = {"checkpoint_id": previous.checkpoint["id"]}
         old_values = previous.checkpoint["channel_values"]
     new_versions = {}
     for key, value in channels.items():
-        if previous is None or key not in versions or old_values.get(key) != value:
+        if key not in versions or old_values.get(key) != value:
             versions[key] = new_versions[key] = saver.get_next_version(versions.get(key), None)
     checkpoint = Checkpoint(
         v=LATEST_VERSION,
-        id=str(uuid6(clock_seq=step)),
+        id=next_checkpoint_id(previous.id if previous else None),
         ts=datetime.now(UTC).isoformat(),
         channel_values=channels,
         channel_versions=versions,
@@ -87,115 +85,91 @@ def next_checkpoint(
         pending_sends=[],
         updated_channels=sorted(new_versions),
     )
-    config = {"configurable": {**thread_config(thread_id)["configurable"], **parent}}
-    metadata = {"source": "update", "step": step, "parents": {}}
-    return config, checkpoint, metadata, new_versions
+    meta = {"source": "update", "step": step, "parents": {}, **(metadata or {})}
+    return Head(checkpoint, meta), new_versions
 
 
 class ThreadStore:
-    """Reads and writes ThreadState on memory threads of one saver."""
+    """Reads and writes ThreadState on the memory threads of one backend."""
 
-    def __init__(self, saver: BaseCheckpointSaver, stamps: SharedStamps | None = None) -> None:
-        self.saver = saver
-        self.stamps = stamps
-        self._cache: OrderedDict[str, tuple[CheckpointTuple, ThreadState]] = OrderedDict()
-
-    @property
-    def _can_check_latest(self) -> bool:
-        return hasattr(self.saver, "alatest_checkpoint_id")
-
-    @property
-    def compares_on_write(self) -> bool:
-        """Whether ``write`` is a compare-and-put (it may then return False)."""
-        return hasattr(self.saver, "aput_if_latest")
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self._cache: OrderedDict[str, tuple[Head, ThreadState]] = OrderedDict()
 
     async def read(
         self, thread_id: str, *, for_write: bool = False
-    ) -> tuple[ThreadState, CheckpointTuple | None]:
-        """The thread's latest state and checkpoint.
+    ) -> tuple[ThreadState, Head | None]:
+        """The thread's latest state and head.
 
-        When the saver can tell the latest checkpoint id cheaply (an index lookup)
-        and it is the one this store last read or wrote, the kept copy is used:
-        no blobs fetched, nothing deserialized or validated again. Any other
-        writer (another process) makes a new id, so a stale copy is never used.
-        With shared stamps saying the kept checkpoint is still the latest, even
-        the lookup is skipped. ``for_write`` with a compare-and-put saver skips it
-        too: the write itself fails if the copy turns out stale, and the caller
-        reads again.
+        ``for_write`` takes the kept copy as is: the write is a compare-and-put, so a
+        stale copy costs a refused write and a fresh read, never a lost turn.
         """
         kept = self._cache.get(thread_id)
-        if kept and (
-            (for_write and self.compares_on_write)
-            or (self.stamps and self.stamps.is_latest(thread_id, kept[0].checkpoint["id"]))
-        ):
+        stamps = self.backend.stamps
+        if kept and (for_write or (stamps and stamps.is_latest(thread_id, kept[0].id))):
             self._cache.move_to_end(thread_id)
             return _copy(kept[1]), kept[0]
-        if self._can_check_latest:
-            latest = await self.saver.alatest_checkpoint_id(thread_id)
-            if latest is None:
-                self._cache.pop(thread_id, None)
-                return ThreadState(), None
-            if (kept := self._cache.get(thread_id)) and kept[0].checkpoint["id"] == latest:
-                self._cache.move_to_end(thread_id)
-                return _copy(kept[1]), kept[0]
-        tup = await self.saver.aget_tuple(thread_config(thread_id))
-        if tup is None:
+        head = await self.backend.threads.latest(thread_id, kept[0].id if kept else None)
+        if head is UNCHANGED and kept:
+            self._cache.move_to_end(thread_id)
+            return _copy(kept[1]), kept[0]
+        if not isinstance(head, Head):
             self._cache.pop(thread_id, None)
             return ThreadState(), None
-        values = tup.checkpoint["channel_values"]
+        values = head.checkpoint["channel_values"]
         state = ThreadState.model_validate(
             {k: values[k] for k in MemoryChannels.__annotations__ if k in values}
         )
-        self._keep(thread_id, tup, state)
-        return _copy(state), tup
+        self._keep(thread_id, head, state)
+        return _copy(state), head
 
-    def _keep(self, thread_id: str, tup: CheckpointTuple, state: ThreadState) -> None:
-        if not self._can_check_latest:
-            return
-        self._cache[thread_id] = (tup, state)
+    def _keep(self, thread_id: str, head: Head, state: ThreadState) -> None:
+        self._cache[thread_id] = (head, state)
         self._cache.move_to_end(thread_id)
         while len(self._cache) > STATE_CACHE_THREADS:
             self._cache.popitem(last=False)
 
+    def forget(self, thread_id: str) -> None:
+        """Drop the kept copy: the next read asks the database."""
+        self._cache.pop(thread_id, None)
+
     async def write(
-        self, thread_id: str, state: ThreadState, previous: CheckpointTuple | None
-    ) -> bool:
+        self,
+        thread_id: str,
+        state: ThreadState,
+        previous: Head | None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Head | None:
         """Put ``state`` as the thread's next checkpoint (parent: ``previous``).
 
-        False if the saver compares on write and the thread's latest checkpoint is no
-        longer ``previous`` (another process wrote first): nothing was written.
+        None if the thread's latest checkpoint is no longer ``previous`` (another
+        writer came first): nothing was written. The caller holds the thread's lock.
         """
-        saver = self.saver
-        config, checkpoint, metadata, new_versions = next_checkpoint(
-            saver, thread_id, state.to_channels(), previous
+        head, new_versions = next_head(self.backend.saver, state.to_channels(), previous, metadata)
+        step = head.metadata["step"]
+        stamps = self.backend.stamps
+        if stamps:  # readers elsewhere ask the database until the write is done
+            stamps.clear(thread_id)
+        written = await self.backend.threads.put(
+            thread_id,
+            head,
+            previous.id if previous else None,
+            new_versions,
+            prune=bool(step) and step % PRUNE_EVERY == 0,
         )
-        prune = bool(metadata["step"]) and metadata["step"] % PRUNE_EVERY == 0
-        if self.stamps:  # the caller holds the thread's write lock until it returns
-            self.stamps.clear(thread_id)
-        if self.compares_on_write:
-            if not await saver.aput_if_latest(
-                config, checkpoint, metadata, new_versions, prune=prune
-            ):
-                self._cache.pop(thread_id, None)
-                return False
-        else:
-            await saver.aput(config, checkpoint, metadata, new_versions)
-            if prune:
-                await prune_thread(saver, thread_id)
-        if self.stamps:
-            self.stamps.mark(thread_id, checkpoint["id"])
-        stored = {"configurable": {**config["configurable"], "checkpoint_id": checkpoint["id"]}}
-        parent = config if previous is not None else None
-        self._keep(
-            thread_id, CheckpointTuple(stored, checkpoint, metadata, parent, []), _copy(state)
-        )
-        return True
+        if not written:
+            self.forget(thread_id)
+            return None
+        if stamps:
+            stamps.mark(thread_id, head.id)
+        self._keep(thread_id, head, _copy(state))
+        return head
 
     async def delete(self, thread_id: str) -> None:
-        self._cache.pop(thread_id, None)
-        if self.stamps:
-            self.stamps.clear(thread_id)
-        await self.saver.adelete_thread(thread_id)
+        self.forget(thread_id)
+        if self.backend.stamps:
+            self.backend.stamps.clear(thread_id)
+        await self.backend.threads.delete(thread_id)
 
 
 def _copy(state: ThreadState) -> ThreadState:

@@ -24,12 +24,12 @@ class StoreDown(RuntimeError):
     pass
 
 
-def _break_saver(saver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def _break_store(threads: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     async def down(*args: Any, **kwargs: Any) -> Any:
         raise StoreDown("connection refused")
 
-    for name in ("aget_tuple", "aput", "aput_writes", "alist", "alatest_checkpoint_id"):
-        monkeypatch.setattr(saver, name, down)
+    for name in ("latest", "put", "delete"):
+        monkeypatch.setattr(threads, name, down)
 
 
 async def test_memory_store_down_run_succeeds_and_reports_failed(
@@ -40,8 +40,8 @@ async def test_memory_store_down_run_succeeds_and_reports_failed(
     model = ScriptedChatModel(script=[AIMessage(ANSWER)])
     graph = build_graph(model=model, tools=[])
     with monkeypatch.context() as patch:
-        _break_saver(memory.store.saver, patch)
-        memory.store._cache.clear()  # a warm copy would hide the outage from this read
+        _break_store(memory.backend.threads, patch)
+        memory.store.forget(memory.thread_id(TOKEN))  # a warm copy would hide the outage
         chunks = [
             chunk
             async for chunk in graph.astream(

@@ -15,10 +15,11 @@ from langchain_core.messages import AIMessageChunk
 from langchain_openai import ChatOpenAI
 
 from adapters.memory_runtime import get_memory
-from adapters.models import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S, chat_model, compaction_model
+from adapters.models import chat_model, compaction_model
 from adapters.tools import local_tools
 from graphs.chat import build_graph
 from memory import LLMCompactor, open_memory
+from memory.model_config import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S
 from tests.chat.helpers import TOKEN, status_events, user
 from tests.memory.helpers import turn
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, text, tool_call
@@ -90,12 +91,13 @@ async def test_llm_compaction_through_structured_output(provider: OpenAIStub, db
             await memory.append_turn(
                 TOKEN, turn(f"question {n}", f"answer {n}"), on_status=events.append
             )
-        state = await memory.load(TOKEN)
+        state = await memory.load(TOKEN)  # waits for the compaction the fifth turn started
+        landed = (await memory.snapshot(TOKEN)).landed  # what the next run's stream reports
 
     assert state.summary == STUB_SUMMARY
     assert state.pinned_decisions == STUB_PINS
     assert [m.text for m in state.messages] == ["question 3", "answer 3", "question 4", "answer 4"]
-    assert [e["status"] for e in status_events([("custom", e) for e in events])] == [
+    assert [e["status"] for e in status_events([("custom", e) for e in [*events, landed]])] == [
         "started",
         "succeeded",
     ]

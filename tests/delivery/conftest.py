@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from adapters.memory_runtime import close_memory
-from memory.checkpointer import DATABASE_URL_ENV
+from memory.backends import DATABASE_URL_ENV
 
 
 @pytest.fixture

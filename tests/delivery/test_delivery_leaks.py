@@ -21,7 +21,8 @@ from adapters.memory_runtime import get_memory
 from adapters.resources import DOCS_DIR_ENV
 from graphs.delivery_chain import build_graph
 from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
-from memory.checkpointer import backend_of, open_checkpointer, sqlite_path
+from memory.backends import backend_of, sqlite_path
+from memory.checkpointer import open_checkpointer
 from tests.delivery.scripts import (
     new_session,
     plan_output,

@@ -9,7 +9,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory import CompactionOutput, CompactionRequest, ExtractiveCompactor, FinalTurn, ThreadState
+from memory import (
+    CompactionOutput,
+    CompactionRequest,
+    ExtractiveCompactor,
+    FinalTurn,
+    MemoryService,
+    ThreadState,
+)
 from memory.limits import MemoryLimits
 from memory.models import AppendResult
 
@@ -41,6 +48,23 @@ def turn(
     )
 
 
+async def settled(
+    mem: MemoryService, token: str, finished: FinalTurn, **kwargs: Any
+) -> AppendResult:
+    """``append_turn``, then wait for a compaction it started: the next turn comes after
+    the model compaction landed (with a model compactor, it runs after the write)."""
+    result = await mem.append_turn(token, finished, **kwargs)
+    await mem.settle(token)
+    return result
+
+
+async def landed_compactor(mem: MemoryService, token: str) -> str | None:
+    """The compactor that folded the session's window last (after a model failure: the
+    extractive fallback)."""
+    last = (await mem.snapshot(token)).last_compaction
+    return last["compactor"] if last else None
+
+
 def assert_bounds(state: ThreadState, limits: MemoryLimits = LIMITS) -> None:
     """Every bound of SPEC §3 that must hold after every write."""
     assert len(state.messages) <= limits.max_messages
@@ -67,9 +91,14 @@ _FOLDS: ContextVar[list[CompactionRequest] | None] = ContextVar("test_folds", de
 
 @dataclass
 class CountingCompactor:
-    """The extractive compactor, recording every request (how many turns it folded)."""
+    """The extractive compactor, recording every request (how many turns it folded).
+
+    It folds inline, as the extractive compactor does, so each fold is part of the
+    write that stored it and the tests can account for every turn.
+    """
 
     name: str = "counting"
+    inline: bool = True
     requests: list[CompactionRequest] = field(default_factory=list)
 
     def __post_init__(self) -> None:

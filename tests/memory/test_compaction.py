@@ -11,7 +11,14 @@ from memory import LLMCompactor, open_memory
 from memory.limits import KEEP_TURNS, PIN_CHARS, PINNED_MAX, RECENT_TURNS, SUMMARY_CHARS
 from tests.support.fakes import ScriptedChatModel
 
-from .helpers import CountingCompactor, assert_bounds, new_token, turn
+from .helpers import (
+    CountingCompactor,
+    assert_bounds,
+    landed_compactor,
+    new_token,
+    settled,
+    turn,
+)
 
 LLM_KEYS = {"previous_summary", "previous_pinned_decisions", "fold", "kept (do not repeat)"}
 
@@ -33,7 +40,7 @@ async def test_compaction_keeps_newest_two_turns_and_runs_every_third_turn(db_ur
     compacted_at: list[int] = []
     async with open_memory(db_url, compactor=counter) as mem:
         for i in range(1, 15):
-            result = await mem.append_turn(token, turn(f"question {i}", f"answer {i}"))
+            result = await settled(mem, token, turn(f"question {i}", f"answer {i}"))
             state = await mem.load(token)
             assert_bounds(state)
             if result.compacted:
@@ -56,7 +63,7 @@ async def test_no_compaction_while_the_window_fits(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url, compactor=counter) as mem:
         for i in range(RECENT_TURNS):
-            assert not (await mem.append_turn(token, turn(f"q{i}", f"a{i}"))).compacted
+            assert not (await settled(mem, token, turn(f"q{i}", f"a{i}"))).compacted
         state = await mem.load(token)
     assert counter.requests == []
     assert len(state.messages) == 8 and state.summary == "" and state.last_compacted_at is None
@@ -74,7 +81,8 @@ async def test_llm_compactor_sees_old_memory_folded_and_kept_and_nothing_else(
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 9):
-            await mem.append_turn(
+            await settled(
+                mem,
                 token,
                 turn(f"user text {i}", f"assistant text {i}", source="tool"),
             )
@@ -111,13 +119,13 @@ async def test_only_summary_and_pins_come_from_the_model(db_url: str) -> None:
     before = datetime.now(UTC)
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 5):
-            await mem.append_turn(
-                token, turn(f"q{i}", f"a{i}", user_id=f"u{i}", assistant_id=f"a{i}")
-            )
+            await settled(mem, token, turn(f"q{i}", f"a{i}", user_id=f"u{i}", assistant_id=f"a{i}"))
         kept = (await mem.load(token)).messages[-4:]
-        result = await mem.append_turn(token, turn("q5", "a5", user_id="u5", assistant_id="a5"))
+        result = await settled(mem, token, turn("q5", "a5", user_id="u5", assistant_id="a5"))
         state = await mem.load(token)
-    assert result.compactor == "llm"
+        used = await landed_compactor(mem, token)
+    assert result.pending and not result.compacted  # folded after the write, by the model
+    assert used == "llm"
     assert state.summary == "Model summary." and state.pinned_decisions == ["Model pin."]
     assert state.messages[:2] == kept[2:]  # the kept slice is local and verbatim (ids too)
     assert [m.id for m in state.messages] == ["u4", "a4", "u5", "a5"]
@@ -141,9 +149,11 @@ async def test_model_output_with_extra_keys_is_rejected_for_the_extractive_fallb
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 6):
-            result = await mem.append_turn(token, turn(f"We must do thing {i}.", f"ok {i}"))
+            result = await settled(mem, token, turn(f"We must do thing {i}.", f"ok {i}"))
         state = await mem.load(token)
-    assert result.written and result.compactor == "extractive"
+        used = await landed_compactor(mem, token)
+        status = (await mem.snapshot(token)).last_compaction["status"]
+    assert result.written and used == "extractive" and status == "failed"
     assert state.summary != "Model summary." and "Model pin." not in state.pinned_decisions
     assert state.pinned_decisions == [f"We must do thing {i}." for i in (1, 2, 3)]
     assert len(state.messages) == 4
@@ -156,9 +166,9 @@ async def test_over_limit_model_output_is_clamped_not_rejected(db_url: str) -> N
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 6):
-            result = await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
         state = await mem.load(token)
-    assert result.compactor == "llm"
+        assert await landed_compactor(mem, token) == "llm"
     assert_bounds(state)
     assert 0 < len(state.summary) <= SUMMARY_CHARS
     assert state.summary.endswith("background.")  # cut at a sentence boundary
@@ -181,7 +191,7 @@ async def test_clamping_is_deterministic(db_url: str) -> None:
         token = new_token()
         async with open_memory(db_url, compactor=model) as mem:
             for i in range(5):
-                await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+                await settled(mem, token, turn(f"q{i}", f"a{i}"))
             states.append(await mem.load(token))
     assert states[0].summary == states[1].summary
     assert states[0].pinned_decisions == states[1].pinned_decisions
@@ -198,7 +208,7 @@ async def test_old_pin_survives_a_model_that_omits_it(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 12):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
         state = await mem.load(token)
     assert len(model.calls) == 3
     assert state.summary == "S3."
@@ -220,7 +230,7 @@ async def test_equivalent_or_superseding_pin_replaces_the_old_one(db_url: str) -
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 9):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
         state = await mem.load(token)
     assert state.pinned_decisions == [
         "we use postgresql in production",
@@ -236,10 +246,10 @@ async def test_pins_past_the_cap_evict_the_oldest_first(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 6):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
         assert (await mem.load(token)).pinned_decisions == first
         for i in range(6, 9):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
         state = await mem.load(token)
     assert state.pinned_decisions == [*first[2:], "New decision A.", "New decision B."]
 
@@ -253,6 +263,8 @@ async def test_llm_compactor_runs_at_temperature_zero() -> None:
 
 
 async def test_status_events_started_and_succeeded_with_counts(db_url: str) -> None:
+    """``started`` in the run that overflows the window; ``succeeded`` on the next run's
+    stream, once the model compaction has landed."""
     model = ScriptedChatModel(
         script=[
             compaction("Summary one.", ["Pin A.", "Pin B."]),
@@ -262,8 +274,13 @@ async def test_status_events_started_and_succeeded_with_counts(db_url: str) -> N
     events: list[dict] = []
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
-        for i in range(1, 9):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"), on_status=events.append)
+        for i in range(1, 10):
+            # what a run sees: a compaction that landed since the last turn, then its own
+            if landed := (await mem.snapshot(token)).landed:
+                events.append(landed)
+            if i == 9:
+                break
+            await settled(mem, token, turn(f"q{i}", f"a{i}"), on_status=events.append)
             if i == 4:
                 assert events == []  # no compaction, no status
         state = await mem.load(token)
@@ -302,7 +319,7 @@ async def test_a_broken_status_listener_does_not_break_the_write(db_url: str) ->
     token = new_token()
     async with open_memory(db_url) as mem:
         for i in range(1, 6):
-            result = await mem.append_turn(token, turn(f"q{i}", f"a{i}"), on_status=listener)
+            result = await settled(mem, token, turn(f"q{i}", f"a{i}"), on_status=listener)
             assert result.written
         assert len((await mem.load(token)).messages) == 4
 
@@ -326,11 +343,13 @@ async def test_extractive_compactor_pins_english_and_chinese_decisions(db_url: s
     token = new_token()
     async with open_memory(db_url) as mem:  # no model configured: extractive
         for i in range(0, len(decisions), 2):
-            await mem.append_turn(
-                token, turn(f"{decisions[i]} {chatter} {decisions[i + 1]}", "Noted, I always will.")
+            await settled(
+                mem,
+                token,
+                turn(f"{decisions[i]} {chatter} {decisions[i + 1]}", "Noted, I always will."),
             )
         for i in range(4):
-            await mem.append_turn(token, turn(f"filler {i}", "ok"))
+            await settled(mem, token, turn(f"filler {i}", "ok"))
         state = await mem.load(token)
     assert state.pinned_decisions == decisions
     assert "The weather is nice today." not in state.pinned_decisions
@@ -343,7 +362,7 @@ async def test_extractive_summary_stays_bounded_over_many_folds(db_url: str) -> 
     token = new_token()
     async with open_memory(db_url) as mem:
         for i in range(60):
-            await mem.append_turn(token, turn(f"Topic {i}: " + "lorem ipsum " * 30, "ok " * 50))
+            await settled(mem, token, turn(f"Topic {i}: " + "lorem ipsum " * 30, "ok " * 50))
             assert_bounds(await mem.load(token))
         state = await mem.load(token)
     assert SUMMARY_CHARS - 400 < len(state.summary) <= SUMMARY_CHARS

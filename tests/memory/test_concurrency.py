@@ -161,13 +161,13 @@ async def test_a_writer_that_dies_after_its_commit_leaves_no_stale_copy(
         assert (await reader.append_turn(token, turn("first", "reply"))).written
         assert user_texts(await reader.load(token)) == ["first"]  # kept in `reader`
 
-        commit = writer.store.saver.aput_if_latest
+        commit = writer.backend.threads.put
 
         async def commit_then_die(*args: Any, **kwargs: Any) -> bool:
             assert await commit(*args, **kwargs)
             raise SystemExit  # the process ends right after the commit
 
-        monkeypatch.setattr(writer.store.saver, "aput_if_latest", commit_then_die)
+        monkeypatch.setattr(writer.backend.threads, "put", commit_then_die)
         with pytest.raises(SystemExit):
             await writer.append_turn(token, turn("second", "reply"))
         assert user_texts(await reader.load(token)) == ["first", "second"]

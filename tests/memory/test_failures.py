@@ -9,10 +9,17 @@ import psycopg
 import pytest
 
 from memory import CompactionOutput, MemoryLimits, MemoryUnavailableError, open_memory
-from memory.checkpointer import backend_of, sqlite_path
+from memory.backends import backend_of, sqlite_path
 from tests.support.fakes import ScriptedChatModel
 
-from .helpers import ScriptedCompactor, assert_bounds, new_token, turn
+from .helpers import (
+    ScriptedCompactor,
+    assert_bounds,
+    landed_compactor,
+    new_token,
+    settled,
+    turn,
+)
 
 FIRST = {"summary": "We talked about the database.", "pinned_decisions": ["Use PostgreSQL."]}
 
@@ -41,15 +48,18 @@ async def test_failed_llm_compaction_still_stores_the_turn(db_url: str, failure:
     token = new_token()
     async with open_memory(db_url, compactor=model, limits=limits) as mem:
         for i in range(1, 8):
-            await mem.append_turn(token, turn(f"question {i}", f"answer {i}"))
+            await settled(mem, token, turn(f"question {i}", f"answer {i}"))
         before = await mem.load(token)
         assert before.pinned_decisions == ["Use PostgreSQL."]
-        result = await mem.append_turn(
-            token, turn("We must keep the API stable.", "answer 8"), on_status=events.append
+        result = await settled(
+            mem, token, turn("We must keep the API stable.", "answer 8"), on_status=events.append
         )
         state = await mem.load(token)
+        last = (await mem.snapshot(token)).last_compaction
+        events.append((await mem.snapshot(token)).landed)  # what the next run's stream gets
     assert len(model.calls) == 2
-    assert result.written and result.compacted and result.compactor == "extractive"
+    assert result.written and result.pending
+    assert last["compactor"] == "extractive" and last["status"] == "failed"
     assert_bounds(state)
     assert [m.text for m in state.messages] == [
         "question 7",
@@ -60,7 +70,8 @@ async def test_failed_llm_compaction_still_stores_the_turn(db_url: str, failure:
     assert "Use PostgreSQL." in state.pinned_decisions  # old pins survive the failure
     assert "question 4" in state.summary  # the fallback folded turns 4-6
     assert state.last_compacted_at > before.last_compacted_at
-    assert [e["status"] for e in events] == ["started", "succeeded"]
+    assert [e["status"] for e in events] == ["started", "failed"]
+    assert events[-1]["pinnedDecisionCount"] == len(state.pinned_decisions)
 
 
 async def test_over_long_fields_are_clamped_by_the_llm_path(db_url: str) -> None:
@@ -68,10 +79,10 @@ async def test_over_long_fields_are_clamped_by_the_llm_path(db_url: str) -> None
     token = new_token()
     async with open_memory(db_url, compactor=compactor) as mem:
         for i in range(1, 9):
-            result = await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
             assert_bounds(await mem.load(token))
         state = await mem.load(token)
-    assert result.compactor == "scripted"  # taken, clamped, not rejected
+        assert await landed_compactor(mem, token) == "scripted"  # taken, clamped, not rejected
     assert len(state.summary) <= 2_500 and state.summary.startswith("Long summary sentence.")
     assert len(state.pinned_decisions) == 20
     assert state.pinned_decisions[-1].startswith("overlong pin 29")
@@ -84,7 +95,7 @@ async def test_repeated_failures_never_freeze_memory(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url, compactor=compactor, limits=limits) as mem:
         for i in range(1, 41):
-            result = await mem.append_turn(token, turn(f"question {i}", f"answer {i}"))
+            result = await settled(mem, token, turn(f"question {i}", f"answer {i}"))
             assert result.written
             state = await mem.load(token)
             assert_bounds(state)
@@ -108,9 +119,9 @@ async def test_store_failure_is_a_failed_event_not_an_error(db_url: str) -> None
     token = new_token()
     events: list[dict] = []
     async with open_memory(db_url) as mem:
-        assert (await mem.append_turn(token, turn("before", "outage"))).written
+        assert (await settled(mem, token, turn("before", "outage"))).written
         _drop_tables(db_url)
-        result = await mem.append_turn(token, turn("during", "outage"), on_status=events.append)
+        result = await settled(mem, token, turn("during", "outage"), on_status=events.append)
         with pytest.raises(MemoryUnavailableError) as raised:
             await mem.load(token)
         dto = await mem.hydrate(token)
@@ -148,19 +159,21 @@ async def test_postgres_write_and_prune_commit_together(
     """A statement failing after the checkpoint is inserted but before the COMMIT (here:
     the prune) rolls the whole turn back: memory stays exactly as it was, nothing half-done,
     and the thread's lock is free for the next turn."""
-    from memory import checkpointer
+    from psycopg import sql
+
+    from memory.backends import postgres
     from memory.limits import PRUNE_EVERY
 
     token = new_token()
     async with open_memory(pg_url) as mem:
         for i in range(PRUNE_EVERY):
-            assert (await mem.append_turn(token, turn(f"q{i}", f"a{i}"))).written
+            assert (await settled(mem, token, turn(f"q{i}", f"a{i}"))).written
         before = await mem.load(token)
 
-        monkeypatch.setattr(checkpointer, "PRUNE_SQL", b"SELECT 1 / 0")
-        result = await mem.append_turn(token, turn("the turn that fails", "never stored"))
+        monkeypatch.setattr(postgres, "PRUNE_SQL", (sql.SQL("SELECT 1 / 0"),))
+        result = await settled(mem, token, turn("the turn that fails", "never stored"))
         assert result.skipped == "memory-unavailable"
-        mem.store._cache.clear()  # read the database, not the kept copy
+        mem.store.forget(mem.thread_id(token))  # read the database, not the kept copy
         assert await mem.load(token) == before
         monkeypatch.undo()
-        assert (await mem.append_turn(token, turn("next", "works"))).written
+        assert (await settled(mem, token, turn("next", "works"))).written

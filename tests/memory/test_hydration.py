@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from memory import assert_no_forbidden_fields, hydration_dto, open_memory
+from memory import assert_no_forbidden_fields, open_memory
+from memory.hydration import hydration_dto
 from memory.limits import SUMMARY_PREVIEW_CHARS
 from memory.models import ThreadState
 from tests.support.fakes import ScriptedChatModel

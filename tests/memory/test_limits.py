@@ -16,7 +16,7 @@ from memory.limits import (
     LimitsError,
 )
 
-from .helpers import CountingCompactor, assert_bounds, new_token, turn
+from .helpers import CountingCompactor, assert_bounds, new_token, settled, turn
 
 
 def test_contract_defaults() -> None:
@@ -74,7 +74,7 @@ async def test_configured_limits_are_honoured(db_url: str, monkeypatch: pytest.M
     async with open_memory(db_url, compactor=counter) as mem:
         assert mem.limits == limits
         for i in range(1, 10):
-            await mem.append_turn(token, turn(f"q{i} " + "x" * 200, f"a{i}"))
+            await settled(mem, token, turn(f"q{i} " + "x" * 200, f"a{i}"))
             state = await mem.load(token)
             assert_bounds(state, limits)
             assert len(state.messages) <= 6
@@ -88,5 +88,5 @@ async def test_keep_equal_to_window_is_allowed(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url, limits=limits) as mem:
         for i in range(5):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
             assert_bounds(await mem.load(token), limits)

@@ -17,9 +17,14 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from memory import InvalidSessionError, SecretConfigError, SessionHash, open_memory
-from memory.checkpointer import backend_of, sqlite_path
-from memory.session import require_memory_thread_id
+from memory import open_memory
+from memory.backends import backend_of, sqlite_path
+from memory.session import (
+    InvalidSessionError,
+    SecretConfigError,
+    SessionHash,
+    require_memory_thread_id,
+)
 
 from .helpers import new_token, turn
 

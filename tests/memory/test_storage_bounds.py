@@ -10,8 +10,9 @@ import sqlite3
 import psycopg
 
 from memory import open_memory
-from memory.checkpointer import backend_of, sqlite_path
+from memory.backends import backend_of, sqlite_path
 from memory.limits import PRUNE_EVERY
+from memory.store import thread_config
 
 from .helpers import assert_bounds, new_token, turn, user_texts
 
@@ -71,10 +72,10 @@ async def test_the_in_memory_backend_prunes_too() -> None:
     token = new_token()
     async with open_memory("memory") as mem:
         thread_id = mem.thread_id(token)
-        saver = mem.store.saver
+        saver = mem.backend.saver
         for i in range(1, 301):
             assert (await mem.append_turn(token, turn(f"q{i}", f"a{i}"))).written
-            checkpoints = len(saver.storage[thread_id][""])
+            checkpoints = len([t async for t in saver.alist(thread_config(thread_id))])
             blobs = sum(1 for key in saver.blobs if key[0] == thread_id)
             assert checkpoints <= PRUNE_EVERY and blobs <= 4 * PRUNE_EVERY, (i, checkpoints, blobs)
         state = await mem.load(token)

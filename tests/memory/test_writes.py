@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from memory import ChatThreadMessage, open_memory
+from memory import open_memory
 from memory.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
+from memory.models import ChatThreadMessage
 from memory.store import thread_config
 
 from .helpers import CountingCompactor, assert_bounds, new_token, turn

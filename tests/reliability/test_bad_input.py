@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from memory import FinalTurn, InvalidSessionError, MemoryLimits, build_context, open_memory
+from memory import FinalTurn, MemoryLimits, build_context, open_memory
 from memory.limits import TRUNCATION_MARKER
+from memory.session import InvalidSessionError
 from memory.text import clean_text
 from tests.support.faults import assert_bounded, stored_row_count
 

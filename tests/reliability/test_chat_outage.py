@@ -13,7 +13,7 @@ from psycopg_pool.base import AttemptWithBackoff
 
 from adapters.memory_runtime import close_memory, get_memory
 from graphs.chat import build_graph
-from memory.checkpointer import POOL_TIMEOUT_ENV
+from memory.limits import PG_POOL_TIMEOUT_ENV
 from tests.support.fakes import ScriptedChatModel
 from tests.support.faults import (
     SQLITE_BUSY_ENV,
@@ -84,7 +84,7 @@ def scripted_graph() -> Any:
 async def test_chat_answers_while_postgres_is_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, closing_memory: None
 ) -> None:
-    monkeypatch.setenv(POOL_TIMEOUT_ENV, "2")
+    monkeypatch.setenv(PG_POOL_TIMEOUT_ENV, "2")
     monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)
     monkeypatch.setattr(AttemptWithBackoff, "DELAY_BACKOFF", 1.0)
     with own_postgres(tmp_path) as pg:

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from adapters.models import compaction_model
-from memory import FinalTurn, LLMCompactor, MemoryLimits, ThreadState, open_memory
+from memory import (
+    AppendResult,
+    FinalTurn,
+    LLMCompactor,
+    MemoryLimits,
+    MemoryService,
+    ThreadState,
+    open_memory,
+)
 from tests.support.fakes import ScriptedChatModel
 from tests.support.faults import assert_bounded
 from tests.support.openai_stub import running_stub, text
@@ -43,30 +52,42 @@ def turn(i: int) -> FinalTurn:
     )
 
 
-async def run_turns(mem: Any, first: int, last: int) -> list[tuple[Any, list[dict[str, Any]]]]:
+@dataclass
+class Played:
+    result: AppendResult
+    events: list[dict[str, Any]]
+    """Its run's status events, then the one the next run's stream reports."""
+    compactor: str | None
+    """The compactor that folded the window this turn overflowed, once it landed."""
+
+
+async def run_turns(mem: MemoryService, first: int, last: int) -> list[Played]:
+    """One turn at a time, each after the compaction the previous one started landed."""
     out = []
     for i in range(first, last + 1):
         events: list[dict[str, Any]] = []
         result = await mem.append_turn(SESSION, turn(i), on_status=events.append)
-        out.append((result, events))
+        await mem.settle(SESSION)
+        snapshot = await mem.snapshot(SESSION)
+        used = None
+        if result.pending:
+            events.append(snapshot.landed)
+            used = snapshot.last_compaction["compactor"]
+        out.append(Played(result, events, used))
     return out
 
 
-async def check_fallback(
-    mem: Any, fault_results: list[tuple[Any, list[dict[str, Any]]]]
-) -> ThreadState:
-    """Every turn stored; each failed LLM compaction fell back and still succeeded."""
-    assert all(result.written for result, _ in fault_results)
-    compactions = [(r, e) for r, e in fault_results if r.compacted]
+async def check_fallback(mem: MemoryService, played: list[Played]) -> ThreadState:
+    """Every turn stored; each failed model compaction was folded by the fallback."""
+    assert all(p.result.written for p in played)
+    compactions = [p for p in played if p.result.pending]
     assert compactions, "the faulty model was asked to compact"
-    for result, events in compactions:
-        assert result.compactor == "extractive"
-        assert [e["status"] for e in events] == ["started", "succeeded"]
+    for p in compactions:
+        assert p.compactor == "extractive"
+        assert [e["status"] for e in p.events] == ["started", "failed"]
     state = await mem.load(SESSION)
     assert_bounded(state)
     assert OLD_PIN in state.pinned_decisions, "pins from before survive a failed compaction"
-    last = fault_results[-1][0]
-    assert last.written
     return state
 
 
@@ -79,7 +100,7 @@ async def test_faulty_compaction_model_keeps_turns(
     async with open_memory(db_url, compactor=model) as mem:
         assert mem.limits.compaction_timeout_s == 0.5
         first = await run_turns(mem, 1, 5)
-        assert first[-1][0].compactor == "llm"
+        assert first[-1].compactor == "llm"
         # three more failing compactions in a row: memory keeps moving, never freezes
         faulty = await run_turns(mem, 6, 5 + 3 * 3)
         state = await check_fallback(mem, faulty)
@@ -99,7 +120,7 @@ async def test_over_long_model_output_is_clamped_not_rejected(db_url: str) -> No
     async with open_memory(db_url, compactor=model) as mem:
         results = await run_turns(mem, 1, TURNS_TO_SECOND_COMPACTION)
         state = await mem.load(SESSION)
-    assert [r.compactor for r, _ in results if r.compacted] == ["llm", "llm"]
+    assert [p.compactor for p in results if p.result.pending] == ["llm", "llm"]
     assert_bounded(state, limits)
     assert len(state.summary) <= limits.summary_chars
     assert len(state.pinned_decisions) == limits.pinned_max

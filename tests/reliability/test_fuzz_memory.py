@@ -148,12 +148,16 @@ class MemoryMachine(RuleBasedStateMachine):
             assert not events
             return
         compacts = self.advance(expected)
-        assert result.compacted == compacts
-        if compacts:
-            fallback = self.compactor.mode != "ok"
-            assert result.compactor == ("extractive" if fallback else "llm")
-            assert [e["status"] for e in events] == ["started", "succeeded"]
+        # the model compactor runs after the write; load() waits for it to land
+        assert result.pending == compacts and not result.compacted
         state = self.run(self.mem.load(self.session))
+        if compacts:
+            snapshot = self.run(self.mem.snapshot(self.session))
+            fallback = self.compactor.mode != "ok"
+            assert snapshot.last_compaction["compactor"] == ("extractive" if fallback else "llm")
+            events.append(snapshot.landed)
+            outcome = "failed" if fallback else "succeeded"
+            assert [e["status"] for e in events] == ["started", outcome]
         self.pins = list(state.pinned_decisions)
         if compacts and len(self.pins) < LIMITS.pinned_max:
             kept = {normalize(p) for p in self.pins}
@@ -178,13 +182,13 @@ class MemoryMachine(RuleBasedStateMachine):
         results = self.run(together())
         assert all(r.written for r in results), results
         previous = list(self.window)
-        for turn in turns:  # lengths do not depend on the order the lock granted
-            self.advance(Turn(turn.user_text, turn.assistant_text, turn.user_message_id, None))
         state = self.run(self.mem.load(self.session))
         stored = [
             (u.text, a.text) for u, a in zip(state.messages[::2], state.messages[1::2], strict=True)
         ]
-        assert len(stored) == len(self.window)
+        # the batch's last turn is always kept; how much older text stays depends on whether
+        # a pending model compaction landed or an inline fold overtook it
+        assert LIMITS.keep_turns <= len(stored) <= LIMITS.recent_turns
         batch = {(t.user_text, t.assistant_text) for t in turns}
         old = [(t.user, t.assistant) for t in previous]
         new_part = [s for s in stored if s in batch]

@@ -10,7 +10,7 @@ import pytest
 from psycopg_pool.base import AttemptWithBackoff
 
 from memory import FinalTurn, MemoryUnavailableError, open_memory
-from memory.checkpointer import POOL_TIMEOUT_ENV
+from memory.limits import PG_POOL_TIMEOUT_ENV
 from tests.support.faults import SQLITE_BUSY_ENV, assert_bounded, own_postgres, sqlite_write_lock
 
 SESSION = "outage-session-000001"
@@ -39,7 +39,7 @@ async def warm_pool(mem: Any) -> None:
 async def test_postgres_stopped_mid_session_then_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(POOL_TIMEOUT_ENV, "2")
+    monkeypatch.setenv(PG_POOL_TIMEOUT_ENV, "2")
     # psycopg's pool retries a dead server with exponential backoff (1 s, 2 s, 4 s …);
     # a steady 50 ms retry keeps this test short without changing what it checks.
     monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)

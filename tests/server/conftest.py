@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from memory.checkpointer import sqlite_path
+from memory.backends import sqlite_path
 from memory.session import new_token
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory.checkpointer import backend_of, sqlite_path
+from memory.backends import backend_of, sqlite_path
 from memory.limits import MemoryLimits
 from memory.models import ThreadState
 
