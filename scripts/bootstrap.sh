@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
-# Installs everything the project needs into .venv (idempotent; fresh machines included).
+# Installs everything the project needs into .venv, from requirements.lock (hash-checked),
+# once: a second call with the same lock, pyproject.toml and Python returns at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[dev]" 2>&1 | grep -v "^WARNING: Location" || true
-.venv/bin/python -c "import memory, adapters, graphs" >/dev/null
+STAMP=.venv/.aimind-installed
+WANT=$({ cat requirements.lock pyproject.toml; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
+  LOG=$(mktemp)
+  trap 'rm -f "$LOG"' EXIT
+  echo "Installing the locked dependencies into .venv (first start, or the lock changed)..."
+  if ! {
+    .venv/bin/python -m pip install --require-hashes -r requirements.lock &&
+      .venv/bin/python -m pip install --no-deps -e . &&
+      .venv/bin/python -c "import memory, adapters, graphs"
+  } >"$LOG" 2>&1; then
+    cat "$LOG" >&2
+    echo "bootstrap: installing the dependencies failed (the log is above)" >&2
+    exit 1
+  fi
+  echo "$WANT" >"$STAMP"
+fi
 # The browser tests drive Debian's Chromium (no browser download at run time).
 if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" != "1" ] && ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
