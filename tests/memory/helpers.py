@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
+import sys
 from collections.abc import Awaitable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memory import (
@@ -21,6 +24,7 @@ from memory.limits import MemoryLimits
 from memory.models import AppendResult
 
 LIMITS = MemoryLimits()
+ROOT = Path(__file__).resolve().parents[2]
 _counter = itertools.count()
 
 
@@ -65,9 +69,12 @@ async def landed_compactor(mem: MemoryService, token: str) -> str | None:
     return last["compactor"] if last else None
 
 
-def assert_bounds(state: ThreadState, limits: MemoryLimits = LIMITS) -> None:
-    """Every bound of SPEC §3 that must hold after every write."""
-    assert len(state.messages) <= limits.max_messages
+def assert_bounds(
+    state: ThreadState, limits: MemoryLimits = LIMITS, *, pending: bool = False
+) -> None:
+    """Every bound of SPEC §3 that must hold after every write (``pending``: while a
+    deferred compaction may still be pending, the window may reach 12 messages)."""
+    assert len(state.messages) <= (limits.pending_max_messages if pending else limits.max_messages)
     assert len(state.messages) % 2 == 0
     for i, message in enumerate(state.messages):
         assert message.role == ("user" if i % 2 == 0 else "assistant")
@@ -136,6 +143,25 @@ class CountingCompactor:
 
 
 @dataclass
+class GatedCompactor:
+    """A model compactor that answers only once the test sets ``release``: a compaction
+    that stays pending as long as the test needs. Its summary names every folded text."""
+
+    name: str = "gated"
+    requests: list[CompactionRequest] = field(default_factory=list)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        self.requests.append(request)
+        await self.release.wait()
+        folded = " | ".join(m.text for m in request.folded)
+        return CompactionOutput(
+            summary=f"{request.summary} {folded}".strip(),
+            pinned_decisions=[f"gated pin {len(self.requests)}"],
+        )
+
+
+@dataclass
 class ScriptedCompactor:
     """Plays one behaviour per compaction: ok, raise, garbage, extra, overlong or timeout.
 
@@ -170,3 +196,32 @@ class ScriptedCompactor:
             summary=f"{request.summary} {folded}".strip(),
             pinned_decisions=[f"pin-{self.pins_made}"],
         )
+
+
+async def line_writer(
+    url: str, token: str, prefix: str, env: dict[str, str], skew_s: float | None = None
+) -> asyncio.subprocess.Process:
+    """A second writer process (``tests/memory/line_writer.py``), ready for lines."""
+    args = [url, token, prefix] + ([] if skew_s is None else [str(skew_s)])
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.memory.line_writer",
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+    )
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 120)
+    assert line.strip() == b"ready", line
+    return proc
+
+
+async def write_line(proc: asyncio.subprocess.Process, n: int) -> dict[str, bool]:
+    """Have the writer process append its turn ``n``: ``{"written", "pending"}``."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{n}\n".encode())
+    await proc.stdin.drain()
+    return json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
