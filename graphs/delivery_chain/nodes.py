@@ -39,9 +39,9 @@ GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"
 
 
-def _resolve(text: str) -> str:
+async def _resolve(text: str) -> str:
     """Expand ``@docs/…`` references through the resource reader; any unreadable one fails."""
-    resolved, names = resolve_references(text)
+    resolved, names = await resolve_references(text)
     missing = [name for name in find_references(text) if name not in names]
     if missing:
         raise StageError("resource", f"{REFERENCE_PREFIX}{missing[0]}")
@@ -79,9 +79,9 @@ class DeliveryChain:
             text = str(human.text).strip() if human is not None else ""
             if not text:
                 raise StageError("empty")
-            resolved = _resolve(text)
+            resolved = await _resolve(text)
             try:
-                rubrics = load_rubrics()
+                rubrics = await load_rubrics()
             except RubricMissingError as exc:
                 raise StageError("rubric") from exc
             loaded = LoadedRequirement(

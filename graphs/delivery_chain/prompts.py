@@ -7,6 +7,7 @@ read like any other resource.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from importlib import resources
 
@@ -65,8 +66,9 @@ def rubric(reviewer: str) -> str:
     return text
 
 
-def load_rubrics() -> dict[str, str]:
-    return {name: rubric(name) for name in REVIEWERS}
+async def load_rubrics() -> dict[str, str]:
+    """Every reviewer's rubric, read in a worker thread (nodes run on the event loop)."""
+    return await asyncio.to_thread(lambda: {name: rubric(name) for name in REVIEWERS})
 
 
 def _section(title: str, value: BaseModel | str) -> str:
