@@ -8,9 +8,10 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from adapters.final_turn import FinalTurn, latest_human, memory_message_id
+from adapters.final_turn import FinalTurn, latest_human, load_memory_state, memory_message_id
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
@@ -106,9 +107,14 @@ class DeliveryChain:
             "stage_errors": fresh(result.get("stage_errors")),
         }
 
-    async def plan(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+    async def plan(
+        self, state: DeliveryState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """The plan subagent, on the session's chat memory like every planner (SPEC §7)."""
+
         async def work() -> dict[str, Any]:
-            messages = plan_messages(state["requirement_text"])
+            memory = await load_memory_state(config, runtime)
+            messages = plan_messages(state["requirement_text"], memory)
             plan = await ask(self.model_for(PLAN), DeliveryPlan, messages)
             return {"artifacts": {PLAN: RuntimeArtifact.of(PLAN, plan)}}
 

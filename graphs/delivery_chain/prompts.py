@@ -14,6 +14,7 @@ from importlib import resources
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from adapters.final_turn import ThreadState, build_context
 from adapters.resources import ResourceError, read_resource
 from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
 
@@ -76,8 +77,14 @@ def _section(title: str, value: BaseModel | str) -> str:
     return f"{title}\n{body}"
 
 
-def plan_messages(requirement: str) -> list[BaseMessage]:
-    return [SystemMessage(PLAN_PROMPT), HumanMessage(_section(REQUIREMENT_HEADER, requirement))]
+def plan_messages(requirement: str, memory: ThreadState | None) -> list[BaseMessage]:
+    """The plan prompt on the session's memory (summary, pins, recent turns), then the
+    requirement as the latest user message."""
+    return build_context(
+        memory,
+        system_prompt=PLAN_PROMPT,
+        latest_user_text=_section(REQUIREMENT_HEADER, requirement),
+    )
 
 
 def task_messages(requirement: str, plan: BaseModel) -> list[BaseMessage]:
