@@ -124,8 +124,23 @@ def _fresh_session(request: Request) -> Response:
 async def get_thread(request: Request) -> Response:
     """The hydration DTO; mints the session cookie when the browser has no valid one.
 
-    A malformed ``X-AIMind-Session`` header is the caller's bug: 401. A malformed
+    A malformed ``X-AIMind-Session`` header is the caller's bug (401). A malformed
     cookie is replaced, because page script cannot clear an HttpOnly cookie.
+
+    langgraph_api publishes the YAML after the last ``---`` as this route's OpenAPI entry.
+
+    ---
+    summary: Read the session's chat memory
+    description: >-
+      The session's chat memory as the hydration DTO (threadId, messages,
+      summaryPreview, pinnedDecisions, restored). A request without a session
+      gets a new session cookie and an empty DTO.
+    tags: [chat memory]
+    responses:
+      "200":
+        description: The hydration DTO; empty when memory cannot be read.
+      "401":
+        description: The X-AIMind-Session header is malformed.
     """
     token = request_token(request)
     if token is None:
@@ -146,7 +161,20 @@ async def get_thread(request: Request) -> Response:
 
 
 async def delete_thread(request: Request) -> Response:
-    """Clear the session's chat memory; answers with the (now empty) DTO."""
+    """Clear the session's chat memory; answers with the (now empty) DTO.
+
+    ---
+    summary: Clear the session's chat memory
+    description: Deletes the session's chat memory and returns the now empty hydration DTO.
+    tags: [chat memory]
+    responses:
+      "200":
+        description: The empty hydration DTO.
+      "401":
+        description: No session, or a malformed one.
+      "503":
+        description: Chat memory is unavailable; nothing was cleared.
+    """
     try:
         identity = identity_of(request_token(request))
     except SessionError as exc:
@@ -161,7 +189,17 @@ async def delete_thread(request: Request) -> Response:
 
 
 async def index(request: Request) -> Response:
-    """The browser chat page. No session is needed to load it."""
+    """The browser chat page. No session is needed to load it.
+
+    ---
+    summary: The browser chat page
+    tags: [chat page]
+    responses:
+      "200":
+        description: The page's HTML.
+      "404":
+        description: The chat page is not installed on this server.
+    """
     page = STATIC_DIR / INDEX_FILE
     if not await asyncio.to_thread(page.is_file):
         return _error(404, NO_PAGE)

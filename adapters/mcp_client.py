@@ -6,8 +6,12 @@ a missing file means no MCP tools. Each server entry is the common format:
 "headers"}`` for HTTP. A stdio ``command`` of ``python``/``python3`` runs this
 interpreter (so the repo's server starts inside the same environment), the
 working directory defaults to the config file's folder, and the child gets the
-MCP SDK's minimal environment plus ``AIMIND_*`` settings plus the entry's own
-``env`` — never the whole parent environment with its API keys.
+MCP SDK's minimal environment plus ``AIMIND_*`` settings (``AIMIND_DOCS_DIR``
+made absolute, since the child runs elsewhere) plus the entry's own ``env`` —
+never the whole parent environment with its API keys.
+
+The config is read once per version of the file (path and modification time),
+off the event loop; when the file changes, the old version's servers are stopped.
 
 Besides each server's tools, one ``mcp_resource`` tool lists and reads the
 servers' resources. Every MCP-backed tool carries ``metadata["aimind_source"] =
@@ -31,6 +35,7 @@ from mcp.client.stdio import get_default_environment
 from pydantic import BaseModel, ConfigDict, Field
 
 from adapters.mcp_sessions import MCPServers
+from adapters.resources import DOCS_DIR_ENV, docs_dir
 
 log = logging.getLogger("aimind.mcp")
 
@@ -84,6 +89,8 @@ def _child_env(extra: dict[str, str]) -> dict[str, str]:
             if key.startswith(_FORWARDED_ENV_PREFIX) and key not in _FORWARDED_ENV_DENY
         }
     )
+    if DOCS_DIR_ENV in env:
+        env[DOCS_DIR_ENV] = str(docs_dir())
     env.update(extra)
     return env
 
@@ -109,7 +116,8 @@ def _connection(entry: MCPServerConfig, base: Path) -> dict[str, Any]:
 
 
 def load_connections(path: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The MCP connections named by ``mcp.json``; {} if there is none."""
+    """The MCP connections named by ``mcp.json``; {} if there is none. Blocking (file reads,
+    path resolution): async code calls it in a thread."""
     path = path or mcp_config_path()
     if not path.is_file():
         return {}
@@ -143,7 +151,8 @@ def resource_tool(servers: MCPServers) -> BaseTool:
                 try:
                     listed = await servers.call(name, lambda session: session.list_resources())
                 except Exception:
-                    continue  # an unreachable server has nothing to list
+                    log.warning("MCP server %r could not list its resources", name, exc_info=True)
+                    continue
                 lines += [f"{r.uri} ({r.name})" for r in listed.resources]
             return "MCP resources: " + (", ".join(lines) if lines else "(none)")
         for name in servers.connections:
@@ -152,6 +161,7 @@ def resource_tool(servers: MCPServers) -> BaseTool:
                     name, lambda session: load_mcp_resources(session, uris=uri.strip())
                 )
             except Exception:
+                log.info("MCP server %r did not read %r", name, uri, exc_info=True)
                 continue
             if blobs:
                 return "\n".join(_blob_text(b) for b in blobs)
@@ -186,7 +196,8 @@ async def load_mcp_tools(path: Path | None = None) -> list[BaseTool]:
     Calls run on one live session per server (``adapters.mcp_sessions``), so a server
     starts once per event loop, not once per call.
     """
-    tools, _ = await _load(MCPServers(load_connections(path)))  # type: ignore[arg-type]
+    connections = await asyncio.to_thread(load_connections, path)
+    tools, _ = await _load(MCPServers(connections))  # type: ignore[arg-type]
     return tools
 
 
@@ -213,9 +224,34 @@ async def _load(servers: MCPServers) -> tuple[list[BaseTool], bool]:
     return [*tools, resource_tool(servers)], reached == len(listed)
 
 
-_cache: dict[tuple[str, float], list[BaseTool]] = {}
-_servers: dict[tuple[str, float], MCPServers] = {}
-"""Per config file version, so a run that lists again reuses the live sessions."""
+ConfigVersion = tuple[str, int, int]
+"""The config file's resolved path, modification time (ns) and size; all zero when absent."""
+_cache: dict[ConfigVersion, list[BaseTool]] = {}
+_servers: dict[ConfigVersion, MCPServers] = {}
+"""The current config version's servers, so a run that lists again reuses the live sessions."""
+
+
+def _config_version(path: Path) -> ConfigVersion:
+    resolved = path.resolve()
+    if not resolved.is_file():
+        return (str(resolved), 0, 0)
+    stat = resolved.stat()
+    return (str(resolved), stat.st_mtime_ns, stat.st_size)
+
+
+async def _servers_for(key: ConfigVersion, path: Path) -> MCPServers:
+    """The servers of this config version; the file is read the first time, in a thread."""
+    if (servers := _servers.get(key)) is None:
+        connections = await asyncio.to_thread(load_connections, path)
+        servers = _servers.setdefault(key, MCPServers(connections))  # type: ignore[arg-type]
+    return servers
+
+
+async def _replace_older(key: ConfigVersion) -> None:
+    """Stop the servers of every other config version: the file changed."""
+    for old in [k for k in _servers if k != key]:
+        _cache.pop(old, None)
+        await _servers.pop(old).replace()
 
 
 async def cached_mcp_tools() -> list[BaseTool]:
@@ -223,13 +259,13 @@ async def cached_mcp_tools() -> list[BaseTool]:
     (until then each run tries the missing servers again); a failure means no MCP tools."""
     path = mcp_config_path()
     try:
-        key = (str(path.resolve()), path.stat().st_mtime if path.is_file() else 0.0)
+        key = await asyncio.to_thread(_config_version, path)
     except OSError:
         return []
+    await _replace_older(key)
     if key not in _cache:
         try:
-            if (servers := _servers.get(key)) is None:
-                servers = _servers[key] = MCPServers(load_connections(path))  # type: ignore[arg-type]
+            servers = await _servers_for(key, path)
             tools, complete = await _load(servers)
         except Exception as exc:
             log.warning("MCP tools unavailable (%s); the chat runs without them", exc)

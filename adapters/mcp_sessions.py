@@ -6,6 +6,11 @@ entered and left in one task, so each session lives in a task of its own and cal
 any task on the loop use it. A call that fails for any reason other than an error the
 server itself answered drops the session: that call fails (it is not retried, since it
 may have run), and the next call starts the server again.
+
+Sessions are shared by every user's runs, so a caller that gives up (the stop button, a
+tool timeout) ends only its own request: the session, a start in progress and the other
+callers' requests go on. A tool's error answer reaches the model as a fixed sentence;
+its text (which may carry paths, hosts or data) goes to the log only.
 """
 
 from __future__ import annotations
@@ -21,14 +26,15 @@ from langchain_mcp_adapters.interceptors import MCPToolCallRequest
 from langchain_mcp_adapters.sessions import Connection, create_session
 from mcp import ClientSession
 from mcp.shared.exceptions import McpError
-from mcp.types import CONNECTION_CLOSED, CallToolResult
+from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent
 
-__all__ = ["MCPServerLostError", "MCPServers", "close_mcp_sessions"]
+__all__ = ["MCPConfigReplacedError", "MCPServerLostError", "MCPServers", "close_mcp_sessions"]
 
 log = logging.getLogger("aimind.mcp")
 
 MCP_START_TIMEOUT_S = 30.0
 """How long starting a server and its MCP handshake may take."""
+MCP_TOOL_FAILED = "error: the MCP tool failed; the details are in the server log"
 
 T = TypeVar("T")
 
@@ -46,17 +52,33 @@ class MCPServerLostError(ConnectionError):
         )
 
 
+class MCPConfigReplacedError(ConnectionError):
+    """A tool of an ``mcp.json`` version that has since changed was called."""
+
+    def __init__(self) -> None:
+        super().__init__("the MCP configuration changed; its old servers were stopped")
+
+
 class _Held:
-    """A session and the task that holds it open until ``stop`` is set."""
+    """A session being started or running, and the task that holds it open until ``stop``."""
 
     def __init__(
-        self, session: ClientSession, task: asyncio.Task[None], stop: asyncio.Event
+        self, ready: asyncio.Future[ClientSession], task: asyncio.Task[None], stop: asyncio.Event
     ) -> None:
-        self.session, self.task, self.stop = session, task, stop
+        self.ready, self.task, self.stop = ready, task, stop
 
     @property
     def alive(self) -> bool:
         return not self.task.done() and not self.stop.is_set()
+
+    async def session(self) -> ClientSession:
+        """The session once started. A caller that gives up waiting leaves the start to
+        the others; a start that overruns ``MCP_START_TIMEOUT_S`` is given up for all."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(self.ready), MCP_START_TIMEOUT_S)
+        except TimeoutError:
+            self.task.cancel()
+            raise
 
 
 class LiveSessions:
@@ -65,7 +87,6 @@ class LiveSessions:
     def __init__(self, connections: Mapping[str, Connection]) -> None:
         self._connections = connections
         self._held: dict[str, _Held] = {}
-        self._starting: dict[str, asyncio.Lock] = {}
         self.closed = False
 
     async def call(self, server: str, use: Callable[[ClientSession], Awaitable[T]]) -> T:
@@ -74,13 +95,13 @@ class LiveSessions:
         The call also ends when the session's task does: a server that dies with a request
         in flight may never answer it, and its session does not always fail the request.
         """
-        held = await self._session(server)
-        work = asyncio.ensure_future(use(held.session))
+        held = self._held_for(server)
+        work = asyncio.ensure_future(use(await held.session()))
+        work.add_done_callback(_retrieve)
         try:
             await asyncio.wait((work, held.task), return_when=asyncio.FIRST_COMPLETED)
-        except BaseException:  # the caller was cancelled (a timeout): drop a busy session
+        except asyncio.CancelledError:  # this caller gave up: only its own request ends
             work.cancel()
-            held.stop.set()
             raise
         if not work.done():
             work.cancel()
@@ -93,19 +114,16 @@ class LiveSessions:
             held.stop.set()  # the next call starts the server again
             raise MCPServerLostError(server) from exc
 
-    async def _session(self, server: str) -> _Held:
+    def _held_for(self, server: str) -> _Held:
+        """``server``'s session, running or starting; a start if there is neither."""
         held = self._held.get(server)
-        if held is not None and held.alive:
-            return held
-        async with self._starting.setdefault(server, asyncio.Lock()):
-            held = self._held.get(server)
-            if held is None or not held.alive:
-                held = self._held[server] = await self._start(server)
+        if held is None or not held.alive:
+            held = self._held[server] = self._start(server)
         return held
 
-    async def _start(self, server: str) -> _Held:
+    def _start(self, server: str) -> _Held:
         ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
-        ready.add_done_callback(_retrieve)  # a start given up on must not warn later
+        ready.add_done_callback(_retrieve)  # a start nobody waits for must not warn later
         stop = asyncio.Event()
         # A fresh context: the session outlives the run that started it, and must not
         # keep that run's config and callbacks alive.
@@ -115,12 +133,7 @@ class LiveSessions:
             context=contextvars.Context(),
         )
         task.add_done_callback(_log_failure)
-        try:
-            session = await asyncio.wait_for(asyncio.shield(ready), MCP_START_TIMEOUT_S)
-        except BaseException:
-            stop.set()  # a start given up on (timeout, cancelled caller) still shuts down
-            raise
-        return _Held(session, task, stop)
+        return _Held(ready, task, stop)
 
     async def _hold(
         self, server: str, ready: asyncio.Future[ClientSession], stop: asyncio.Event
@@ -167,6 +180,10 @@ def _log_failure(task: asyncio.Task[None]) -> None:
         log.info("an MCP server session ended: %s", exc)
 
 
+def _error_text(result: CallToolResult) -> str:
+    return " ".join(block.text for block in result.content if isinstance(block, TextContent))
+
+
 class MCPServers:
     """Configured MCP servers, reached through one live session per server and loop."""
 
@@ -175,23 +192,50 @@ class MCPServers:
         self._live: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LiveSessions] = (
             weakref.WeakKeyDictionary()
         )
+        self.replaced = False
 
     def live(self) -> LiveSessions:
+        if self.replaced:
+            raise MCPConfigReplacedError()
         loop = asyncio.get_running_loop()
         live = self._live.get(loop)
         if live is None or live.closed:
             live = self._live[loop] = LiveSessions(self.connections)
-            _open.setdefault(loop, []).append(live)
+            opened = _open.setdefault(loop, [])
+            opened[:] = [*(other for other in opened if not other.closed), live]
         return live
 
     async def call(self, server: str, use: Callable[[ClientSession], Awaitable[T]]) -> T:
         return await self.live().call(server, use)
 
     async def intercept(self, request: MCPToolCallRequest, handler: Any) -> CallToolResult:
-        """Tool-call interceptor: run the call on the live session, not a new one."""
-        return await self.call(
+        """Tool-call interceptor: run the call on the live session, not a new one, and
+        hand the model a fixed sentence for a tool's error answer (its text is logged)."""
+        result = await self.call(
             request.server_name, lambda session: session.call_tool(request.name, request.args)
         )
+        if not result.isError:
+            return result
+        log.warning(
+            "MCP tool %r of server %r failed: %s",
+            request.name,
+            request.server_name,
+            _error_text(result),
+        )
+        return CallToolResult(
+            content=[TextContent(type="text", text=MCP_TOOL_FAILED)], isError=True
+        )
+
+    async def replace(self) -> None:
+        """This configuration was replaced: stop its servers on every loop; its tools
+        refuse further calls instead of starting them again."""
+        self.replaced = True
+        current = asyncio.get_running_loop()
+        for loop, live in list(self._live.items()):
+            if loop is current:
+                await live.aclose()
+            elif not loop.is_closed():
+                asyncio.run_coroutine_threadsafe(live.aclose(), loop)
 
 
 async def close_mcp_sessions() -> None:

@@ -10,13 +10,20 @@ model or a user cannot read arbitrary files. A resource is at most
 Reference format in user text: ``@docs/<name>`` — e.g. ``@docs/requirements.md``
 or ``@docs/rubrics/review.md``. The ``docs/`` prefix keeps ordinary ``@mentions``
 and e-mail addresses from being taken as references; a trailing ``.``, ``,`` or
-``)`` ends the reference. ``resolve_references(text)`` returns the text with
-each readable resource appended as a delimited block, plus the names read. The
-expanded text is for the model only: memory stores what the user typed.
+``)`` ends the reference. ``await resolve_references(text)`` returns the text
+with each readable resource appended as a delimited block, plus the names read.
+The expanded text is for the model only: memory stores what the user typed.
+
+Graph nodes run on the server's event loop, where a file read or a relative
+path's resolution (``os.getcwd``) would stall every other run (``langgraph dev``
+fails the run outright). So the async readers do all file work in a worker
+thread, and a configured folder is resolved once per value.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -39,9 +46,17 @@ class ResourceError(ValueError):
 
 
 def docs_dir() -> Path:
-    """The documents folder, resolved (``AIMIND_DOCS_DIR`` or the packaged one)."""
-    configured = os.environ.get(DOCS_DIR_ENV)
-    return (Path(configured) if configured else DEFAULT_DOCS_DIR).resolve()
+    """The documents folder, resolved (``AIMIND_DOCS_DIR`` or the packaged one).
+
+    Blocking the first time a value is seen (a relative one needs the working
+    directory): call it from a thread, as the readers below do.
+    """
+    return _resolved_dir(os.environ.get(DOCS_DIR_ENV) or str(DEFAULT_DOCS_DIR))
+
+
+@functools.cache
+def _resolved_dir(configured: str) -> Path:
+    return Path(configured).resolve()
 
 
 def _checked_name(name: object) -> PurePosixPath:
@@ -117,11 +132,18 @@ def find_references(text: str) -> list[str]:
     return seen
 
 
-def resolve_references(text: str) -> tuple[str, list[str]]:
+async def resolve_references(text: str) -> tuple[str, list[str]]:
     """``text`` plus a block per readable referenced resource, and the names read.
 
-    A refused or missing reference gets a one-line note instead of content.
+    A refused or missing reference gets a one-line note instead of content: the
+    ``ResourceError`` sentence, which is ours and names only what the user typed.
     """
+    if not find_references(text):
+        return text, []
+    return await asyncio.to_thread(_resolve_references, text)
+
+
+def _resolve_references(text: str) -> tuple[str, list[str]]:
     blocks: list[str] = []
     names: list[str] = []
     for name in find_references(text):
@@ -132,6 +154,4 @@ def resolve_references(text: str) -> tuple[str, list[str]]:
             continue
         names.append(name)
         blocks.append(f'<resource name="{REFERENCE_PREFIX}{name}">\n{content}\n</resource>')
-    if not blocks:
-        return text, names
     return text + REFERENCES_HEADER + "\n\n".join(blocks), names

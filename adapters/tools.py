@@ -3,7 +3,8 @@
 The calculator walks the parsed AST of numbers and arithmetic operators only —
 no ``eval``, no names, no attribute access — and bounds exponents and result
 size so one request cannot pin a CPU or fill memory. Tool errors come back as
-text for the model, never as exceptions into the run.
+text for the model, never as exceptions into the run, and that text is always
+one of our own sentences: never an exception's text, which can carry paths.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ MAX_EXPONENT = 1_000
 MAX_INT_BITS = 4_096
 """Largest integer a calculation may produce (about 1,200 decimal digits)."""
 MAX_DEPTH = 50
+TIMEZONE_ECHO_CHARS = 64
+"""How much of an unknown timezone name the error repeats."""
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
@@ -68,6 +71,8 @@ def _power(base: float, exponent: float) -> float:
         raise CalculationError("the result is too large")
     try:
         return base**exponent
+    except ZeroDivisionError:
+        raise CalculationError("division by zero") from None
     except OverflowError:
         raise CalculationError("the result is too large") from None
 
@@ -104,8 +109,12 @@ def _eval(node: ast.AST, depth: int = 0) -> float:
         args = [_eval(a, depth + 1) for a in node.args]
         try:
             return _bounded(_FUNCTIONS[node.func.id](*args))
-        except (TypeError, ValueError) as exc:
-            raise CalculationError(f"{node.func.id}: {exc}") from None
+        except TypeError:
+            raise CalculationError(f"{node.func.id}() does not take these arguments") from None
+        except ValueError:
+            raise CalculationError(f"{node.func.id}() is not defined for these values") from None
+        except OverflowError:
+            raise CalculationError("the result is too large") from None
     raise CalculationError(
         "only numbers, + - * / // % **, parentheses and abs/round/sqrt/min/max are allowed"
     )
@@ -147,8 +156,8 @@ def current_time(timezone: str = "UTC") -> str:
     """The current date and time in an IANA timezone such as "UTC" or "Asia/Shanghai"."""
     try:
         zone = ZoneInfo(timezone) if timezone and timezone.upper() != "UTC" else UTC
-    except (ZoneInfoNotFoundError, ValueError):
-        return f"error: unknown timezone {timezone!r}"
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: the tz database's path
+        return f"error: unknown timezone {timezone[:TIMEZONE_ECHO_CHARS]!r}"
     return datetime.now(zone).isoformat(timespec="seconds")
 
 

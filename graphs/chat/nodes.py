@@ -127,7 +127,7 @@ class ChatNodes:
             return {"messages": reset, "user_text": "", "memory": None}
         memory = await load_memory_state(config, runtime)
         user_text = str(human.text)
-        model_text, references = await asyncio.to_thread(resolve_references, user_text)
+        model_text, references = await resolve_references(user_text)
         return {
             "messages": [*reset, human],
             "memory": memory,

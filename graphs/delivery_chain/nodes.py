@@ -8,9 +8,10 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from adapters.final_turn import FinalTurn, latest_human, memory_message_id
+from adapters.final_turn import FinalTurn, latest_human, load_memory_state, memory_message_id
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
@@ -39,9 +40,9 @@ GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"
 
 
-def _resolve(text: str) -> str:
+async def _resolve(text: str) -> str:
     """Expand ``@docs/…`` references through the resource reader; any unreadable one fails."""
-    resolved, names = resolve_references(text)
+    resolved, names = await resolve_references(text)
     missing = [name for name in find_references(text) if name not in names]
     if missing:
         raise StageError("resource", f"{REFERENCE_PREFIX}{missing[0]}")
@@ -79,9 +80,9 @@ class DeliveryChain:
             text = str(human.text).strip() if human is not None else ""
             if not text:
                 raise StageError("empty")
-            resolved = _resolve(text)
+            resolved = await _resolve(text)
             try:
-                rubrics = load_rubrics()
+                rubrics = await load_rubrics()
             except RubricMissingError as exc:
                 raise StageError("rubric") from exc
             loaded = LoadedRequirement(
@@ -106,9 +107,14 @@ class DeliveryChain:
             "stage_errors": fresh(result.get("stage_errors")),
         }
 
-    async def plan(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+    async def plan(
+        self, state: DeliveryState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """The plan subagent, on the session's chat memory like every planner (SPEC §7)."""
+
         async def work() -> dict[str, Any]:
-            messages = plan_messages(state["requirement_text"])
+            memory = await load_memory_state(config, runtime)
+            messages = plan_messages(state["requirement_text"], memory)
             plan = await ask(self.model_for(PLAN), DeliveryPlan, messages)
             return {"artifacts": {PLAN: RuntimeArtifact.of(PLAN, plan)}}
 

@@ -7,12 +7,14 @@ read like any other resource.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from importlib import resources
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from adapters.final_turn import ThreadState, build_context
 from adapters.resources import ResourceError, read_resource
 from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
 
@@ -65,8 +67,9 @@ def rubric(reviewer: str) -> str:
     return text
 
 
-def load_rubrics() -> dict[str, str]:
-    return {name: rubric(name) for name in REVIEWERS}
+async def load_rubrics() -> dict[str, str]:
+    """Every reviewer's rubric, read in a worker thread (nodes run on the event loop)."""
+    return await asyncio.to_thread(lambda: {name: rubric(name) for name in REVIEWERS})
 
 
 def _section(title: str, value: BaseModel | str) -> str:
@@ -74,8 +77,14 @@ def _section(title: str, value: BaseModel | str) -> str:
     return f"{title}\n{body}"
 
 
-def plan_messages(requirement: str) -> list[BaseMessage]:
-    return [SystemMessage(PLAN_PROMPT), HumanMessage(_section(REQUIREMENT_HEADER, requirement))]
+def plan_messages(requirement: str, memory: ThreadState | None) -> list[BaseMessage]:
+    """The plan prompt on the session's memory (summary, pins, recent turns), then the
+    requirement as the latest user message."""
+    return build_context(
+        memory,
+        system_prompt=PLAN_PROMPT,
+        latest_user_text=_section(REQUIREMENT_HEADER, requirement),
+    )
 
 
 def task_messages(requirement: str, plan: BaseModel) -> list[BaseMessage]:

@@ -20,8 +20,12 @@ Verdict = Literal["pass", "concerns", "block"]
 
 
 def quoted_requirement(prompt_text: str) -> str:
-    """The requirement's first line as the prompt gave it, clipped; for offline labels."""
-    _, found, rest = prompt_text.partition(REQUIREMENT_HEADER)
+    """The requirement's first line as the prompt gave it, clipped; for offline labels.
+
+    The last header counts: the plan's context holds memory first, where an earlier
+    report may quote an earlier requirement.
+    """
+    _, found, rest = prompt_text.rpartition(REQUIREMENT_HEADER)
     first = next((line.strip() for line in rest.splitlines() if line.strip()), "") if found else ""
     if len(first) > OFFLINE_QUOTE_CHARS:
         first = first[: OFFLINE_QUOTE_CHARS - 1].rstrip() + "…"

@@ -168,7 +168,7 @@ class TasklistNodes:
         }
         if not goal:
             return {**fresh, **_ended("blocked", "Tell me the goal you want a tasklist for.")}
-        expanded, read = resolve_references(goal)
+        expanded, read = await resolve_references(goal)
         unreadable = [name for name in find_references(goal) if name not in read]
         if unreadable:
             names = ", ".join(f"{REFERENCE_PREFIX}{n}" for n in unreadable)

@@ -15,7 +15,7 @@ from adapters.resources import (
     read_resource,
     resolve_references,
 )
-from adapters.tools import calculator, read_resource_tool
+from adapters.tools import calculator, current_time, read_resource_tool
 from tests.chat.conftest import RESOURCE_MARKER
 
 
@@ -76,14 +76,23 @@ def test_missing_and_oversized(docs: Path) -> None:
     assert len(text.encode()) <= RESOURCE_MAX_BYTES
 
 
-def test_resolve_references(docs: Path, outside: Path) -> None:
-    text, names = resolve_references(
+async def test_resolve_references(docs: Path, outside: Path) -> None:
+    text, names = await resolve_references(
         "Compare @docs/secret-plan.md with @docs/../outside-secret.txt, mail me@docs/x.md."
     )
     assert names == ["secret-plan.md"]
     assert RESOURCE_MARKER in text and "OUTSIDE-SECRET" not in text
     assert "unavailable" in text
-    assert resolve_references("no references here") == ("no references here", [])
+    assert await resolve_references("no references here") == ("no references here", [])
+
+
+async def test_a_relative_documents_folder_is_resolved_against_the_working_directory(
+    docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(docs.parent)
+    monkeypatch.setenv("AIMIND_DOCS_DIR", docs.name)
+    text, names = await resolve_references("See @docs/secret-plan.md")
+    assert names == ["secret-plan.md"] and RESOURCE_MARKER in text
 
 
 @pytest.mark.parametrize(
@@ -109,3 +118,25 @@ def test_calculator(expression: str, result: str) -> None:
 )
 def test_calculator_refuses(expression: str) -> None:
     assert calculator.invoke({"expression": expression}).startswith("error:")
+
+
+@pytest.mark.parametrize(
+    ("expression", "python_says"),
+    [
+        ("sqrt(-1)", "math domain error"),
+        ("round(1, 2, 3)", "takes at most"),
+        ("round(1.5, 2.5)", "'float' object"),
+        ("0 ** -1", "cannot be raised"),
+        ("sqrt(10 ** 300 * 10 ** 300)", "int too large"),
+    ],
+)
+def test_calculator_errors_are_our_sentences(expression: str, python_says: str) -> None:
+    answer = calculator.invoke({"expression": expression})
+    assert answer.startswith("error:") and python_says not in answer
+
+
+@pytest.mark.parametrize("zone", ["America", "z" * 300, "Europe/Nowhere", "../etc"])
+def test_an_unknown_timezone_is_named_without_a_path(zone: str) -> None:
+    answer = current_time.invoke({"timezone": zone})
+    assert answer.startswith("error: unknown timezone")
+    assert "zoneinfo" not in answer and "Errno" not in answer and len(answer) < 120
