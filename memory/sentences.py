@@ -12,6 +12,8 @@ _FULL_STOP = re.compile(r"[。！？]")
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、])\s+")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _NEXT_TEXT = re.compile(r"\s*(\S)")
+_GOES_ON = frozenset(";,:)]}，；：、")
+_QUOTE_PAIRS = (('"', '"'), ("“", "”"), ("「", "」"), ("『", "』"))
 ABBREVIATIONS = word_set(
     "e.g i.e etc vs mr mrs ms dr prof st jr sr approx cf al a.m p.m u.s u.k inc ltd co fig dept"
 )
@@ -33,7 +35,11 @@ def is_chinese(text: str) -> bool:
 def _ends_sentence(line: str, match: re.Match[str]) -> bool:
     punct = match.group()
     after = line[match.end() : match.end() + 1]
-    if _FULL_STOP.search(punct) or not after or _CJK.match(after):
+    if not after:
+        return True
+    if after in _GOES_ON:
+        return False  # '"…网页版。"; 2 recent turns': the sentence goes on
+    if _FULL_STOP.search(punct) or _CJK.match(after):
         return True
     if not after.isspace():
         return False  # Fly.io, v2.1, 3.5, e.g.x, ?!
@@ -51,6 +57,22 @@ def _ends_sentence(line: str, match: re.Match[str]) -> bool:
     return token.lower() not in ABBREVIATIONS
 
 
+def _inside_quote(line: str, start: int, end: int) -> bool:
+    """Whether ``end`` falls inside a quotation that closes later on the line.
+
+    A quoted message ('Your latest message: "Hi! We decided …"') stays one
+    sentence; a stray quote mark that never closes does not stop the splitting.
+    """
+    head = line[start:end]
+    for opening, closing in _QUOTE_PAIRS:
+        if opening == closing:
+            if head.count(opening) % 2 and opening in line[end:]:
+                return True
+        elif head.count(opening) > head.count(closing) and closing in line[end:]:
+            return True
+    return False
+
+
 def split_sentences(text: str) -> list[str]:
     """The text's sentences in order; line breaks and list bullets end one too."""
     out: list[str] = []
@@ -58,7 +80,7 @@ def split_sentences(text: str) -> list[str]:
         line = _BULLET.sub("", raw_line).strip()
         start = 0
         for match in _TERMINATOR.finditer(line):
-            if _ends_sentence(line, match):
+            if _ends_sentence(line, match) and not _inside_quote(line, start, match.end()):
                 if piece := line[start : match.end()].strip():
                     out.append(piece)
                 start = match.end()

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.models import ChatThreadMessage
-from memory.salience import is_filler, salience, template
+from memory.salience import information, is_filler, salience, template
 from memory.sentences import split_sentences
 from memory.text import clip, normalize
 
@@ -28,6 +28,8 @@ RECENCY_WEIGHT = 4.0
 """Salience added to the newest part, 0 to the oldest: newer facts outrank equal older ones."""
 ECHO_CHARS = 12
 """A quoted span at least this long that repeats text held elsewhere is an echo, cut."""
+ECHO_REMAINS = 3.0
+"""What is left of a sentence once its echo is cut must tell at least this much to stay."""
 BOILERPLATE_WORDS = 6
 BOILERPLATE_REPLIES = 3
 BOILERPLATE_SIMILARITY = 0.8
@@ -86,12 +88,12 @@ def _words(sentence: str) -> frozenset[str]:
     return frozenset(_WORD.findall(template(_QUOTED.sub(" ", sentence))))
 
 
-def _boilerplate(candidates: list[_Sentence], parts: list[Part]) -> set[int]:
+def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int]:
     """Indexes of assistant sentences with near-copies in ``BOILERPLATE_REPLIES`` replies."""
     mine = [
-        (i, c.part, w)
-        for i, c in enumerate(candidates)
-        if parts[c.part].role == "assistant" and len(w := _words(c.text)) >= BOILERPLATE_WORDS
+        (i, part, w)
+        for i, (part, text) in enumerate(sentences)
+        if parts[part].role == "assistant" and len(w := _words(text)) >= BOILERPLATE_WORDS
     ]
     out: set[int] = set()
     for i, part, words in mine:
@@ -109,23 +111,25 @@ def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
     """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped."""
     texts = [normalize(p.text) for p in parts]
     pinned = [normalize(k) for k in known]
-    found: list[_Sentence] = []
-    span = max(len(parts) - 1, 1)
+    every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
         others = [t for j, t in enumerate(texts) if j != index] + pinned
         for order, raw in enumerate(split_sentences(part.text)):
-            sentence = _without_echoes(raw, others) if _QUOTED.search(raw) else raw
-            if len(sentence) * 2 < len(raw) or is_filler(sentence):
-                continue  # mostly an echo of other text, or nothing to remember
-            sentence = clip(sentence, SENTENCE_CHARS)
-            score = salience(sentence) + RECENCY_WEIGHT * index / span
-            found.append(_Sentence(index, order, sentence, score))
-    drop = _boilerplate(found, parts)
-    newest: dict[str, int] = {}
-    for i, c in enumerate(found):
-        if i not in drop:
-            newest[normalize(c.text)] = i  # a repeat keeps only its newest place
-    return [c for i, c in enumerate(found) if i not in drop and newest[normalize(c.text)] == i]
+            cut = _without_echoes(raw, others) if _QUOTED.search(raw) else raw
+            every.append((index, order, raw, cut))
+    boilerplate = _boilerplate([(part, cut) for part, _, _, cut in every], parts)
+    span = max(len(parts) - 1, 1)
+    found: list[_Sentence] = []
+    for i, (index, order, raw, cut) in enumerate(every):
+        echoed = cut != raw and (len(cut) * 2 <= len(raw) or information(cut) < ECHO_REMAINS)
+        if i in boilerplate or echoed or is_filler(cut):
+            continue  # a bot's preamble, mostly an echo of other text, or nothing to remember
+        sentence = clip(cut, SENTENCE_CHARS)
+        found.append(
+            _Sentence(index, order, sentence, salience(sentence) + RECENCY_WEIGHT * index / span)
+        )
+    newest = {normalize(c.text): i for i, c in enumerate(found)}  # a repeat keeps its newest place
+    return [c for i, c in enumerate(found) if newest[normalize(c.text)] == i]
 
 
 def _label(role: str | None) -> str:
