@@ -26,8 +26,12 @@ def _unquoted(sentence: str) -> str:
     return _QUOTED.sub(lambda m: m.group() if len(_WORD.findall(m.group())) < 3 else " ", sentence)
 
 
+@lru_cache(maxsize=4_096)
 def decision_strength(sentence: str) -> float:
-    """0 for no decision; above 0 the stronger the more explicitly it was decided."""
+    """0 for no decision; above 0 the stronger the more explicitly it was decided.
+
+    Cached: the summary's sentences come back at every compaction.
+    """
     text = _unquoted(sentence)
     rules = decisions_zh if is_chinese(text) else decisions_en
     return rules.decision_strength(text)

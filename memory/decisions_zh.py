@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from memory.decisions_en import COMMITMENT, CONFIRMED, EXPLICIT, RULE
 from memory.segmenter import segment
 from memory.text import word_set
-from memory.words import content_words
+from memory.words import anchors, content_words
 
 _LEAD = re.compile(
     r"^(?:(?:好的|好|行|收到|明白|明白了|了解|没问题|可以|OK|ok|Ok|嗯+|好嘞|对|是的|那|那么|所以|"
@@ -196,9 +196,14 @@ def _settled(tokens: list[str]) -> bool:
     return False
 
 
+def _enough(text: str) -> bool:
+    """Something to be about: two content words, a name or number counting as one more."""
+    return len(content_words(text)) + anchors(text) >= 2
+
+
 def _frames(text: str) -> float:
     s = _Sentence.of(text)
-    if _disqualified(text, s.tokens) or len(content_words(text)) < 2:
+    if _disqualified(text, s.tokens) or not _enough(text):
         return 0.0
     if _settled(s.tokens) or s.search(_FINALLY):
         return EXPLICIT
@@ -220,6 +225,6 @@ def decision_strength(sentence: str) -> float:
     text = sentence.strip()
     if label := _CONFIRM_LABEL.match(text):
         rest = _LEAD.sub("", label.group("rest"))
-        if not _disqualified(rest, _Sentence.of(rest).tokens) and len(content_words(rest)) >= 2:
+        if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
             return max(CONFIRMED, _frames(rest))
     return _frames(_LEAD.sub("", text))

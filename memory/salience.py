@@ -9,6 +9,7 @@ nothing and is dropped as filler; "Caroline moved to Austin on May 3" scores hig
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memory.decisions import decision_strength
 from memory.text import normalize
@@ -28,8 +29,10 @@ _QUESTION = re.compile(r"[?？]\W*$")
 _DIGITS = re.compile(r"\d+")
 
 
+@lru_cache(maxsize=4_096)
 def information(sentence: str) -> float:
-    """Content words plus weighted anchors: how much a sentence tells."""
+    """Content words plus weighted anchors: how much a sentence tells (cached, like
+    ``decision_strength``: the summary's sentences come back at every compaction)."""
     words = len(set(content_words(sentence)))
     return min(words, CONTENT_CAP) + ANCHOR_WEIGHT * min(anchors(sentence), ANCHOR_CAP)
 

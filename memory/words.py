@@ -95,6 +95,17 @@ _ZH_ANCHOR = re.compile(
     r"下周|下个?月|明年|今年|去年|月底|年底|周末|[A-Za-z]{2,}"
 )
 _EN_PRONOUN_I = frozenset({"I", "I'm", "I'll", "I've", "I'd", "OK", "Ok"})
+_ZH_NAMED = re.compile(r"(?:姓|叫|名叫|名字是)[\u4e00-\u9fff]{1,3}")
+"""A name said as one: 房东姓周, 他叫阿杰 (no tagger needed for the commonest way)."""
+_GREETINGS = re.compile(
+    r"\b(?:good (?:morning|afternoon|evening|night)|see you(?: soon| later| then)?|talk (?:soon|"
+    r"later)|take care|sleep well|sweet dreams|have a (?:good|great|nice) (?:day|night|one|"
+    r"weekend)|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend))\b|"
+    r"早上好|晚上好|中午好|下午好|早安|晚安|午安|好梦|明天见|回头见|回头聊|再见|拜拜|好久不见|"
+    r"那就好|没事|没问题|不客气|随时问我|有事随时|好好休息|早点休息|祝(?:你|您|你们)?[^，。！？,.!?]*",
+    re.IGNORECASE,
+)
+"""Greetings and sign-offs, whose words ("morning", "早上") would otherwise count as content."""
 
 
 def _en_tokens(text: str) -> list[str]:
@@ -120,12 +131,20 @@ def tokens(text: str) -> list[str]:
 
 
 def content_words(text: str) -> list[str]:
-    """The words that say something: no function words, greetings or feeling words."""
+    """The words that say something: no function words, greetings or feeling words.
+
+    In Chinese a one-character word is mostly a verb or particle (搬, 到, 问, 多):
+    only words of two or more characters, numbers and Latin words count.
+    """
+    text = _GREETINGS.sub(" ", text)
     if is_chinese(text):
         return [
             w
             for w in _zh_tokens(text)
-            if w not in ZH_STOPWORDS and w not in ZH_FEELING and w not in EN_STOPWORDS
+            if (len(w) > 1 or w.isascii())
+            and w not in ZH_STOPWORDS
+            and w not in ZH_FEELING
+            and w not in EN_STOPWORDS
         ]
     return [
         w
@@ -136,7 +155,8 @@ def content_words(text: str) -> list[str]:
 
 def anchors(text: str) -> int:
     """How many names, numbers, times and dates the text holds (a fact's handles)."""
+    text = _GREETINGS.sub(" ", text)
     if is_chinese(text):
-        return len(_ZH_ANCHOR.findall(text))
+        return len(_ZH_ANCHOR.findall(text)) + len(_ZH_NAMED.findall(text))
     names = [w for w in _CAPITALISED.findall(text) if w not in _EN_PRONOUN_I]
     return len(_EN_ANCHOR.findall(text)) + len(names)
