@@ -34,6 +34,7 @@ from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, utcnow
 from memory.salience import information
 from memory.text import normalize
+from memory.words import content_words
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data"
 CONVERSATIONS = DATA / "conversations"
@@ -227,7 +228,7 @@ def compaction_ms(limits: MemoryLimits) -> dict[str, float]:
     for _ in range(TIMING_RUNS):
         for state in ("cold", "warm"):
             if state == "cold":
-                for cached in (decision_strength, pin_strength, information):
+                for cached in (decision_strength, pin_strength, information, content_words):
                     cached.cache_clear()
             started = time.perf_counter()
             compactor.compact_sync(request)

@@ -20,6 +20,7 @@ from memory.models import ChatThreadMessage
 from memory.salience import information, is_filler, salience, template
 from memory.sentences import split_sentences
 from memory.text import clip, normalize
+from memory.words import content_words
 
 ROLE_LABELS = {"user": "User", "assistant": "Assistant"}
 SENTENCE_CHARS = 240
@@ -30,6 +31,9 @@ ECHO_CHARS = 12
 """A quoted span at least this long that repeats text held elsewhere is an echo, cut."""
 ECHO_REMAINS = 3.0
 """What is left of a sentence once its echo is cut must tell at least this much to stay."""
+RESTATED_SHARE = 0.8
+"""An older sentence whose content words (numbers all included) are this much in a newer
+one is said again by it: only the newer stays."""
 BOILERPLATE_WORDS = 6
 BOILERPLATE_REPLIES = 3
 BOILERPLATE_SIMILARITY = 0.8
@@ -128,8 +132,27 @@ def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
         found.append(
             _Sentence(index, order, sentence, salience(sentence) + RECENCY_WEIGHT * index / span)
         )
-    newest = {normalize(c.text): i for i, c in enumerate(found)}  # a repeat keeps its newest place
-    return [c for i, c in enumerate(found) if newest[normalize(c.text)] == i]
+    return _without_restated(found)
+
+
+def _said_again(old: frozenset[str], new: frozenset[str]) -> bool:
+    if not old or any(any(ch.isdigit() for ch in w) for w in old - new):
+        return False  # a number of its own makes it a different fact
+    return len(old & new) >= RESTATED_SHARE * len(old)
+
+
+def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
+    """Each sentence said again later (the same, or its words within a newer one) keeps only
+    its newest place."""
+    words = [frozenset(content_words(c.text)) for c in found]
+    keys = [normalize(c.text) for c in found]
+    return [
+        c
+        for i, c in enumerate(found)
+        if not any(
+            keys[i] == keys[j] or _said_again(words[i], words[j]) for j in range(i + 1, len(found))
+        )
+    ]
 
 
 def _label(role: str | None) -> str:

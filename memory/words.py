@@ -9,6 +9,7 @@ carry the most.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memory.segmenter import words as chinese_words
 from memory.sentences import is_chinese
@@ -100,7 +101,9 @@ _ZH_NAMED = re.compile(r"(?:姓|叫|名叫|名字是)[\u4e00-\u9fff]{1,3}")
 _GREETINGS = re.compile(
     r"\b(?:good (?:morning|afternoon|evening|night)|see you(?: soon| later| then)?|talk (?:soon|"
     r"later)|take care|sleep well|sweet dreams|have a (?:good|great|nice) (?:day|night|one|"
-    r"weekend)|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend))\b|"
+    r"weekend)|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)|"
+    r"how are you(?: doing)?(?: today)?|how is it going|how's it going|what's up|"
+    r"how have you been|how was your (?:day|weekend|week))\b|最近怎么样|今天过得怎么样|你好吗|"
     r"早上好|晚上好|中午好|下午好|早安|晚安|午安|好梦|明天见|回头见|回头聊|再见|拜拜|好久不见|"
     r"那就好|没事|没问题|不客气|随时问我|有事随时|好好休息|早点休息|祝(?:你|您|你们)?[^，。！？,.!?]*",
     re.IGNORECASE,
@@ -130,7 +133,8 @@ def tokens(text: str) -> list[str]:
     return _zh_tokens(text) if is_chinese(text) else _en_tokens(text)
 
 
-def content_words(text: str) -> list[str]:
+@lru_cache(maxsize=8_192)
+def content_words(text: str) -> tuple[str, ...]:
     """The words that say something: no function words, greetings or feeling words.
 
     In Chinese a one-character word is mostly a verb or particle (搬, 到, 问, 多):
@@ -138,19 +142,19 @@ def content_words(text: str) -> list[str]:
     """
     text = _GREETINGS.sub(" ", text)
     if is_chinese(text):
-        return [
+        return tuple(
             w
             for w in _zh_tokens(text)
             if (len(w) > 1 or w.isascii())
             and w not in ZH_STOPWORDS
             and w not in ZH_FEELING
             and w not in EN_STOPWORDS
-        ]
-    return [
+        )
+    return tuple(
         w
         for w in _en_tokens(text)
         if w not in EN_STOPWORDS and w not in EN_FEELING and (len(w) > 1 or w.isdigit())
-    ]
+    )
 
 
 def anchors(text: str) -> int:
