@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -257,13 +258,14 @@ def labelled_figures() -> dict[str, Any]:
 
 
 def plot(results: dict[str, Any], out: Path) -> None:
+    """Answers found in memory, a same-size window and the whole chat, per compactor."""
     plt = pyplot()
     compactors = list(results["compactors"])
-    fig, axes = plt.subplots(1, len(compactors), figsize=(6 * len(compactors), 4), squeeze=False)
+    fig, axes = plt.subplots(1, len(compactors), figsize=(8 * len(compactors), 4), squeeze=False)
     for ax, name in zip(axes[0], compactors, strict=True):
         r = results["compactors"][name]
-        groups = ["en", "zh", "all"]
-        rows = [r["by_language"][g] for g in groups[:2]] + [r["all"]]
+        groups = [(f"{lang}\none by one", r["by_language"][lang]) for lang in ("en", "zh")]
+        groups += [(f"{lang}\nchained", r["chained"][lang]) for lang in ("en", "zh", "all")]
         width = 0.27
         for k, (key, label) in enumerate(
             [
@@ -273,12 +275,13 @@ def plot(results: dict[str, Any], out: Path) -> None:
             ]
         ):
             xs = [i + (k - 1) * width for i in range(len(groups))]
-            ax.bar(xs, [row[key] * 100 for row in rows], width, label=label)
-        ax.set_xticks(range(len(groups)), groups)
+            ax.bar(xs, [row[key] * 100 for _, row in groups], width, label=label)
+        ax.set_xticks(range(len(groups)), [g for g, _ in groups])
         ax.set_ylabel("planted answers found (%)")
-        ax.set_ylim(0, 105)
-        ax.set_title(f"{name} compactor")
-        ax.legend(fontsize=8, loc="lower right")
+        ax.set_ylim(0, 115)
+        questions = r["all"]["questions"]
+        ax.set_title(f"{name} compactor: {results['turns']} turns, {questions} questions")
+        ax.legend(fontsize=8, loc="upper center", ncol=3)
     save_figure(fig, out / "recall.png")
 
 
@@ -294,7 +297,11 @@ async def run(env: BenchEnv, out: Path) -> dict[str, Any]:
 
     if (model := compaction_model()) is not None:
         runs["llm"] = model
-    results: dict[str, Any] = {"compactors": {}, "conversations": [c.id for c in chosen]}
+    results: dict[str, Any] = {
+        "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "compactors": {},
+        "conversations": [c.id for c in chosen],
+    }
     for name, compactor in runs.items():
         scores: dict[str, dict[str, Any]] = {}
         for c in chosen:

@@ -388,6 +388,8 @@ def _recall_section(rc: dict[str, Any]) -> list[str]:
         "",
         RECALL_METHOD,
         "",
+        f"Run {rc['date_utc']} (`python -m bench --only recall`, {rc['turns']} turns).",
+        "",
         "| compactor | chats | questions | found in memory | in same-size window | "
         "in whole chat | memory / window | pin precision |",
         "|---|---|---|---|---|---|---|---|",
