@@ -135,22 +135,23 @@ def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
     return _without_restated(found)
 
 
-def _said_again(old: frozenset[str], new: frozenset[str]) -> bool:
-    if not old or any(any(ch.isdigit() for ch in w) for w in old - new):
-        return False  # a number of its own makes it a different fact
-    return len(old & new) >= RESTATED_SHARE * len(old)
+def _said_again(old: frozenset[str], numbers: frozenset[str], new: frozenset[str]) -> bool:
+    """``new`` holds most of ``old``'s words and every one of its numbers."""
+    return bool(old) and len(old & new) >= RESTATED_SHARE * len(old) and numbers <= new
 
 
 def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     """Each sentence said again later (the same, or its words within a newer one) keeps only
-    its newest place."""
+    its newest place. A number of its own makes a sentence a different fact."""
     words = [frozenset(content_words(c.text)) for c in found]
+    numbers = [frozenset(w for w in ws if any(ch.isdigit() for ch in w)) for ws in words]
     keys = [normalize(c.text) for c in found]
     return [
         c
         for i, c in enumerate(found)
         if not any(
-            keys[i] == keys[j] or _said_again(words[i], words[j]) for j in range(i + 1, len(found))
+            keys[i] == keys[j] or _said_again(words[i], numbers[i], words[j])
+            for j in range(i + 1, len(found))
         )
     ]
 
