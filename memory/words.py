@@ -128,11 +128,6 @@ def _zh_tokens(text: str) -> list[str]:
     return [w for w in out if not _PUNCT_ONLY.match(w)]
 
 
-def tokens(text: str) -> list[str]:
-    """Lower-cased words of ``text`` in its language (jieba for Chinese), punctuation dropped."""
-    return _zh_tokens(text) if is_chinese(text) else _en_tokens(text)
-
-
 @lru_cache(maxsize=8_192)
 def content_words(text: str) -> tuple[str, ...]:
     """The words that say something: no function words, greetings or feeling words.
