@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from adapters.models import compaction_model
 from bench.common import BenchEnv, pyplot, ratio, save_figure, write_json
 from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
 from memory.compaction import CompactionRequest
@@ -293,9 +294,7 @@ async def run(env: BenchEnv, out: Path) -> dict[str, Any]:
     chats = conversations()
     chosen = [*chats, *(chained(lang, chats) for lang in ("en", "zh"))]
     runs: dict[str, Any] = {"extractive": None}
-    from adapters.models import compaction_model  # the configured model, if any (SPEC §11)
-
-    if (model := compaction_model()) is not None:
+    if (model := compaction_model()) is not None:  # the configured model, if any (SPEC §11)
         runs["llm"] = model
     results: dict[str, Any] = {
         "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
