@@ -11,11 +11,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import compaction_rate, concurrency, context_size, e2e, report, storage, turn_cost
+from bench import (
+    compaction_rate,
+    concurrency,
+    context_size,
+    e2e,
+    recall,
+    report,
+    storage,
+    turn_cost,
+)
 from bench.common import BACKENDS, FULL, QUICK, RESULTS_DIR, Profile, bench_env, postgres_version
 
 LOOP_BENCHES = ("turn_cost", "storage", "context_size", "compaction_rate")
-ALL = (*LOOP_BENCHES, "concurrency", "e2e")
+ALL = (*LOOP_BENCHES, "concurrency", "recall", "e2e")
 
 
 async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]:
@@ -36,6 +45,9 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
         if "concurrency" in only:
             print("[bench] concurrency", flush=True)
             results["concurrency"] = await concurrency.run(env, profile, out)
+        if "recall" in only:
+            print("[bench] recall: planted facts and decisions after long chats", flush=True)
+            results["recall"] = await recall.run(env, out)
         if "e2e" in only:
             print("[bench] end to end under langgraph dev", flush=True)
             results["e2e"] = await e2e.run(env, profile, out)

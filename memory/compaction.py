@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from memory.decisions import pin_strength
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 from memory.text import clip, normalize
@@ -65,8 +66,20 @@ def emit(on_status: StatusCallback | None, status: str, state: ThreadState) -> N
         log.warning("thread-memory-status listener failed", exc_info=True)
 
 
+def _evict_weakest(pins: list[str], cap: int) -> list[str]:
+    """Keep ``cap`` pins: the least decision-like go first, the oldest first among equals.
+
+    A stated decision is never dropped while a weaker pin remains.
+    """
+    if len(pins) <= cap:
+        return pins
+    weakest_first = sorted(range(len(pins)), key=lambda i: (pin_strength(pins[i]), i))
+    dropped = set(weakest_first[: len(pins) - cap])
+    return [pin for i, pin in enumerate(pins) if i not in dropped]
+
+
 def clamp_pins(pins: list[str], limits: MemoryLimits) -> list[str]:
-    """Trim each pin, drop blanks and repeats, keep the newest ``pinned_max``."""
+    """Trim each pin, drop blanks and repeats; past ``pinned_max`` evict the weakest."""
     out: list[str] = []
     seen: set[str] = set()
     for raw in pins:
@@ -78,7 +91,7 @@ def clamp_pins(pins: list[str], limits: MemoryLimits) -> list[str]:
             continue
         seen.add(key)
         out.append(pin)
-    return out[-limits.pinned_max :]
+    return _evict_weakest(out, limits.pinned_max)
 
 
 def _supersedes(new_key: str, old_key: str) -> bool:
@@ -86,10 +99,11 @@ def _supersedes(new_key: str, old_key: str) -> bool:
 
 
 def merge_pins(old: list[str], new: list[str], limits: MemoryLimits) -> list[str]:
-    """Old pins are durable: one goes only when a new pin is equivalent or supersedes it.
+    """Old pins are durable: one goes only when a new pin is equivalent or supersedes it,
+    or, past the cap, when it is among the weakest (``_evict_weakest``).
 
     An equivalent pin keeps the old one's place; a superseding one moves to the
-    end (newest). Past the cap the oldest are evicted first.
+    end (newest).
     """
     merged = list(old)
     for pin in clamp_pins(new, limits):

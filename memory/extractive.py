@@ -1,50 +1,59 @@
-"""The deterministic compactor: no model, used as fallback and when none is configured."""
+"""The deterministic compactor: no model, used as fallback and when none is configured.
+
+It pins every sentence of the folded turns — the user's or the assistant's —
+that states a decision (``memory.decisions``), unless it only restates one
+already pinned, and merges the rest into the summary by salience
+(``memory.summary``). Offline and deterministic; no file or network I/O, so it
+runs inside the event loop (jieba is loaded when ``memory.segmenter`` is imported).
+"""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 
 from memory.compaction import CompactionRequest
+from memory.decisions import decision_strength
 from memory.limits import MemoryLimits
-from memory.models import CompactionOutput
-from memory.text import clip
+from memory.models import ChatThreadMessage, CompactionOutput
+from memory.sentences import split_sentences
+from memory.summary import merge_summary
+from memory.text import normalize
+from memory.words import content_words
 
-DECISION_WORDS_EN = (
-    "decided",
-    "decision",
-    "we will",
-    "we won't",
-    "must",
-    "must not",
-    "do not",
-    "don't",
-    "never",
-    "always",
-    "agreed",
-    "confirmed",
-)
-DECISION_WORDS_ZH = ("决定", "确认", "不做", "必须", "不要", "约定", "拍板", "不再", "坚持")
-_DECISION_EN = re.compile(
-    r"\b(?:" + "|".join(re.escape(w).replace("'", "['’]") for w in DECISION_WORDS_EN) + r")\b",
-    re.IGNORECASE,
-)
-_SENTENCE = re.compile(r"[^.!?。！？；;\n]+[.!?。！？；;]?")
-_LINE_TEXT_CHARS = 160
+RESTATED_SHARE = 0.7
+"""A decision whose content words are this much covered by an earlier pin restates it
+("Understood: PostgreSQL in production." after "We decided to use PostgreSQL in production.")."""
 
 
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+def _restates(key: str, words: set[str], earlier: list[tuple[str, set[str]]]) -> bool:
+    """Said before: contained in an earlier pin, or mostly its words and no new number."""
+
+    def covered(old_words: set[str]) -> bool:
+        new = words - old_words
+        if any(ch.isdigit() for word in new for ch in word):
+            return False  # "item 7" after "item 6" is a new decision
+        return bool(words) and len(words & old_words) >= RESTATED_SHARE * len(words)
+
+    return any(key in old_key or covered(old_words) for old_key, old_words in earlier)
 
 
-def is_decision(sentence: str) -> bool:
-    """Decision-like: states a choice or a rule, in English or Chinese; questions are not."""
-    if sentence.rstrip().endswith(("?", "？")):
-        return False
-    return bool(_DECISION_EN.search(sentence)) or any(w in sentence for w in DECISION_WORDS_ZH)
+def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
+    """The folded turns' decisions, in order, that no earlier pin already states."""
+    earlier = [(normalize(p), set(content_words(p))) for p in pinned]
+    out: list[str] = []
+    for message in folded:
+        for sentence in split_sentences(message.text):
+            if decision_strength(sentence) <= 0:
+                continue
+            key, words = normalize(sentence), set(content_words(sentence))
+            if not _restates(key, words, earlier):
+                earlier.append((key, words))
+                out.append(sentence)
+    return out
 
 
 class ExtractiveCompactor:
-    """Pins the user's decision-like sentences and summarises each folded turn in one line."""
+    """Pins stated decisions from either side and keeps the folded turns' facts in the summary."""
 
     name = "extractive"
     inline = True
@@ -57,19 +66,11 @@ class ExtractiveCompactor:
         return self.compact_sync(request)
 
     def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
-        pins = [
-            sentence
-            for message in request.folded
-            if message.role == "user"
-            for sentence in sentences(message.text)
-            if is_decision(sentence)
-        ]
-        lines = [line for line in request.summary.splitlines() if line.strip()]
-        for message in request.folded:
-            first = sentences(message.text)
-            gist = clip(first[0] if first else message.text, _LINE_TEXT_CHARS)
-            lines.append(f"- {'User' if message.role == 'user' else 'Assistant'}: {gist}")
-        while len(lines) > 1 and len("\n".join(lines)) > self.limits.summary_chars:
-            lines.pop(0)  # the oldest background goes first
-        summary = clip("\n".join(lines), self.limits.summary_chars)
+        pins = new_pins(request.folded, request.pinned_decisions)
+        summary = merge_summary(
+            request.summary,
+            request.folded,
+            known=[*request.pinned_decisions, *pins],
+            limit=self.limits.summary_chars,
+        )
         return CompactionOutput(summary=summary, pinned_decisions=pins)

@@ -14,11 +14,20 @@ from memory.models import ChatThreadMessage, CompactionOutput
 INSTRUCTIONS = (
     "You maintain the short-term memory of one chat conversation.\n"
     'Fold the messages under "fold" into the memory and return JSON with exactly two keys:\n'
-    '- "summary": a concise background summary of the whole conversation so far (at most '
-    "{summary_chars} characters), merging the previous summary with the folded messages.\n"
-    '- "pinned_decisions": the complete list of durable decisions, constraints and conclusions '
-    "the user stated or confirmed (at most {pinned_max} items, each at most {pin_chars} "
-    "characters). Keep every previous pin unless a newer decision replaces it; add new ones.\n"
+    '- "summary": the background facts of the whole conversation so far (at most '
+    "{summary_chars} characters), merging the previous summary with the folded messages: "
+    "names, dates, times, numbers, places, amounts, facts, choices made and questions still "
+    "open. Drop greetings, thanks, compliments, small talk and text a side repeats every "
+    "turn. When space runs out, drop the least informative older details first, never the "
+    "newest facts.\n"
+    '- "pinned_decisions": the complete list of durable decisions, constraints, rules and '
+    "commitments stated or agreed by either side, the user or the assistant (at most "
+    "{pinned_max} items, each at most {pin_chars} characters, each one self-contained "
+    "sentence with its concrete details). Not suggestions, hedges, open questions, "
+    'pleasantries or sympathy that merely use such words ("you must be tired", "I always '
+    'enjoy our chats", "别担心"). Keep every previous pin unless a newer decision '
+    "replaces it; add new ones.\n"
+    "Write both in the language the conversation is in.\n"
     'The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.\n'
     "Write plain text only: no tool data, prompts or internal state."
 )

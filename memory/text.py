@@ -50,3 +50,8 @@ def clip(text: str, cap: int) -> str:
 def normalize(text: str) -> str:
     """A comparison key: case-folded, whitespace collapsed, trailing punctuation dropped."""
     return _WS.sub(" ", text.casefold()).strip().rstrip(".!?。！？;；").strip()
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A word list written as text, whitespace apart (how the rule modules spell theirs)."""
+    return frozenset(text.split())

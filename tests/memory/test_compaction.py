@@ -238,7 +238,9 @@ async def test_equivalent_or_superseding_pin_replaces_the_old_one(db_url: str) -
     ]
 
 
-async def test_pins_past_the_cap_evict_the_oldest_first(db_url: str) -> None:
+async def test_pins_of_equal_strength_past_the_cap_evict_the_oldest_first(db_url: str) -> None:
+    """None of these pins reads as a decision, so all rank alike: the oldest go first.
+    (A stated decision outranks them: tests/memory/test_pins.py.)"""
     first = [f"Old decision {i:02d}." for i in range(20)]
     model = ScriptedChatModel(
         script=[compaction("S1.", first), compaction("S2.", ["New decision A.", "New decision B."])]
@@ -354,7 +356,8 @@ async def test_extractive_compactor_pins_english_and_chinese_decisions(db_url: s
     assert state.pinned_decisions == decisions
     assert "The weather is nice today." not in state.pinned_decisions
     assert "Should we always do this?" not in state.pinned_decisions  # questions are not pins
-    assert "Noted, I always will." not in state.pinned_decisions  # only the user's sentences
+    # an acknowledgement is not a decision (an assistant's stated decision would be pinned)
+    assert "Noted, I always will." not in state.pinned_decisions
     assert state.summary and len(state.summary) <= SUMMARY_CHARS
 
 

@@ -1,0 +1,323 @@
+"""Benchmark 7: what memory keeps — planted facts and decisions found after a long chat.
+
+Replays the labelled conversations of ``tests/memory/data/conversations`` through
+``open_memory`` (embedded SQLite: this measures content, not speed) and checks,
+for every question, whether its expected answer is in the final memory
+(summary + pins + recent turns), in a plain window of the same size (the
+conversation's last N characters, N = the final memory's size) and in the whole
+conversation. Also reported: pin precision against the conversations' labelled
+decisions, pinning precision/recall on the labelled sentences (whole set and the
+held-out part), the extractive compactor's time for a full window and jieba's
+start-up time in a fresh interpreter. The LLM compactor runs too when a model
+is configured (``OPENAI_API_KEY``).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from adapters.models import compaction_model
+from bench.common import BenchEnv, pyplot, ratio, save_figure, write_json
+from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
+from memory.compaction import CompactionRequest
+from memory.decisions import decision_strength, pin_strength
+from memory.extractive import new_pins
+from memory.limits import MemoryLimits
+from memory.models import ChatThreadMessage, utcnow
+from memory.salience import information
+from memory.text import normalize
+from memory.words import content_words
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data"
+CONVERSATIONS = DATA / "conversations"
+TIMING_RUNS = 200
+"""Compactions of one full window timed for the median."""
+SEGMENTER_IMPORT = (
+    "import time; t = time.perf_counter(); import memory.segmenter as s; "
+    "print(time.perf_counter() - t, s.INIT_SECONDS)"
+)
+
+
+class Question(BaseModel):
+    q: str
+    answer: str
+    kind: Literal["fact", "decision"]
+
+
+class Session(BaseModel):
+    date: str
+    turns: list[tuple[str, str]]
+
+
+class Conversation(BaseModel):
+    """One labelled conversation: its turns, questions about them, its decision sentences."""
+
+    id: str
+    language: Literal["en", "zh"]
+    about: str
+    sessions: list[Session]
+    questions: list[Question]
+    decisions: list[str]
+
+    @property
+    def turns(self) -> list[tuple[str, str]]:
+        return [t for s in self.sessions for t in s.turns]
+
+
+class Labelled(BaseModel):
+    """One labelled sentence: is it a decision, said by whom, phrased how, tuned on or held out."""
+
+    text: str
+    role: Literal["user", "assistant"]
+    decision: bool
+    kind: str
+    split: Literal["dev", "heldout"]
+
+
+def conversations() -> list[Conversation]:
+    return [
+        Conversation.model_validate_json(p.read_text(encoding="utf-8"))
+        for p in sorted(CONVERSATIONS.glob("*.json"))
+    ]
+
+
+def chained(language: str, chats: list[Conversation]) -> Conversation:
+    """A language's conversations one after the other in one session: months of chat."""
+    mine = [c for c in chats if c.language == language]
+    return Conversation(
+        id=f"{language}-chained",
+        language=language,
+        about="; ".join(c.about for c in mine),
+        sessions=[s for c in mine for s in c.sessions],
+        questions=[q for c in mine for q in c.questions],
+        decisions=[d for c in mine for d in c.decisions],
+    )
+
+
+def labelled(language: str) -> list[Labelled]:
+    path = DATA / f"decisions_{language}.jsonl"
+    return [
+        Labelled.model_validate(json.loads(line))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+
+
+def message(role: str, text: str, index: int = 0) -> ChatThreadMessage:
+    return ChatThreadMessage(id=f"m{index}", role=role, text=text, created_at=utcnow())
+
+
+def pinned(sentence: Labelled) -> bool:
+    """Whether the extractive compactor pins this sentence when its message is folded."""
+    return bool(new_pins([message(sentence.role, sentence.text)], []))
+
+
+def precision_recall(rows: list[Labelled]) -> dict[str, Any]:
+    tp = fp = fn = 0
+    for row in rows:
+        hit = pinned(row)
+        tp += hit and row.decision
+        fp += hit and not row.decision
+        fn += row.decision and not hit
+    return {
+        "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
+        "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0,
+        "decisions": tp + fn,
+        "sentences": len(rows),
+    }
+
+
+def render(messages: Iterable[tuple[str, str]]) -> str:
+    """Turns as the model would read them, one ``User:`` / ``Assistant:`` line each."""
+    return "\n".join(f"User: {u}\nAssistant: {a}" for u, a in messages)
+
+
+def memory_text(state: ThreadState) -> str:
+    """Everything memory hands the model: summary, pins and the recent turns."""
+    recent = "\n".join(
+        f"{'User' if m.role == 'user' else 'Assistant'}: {m.text}" for m in state.messages
+    )
+    return "\n".join([state.summary, *state.pinned_decisions, recent])
+
+
+def found(answer: str, text: str) -> bool:
+    return normalize(answer) in normalize(text)
+
+
+async def replay(conversation: Conversation, url: str, compactor: Any = None) -> ThreadState:
+    """Every turn through ``open_memory``, one session per conversation."""
+    session = f"recall-{conversation.id}-session"
+    async with open_memory(url, compactor=compactor) as mem:
+        for user, assistant in conversation.turns:
+            turn = FinalTurn(user_text=user, assistant_text=assistant, status="completed")
+            await mem.append_turn(session, turn)
+        return await mem.load(session)
+
+
+def score(conversation: Conversation, state: ThreadState) -> dict[str, Any]:
+    """Answers found in memory, in a same-size window and in the whole conversation."""
+    full = render(conversation.turns)
+    memory = memory_text(state)
+    window = full[-len(memory) :]
+    pins = [normalize(p) for p in state.pinned_decisions]
+    labelled_pins = {normalize(d) for d in conversation.decisions}
+    right = sum(1 for p in pins if p in labelled_pins)
+    by_kind: dict[str, dict[str, int]] = {}
+    for q in conversation.questions:
+        row = by_kind.setdefault(q.kind, {"questions": 0, "memory": 0, "window": 0, "full": 0})
+        row["questions"] += 1
+        row["memory"] += found(q.answer, memory)
+        row["window"] += found(q.answer, window)
+        row["full"] += found(q.answer, full)
+    return {
+        "language": conversation.language,
+        "turns": len(conversation.turns),
+        "memory_chars": len(memory),
+        "full_chars": len(full),
+        "by_kind": by_kind,
+        "pins": len(pins),
+        "pins_labelled_decisions": right,
+        "pin_precision": round(right / len(pins), 3) if pins else 1.0,
+        "summary": state.summary,
+        "pinned_decisions": state.pinned_decisions,
+    }
+
+
+def totals(scores: list[dict[str, Any]], language: str | None = None) -> dict[str, Any]:
+    rows = [s for s in scores if language in (None, s["language"])]
+    sums = {"questions": 0, "memory": 0, "window": 0, "full": 0}
+    for s in rows:
+        for kind in s["by_kind"].values():
+            for key in sums:
+                sums[key] += kind[key]
+    n = sums["questions"]
+    pins = sum(s["pins"] for s in rows)
+    return {
+        "questions": n,
+        "memory_share": round(sums["memory"] / n, 3),
+        "window_share": round(sums["window"] / n, 3),
+        "full_share": round(sums["full"] / n, 3),
+        "memory_vs_window": ratio(sums["memory"], sums["window"]),
+        "pin_precision": round(sum(s["pins_labelled_decisions"] for s in rows) / pins, 3)
+        if pins
+        else 1.0,
+    }
+
+
+def compaction_ms(limits: MemoryLimits) -> dict[str, float]:
+    """Median time of one extractive compaction of a full window (6 folded + 4 kept messages,
+    a full-size summary and 20 pins), from the conversations' own longest texts: cold (the
+    per-sentence caches emptied first, every sentence analysed) and warm (the old summary's
+    sentences already seen, as at every compaction after the first)."""
+    texts = sorted((t for c in conversations() for pair in c.turns for t in pair), key=len)[-10:]
+    messages = [message("user" if i % 2 == 0 else "assistant", t, i) for i, t in enumerate(texts)]
+    summary_lines = [f"- User: {t}" for c in conversations() for t, _ in c.turns]
+    summary = "\n".join(summary_lines)[: limits.summary_chars]
+    pins = [d for c in conversations() for d in c.decisions][: limits.pinned_max]
+    request = CompactionRequest(summary, pins, messages[:6], messages[6:])
+    compactor = ExtractiveCompactor(limits)
+    spent: dict[str, list[float]] = {"cold": [], "warm": []}
+    for _ in range(TIMING_RUNS):
+        for state in ("cold", "warm"):
+            if state == "cold":
+                for cached in (decision_strength, pin_strength, information, content_words):
+                    cached.cache_clear()
+            started = time.perf_counter()
+            compactor.compact_sync(request)
+            spent[state].append((time.perf_counter() - started) * 1000)
+    return {f"{k}_median_ms": round(statistics.median(v), 2) for k, v in spent.items()}
+
+
+def segmenter_start_s() -> dict[str, float]:
+    """Importing ``memory.segmenter`` (jieba and its dictionary) in a fresh interpreter."""
+    out = subprocess.run(
+        [sys.executable, "-c", SEGMENTER_IMPORT], capture_output=True, text=True, check=True
+    )
+    total, init = (float(x) for x in out.stdout.split())
+    return {"import_s": round(total, 3), "tokenizer_init_s": round(init, 3)}
+
+
+def labelled_figures() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for language in ("en", "zh"):
+        rows = labelled(language)
+        out[language] = {
+            "whole": precision_recall(rows),
+            "heldout": precision_recall([r for r in rows if r.split == "heldout"]),
+        }
+    return out
+
+
+def plot(results: dict[str, Any], out: Path) -> None:
+    """Answers found in memory, a same-size window and the whole chat, per compactor."""
+    plt = pyplot()
+    compactors = list(results["compactors"])
+    fig, axes = plt.subplots(1, len(compactors), figsize=(8 * len(compactors), 4), squeeze=False)
+    for ax, name in zip(axes[0], compactors, strict=True):
+        r = results["compactors"][name]
+        groups = [(f"{lang}\none by one", r["by_language"][lang]) for lang in ("en", "zh")]
+        groups += [(f"{lang}\nchained", r["chained"][lang]) for lang in ("en", "zh", "all")]
+        width = 0.27
+        for k, (key, label) in enumerate(
+            [
+                ("memory_share", "memory (summary + pins + recent)"),
+                ("window_share", "same-size window"),
+                ("full_share", "whole conversation"),
+            ]
+        ):
+            xs = [i + (k - 1) * width for i in range(len(groups))]
+            ax.bar(xs, [row[key] * 100 for _, row in groups], width, label=label)
+        ax.set_xticks(range(len(groups)), [g for g, _ in groups])
+        ax.set_ylabel("planted answers found (%)")
+        ax.set_ylim(0, 115)
+        questions = r["all"]["questions"]
+        ax.set_title(f"{name} compactor: {results['turns']} turns, {questions} questions")
+        ax.legend(fontsize=8, loc="upper center", ncol=3)
+    save_figure(fig, out / "recall.png")
+
+
+async def run(env: BenchEnv, out: Path) -> dict[str, Any]:
+    """Replay every conversation, one by one and chained, and score what memory kept.
+
+    The whole run takes seconds, so the quick profile runs it all too.
+    """
+    chats = conversations()
+    chosen = [*chats, *(chained(lang, chats) for lang in ("en", "zh"))]
+    runs: dict[str, Any] = {"extractive": None}
+    if (model := compaction_model()) is not None:  # the configured model, if any (SPEC §11)
+        runs["llm"] = model
+    results: dict[str, Any] = {
+        "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "compactors": {},
+        "conversations": [c.id for c in chosen],
+    }
+    for name, compactor in runs.items():
+        scores: dict[str, dict[str, Any]] = {}
+        for c in chosen:
+            url = f"sqlite:///{env.workdir / f'recall_{name}_{c.id}.sqlite'}"
+            scores[c.id] = score(c, await replay(c, url, compactor))
+        single = [scores[c.id] for c in chats]
+        long = [scores[f"{lang}-chained"] for lang in ("en", "zh")]
+        results["compactors"][name] = {
+            "conversations": scores,
+            "by_language": {lang: totals(single, lang) for lang in ("en", "zh")},
+            "all": totals(single),
+            "chained": {lang: totals(long, lang) for lang in ("en", "zh")} | {"all": totals(long)},
+        }
+    results["turns"] = sum(len(c.turns) for c in chats)
+    results["labelled"] = labelled_figures()
+    results["compaction"] = compaction_ms(MemoryLimits())
+    results["segmenter"] = segmenter_start_s()
+    write_json(out, "recall", results)
+    plot(results, out)
+    return results

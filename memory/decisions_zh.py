@@ -1,0 +1,230 @@
+"""Chinese decisions: 决定/定了/选定/说好了/方案是/以后都/不再…, not 别担心 or 一定很累吧.
+
+Patterns run over the raw sentence where the characters are unambiguous, and over
+jieba's words where they are not: 定 the verb ("定了", "定在五月") is a word of
+its own, not the 定 of 一定, 肯定 or 稳定; 不要 is not 不要紧; 别 is not 别人 or
+特别; 决定 after 这个/的 is a noun ("这个决定对你一定很难").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.decisions_en import COMMITMENT, CONFIRMED, EXPLICIT, RULE
+from memory.segmenter import segment
+from memory.text import word_set
+from memory.words import anchors, content_words
+
+_LEAD = re.compile(
+    r"^(?:(?:好的|好|行|收到|明白|明白了|了解|没问题|可以|OK|ok|Ok|嗯+|好嘞|对|是的|那|那么|所以|"
+    r"哈哈+|谢谢|太好了|没错|确实|其实|别担心|不用担心|放心|别急|不着急|对了|同意|算了)"
+    r"[，,、！!。～~ ]+)+"
+)
+_CONFIRM_LABEL = re.compile(
+    r"^(?:确认(?:一下)?|结论|决定|约定|共识|规则|规定|原则|最终方案|方案|计划|定了|说好了|决议|"
+    r"记下了|记住)[：:]\s*(?P<rest>.+)"
+)
+
+_QUESTION = re.compile(
+    r"[？?]|(?:吗|呢|么|不)[。！!～~]*$|要不要|是不是|好不好|行不行|可不可以|能不能|对不对|有没有|"
+    r"怎么样|为什么|为啥|是否|要不然|要不|哪个|哪儿|哪里|什么时候"
+)
+_NO_MATTER_WHAT = re.compile(r"无论如何|不管怎样|不管怎么样")
+_HEDGE_WORDS = word_set(
+    """
+    可能 也许 或许 大概 说不定 估计 应该 考虑 想想 再说 看看 看情况 犹豫 纠结 如果 假如 要是
+    的话 万一 或者 觉得 好像 似乎 不确定 不一定 未定 待定 商量 讨论 琢磨 建议 推荐 不如 最好
+    希望 改天 回头 到时候 再议 想想看 考虑一下 研究 打听 尽量 争取 试试 尝试
+    """
+)
+_UNDECIDED = re.compile(
+    r"(?:没|没有|未|尚未|不)(?:有)?(?:决定|定|确定|想好|选好|定好|敲定|商量好|拿定)|"
+    r"(?:决定|定|确定)不了|拿不定|(?<!不)再(?:看|定|议|聊|商量|说|决定|考虑|研究)"
+)
+_PLEASANTRY_WORDS = word_set(
+    """
+    担心 客气 不客气 谢谢 感谢 多谢 辛苦 辛苦了 加油 保重 休息 照顾 哈哈 哈哈哈 恭喜 祝 祝你
+    抱歉 对不起 不好意思 没关系 不要紧 想你 爱你 贴心 难过 伤心 慢慢来 别客气 别担心
+    """
+)
+_EPISTEMIC = re.compile(
+    r"(?:一定|肯定|想必|应该)(?:很|挺|特别|非常|超|好|是|累|辛苦|难)|必须的(?:[，,！!。～~]|$)|"
+    r"一定要.*(?:照顾|休息|注意|保重|开心|快乐|来玩|尝尝|试试|去看看|好好)"
+)
+_EXCLAIMED = re.compile(r"[！!]+[～~]*$")
+_EMOTIVE = re.compile(r"太|真|哇|哈哈|好开心|啊|呀|耶|棒|厉害|激动|期待|开心")
+
+_SETTLED_WORDS = word_set(
+    "选定 敲定 拍板 商定 约定 议定 说定 说好 讲好 谈妥 定下来 定好 确定 认定 达成 定了 决议 商量好"
+)
+_DING_NEXT = word_set("了 在 为 成 下来 下 好 于 到")
+_SETTLING_VERBS = word_set("商量 说 谈 讲 约 定 选 挑 想")
+"""Verbs that settle a matter with 好 after them: 商量好了, 选好了, 想好了."""
+_CHOSE = word_set("选 挑")
+_NOUN_BEFORE = word_set("这个 那个 这种 的 一个 个 重大 艰难 最好")
+_DECIDERS = word_set("我 我们 咱们 大家 团队 公司 家里 我俩 我们俩 全家 双方 咱俩 一致")
+"""Who may decide for a pin: us, not 我姐姐 or 他们 (gossip is a fact, not our decision)."""
+_ADVERBS = word_set("已经 最后 终于 还是 最终 都 也 就 刚 刚刚 正式 一致 临时 暂时 今天 昨天 那")
+_AGREE_OBJECT_NOT = word_set("你 你的 您 你们 您的 这个 这点")
+_FINALLY = re.compile(
+    r"(?:最终|最后)(?:我们|咱们|大家|我)?(?:还是|就)?(?:用|选|采用|定|决定|选择|改|换|去|买|订)"
+)
+_PLAN = re.compile(
+    r"(?:方案|计划|安排|结论|决定|做法|规则|原则|分工|共识|规矩|日程|预算|截止日期|期限|上限|底线)"
+    r"(?:就|已经)?(?:是|为|定为|[：:])(?P<rest>.+)"
+)
+_CHOICE = re.compile(
+    r"就(?:用|选|定|按|订|买|去|走|换|改|照|这么|这样|它|那个|这个)|改用|换成|改成|改到|改在|换到|"
+    r"挪到|推迟到|提前到|延到|延期到|改为|换为|定为|统一(?:用|使用|采用|走|为|成)|采用|选用|只用|"
+    r"一律用"
+)
+_RULE = re.compile(
+    r"以后[^，。！？,]{0,6}?(?:都|一律|不再|不|别|不要|统一|只)|底线|今后|从今以后|从今往后|往后|从现在(?:起|开始)|从此|"
+    r"从(?:今天|明天|现在|下周|下个?月|今年|明年|[^，。！？,]{1,4})(?:开始|起)|一律|务必|不得|禁止|严禁|不准|不许|不允许|只能|控制在|不超过|不能超|"
+    r"永远不要|永远别|绝不|绝对不"
+)
+_NEGATED = re.compile(
+    r"不打算|不再|不考虑|放弃|取消|砍掉|去掉|排除|不做|不搞|不上|不用(?!谢|客气|担心|管|怕|着急|急)|"
+    r"(?:先|暂时|暂|今年|这次|目前)不(?:再)?[\u4e00-\u9fff]"
+)
+_NOT_ANYMORE = re.compile(r"不(?:再)?(?P<verb>[\u4e00-\u9fff]{1,4})了[。！!]?$")
+_NOT_ANYMORE_IDIOMS = word_set(
+    "行 好 得 早 错 少 多 够 对 起 了 见 动 住 及 舒服 开心 高兴 一样 要紧 客气 好意思 容易"
+)
+_COMMITMENT = re.compile(
+    r"^(?:我|我们)(?:今天|明天|后天|今晚|明晚|下午|上午|晚上|早上|中午|周[一二三四五六日末]|"
+    r"星期[一二三四五六日天]|下周[一二三四五六日]?|下个?月|月底|[一二三四五六七八九十\d]+点)+"
+    r".{0,4}?(?:会|来|去|把|给|帮|负责|发|交|带|送|订|买|做|写|改|安排|准备|联系|打电话)|"
+    r"^(?:我|我们)来(?:负责|安排|订|买|做|写|处理|准备|联系|搞定)"
+)
+_IMPERATIVE_BEFORE = word_set("请 千万 以后 大家 你 你们 咱们 我们 记得 都 就 也 再 一定 永远 绝对")
+_IMPERATIVE_EMOTIVE = word_set(
+    """
+    担心 着急 急 客气 怕 害怕 难过 伤心 生气 哭 多想 想太多 想 放弃 紧张 在意 介意 灰心 自责 忘
+    忘了 忘记 太 这样 这么 那么 累 熬夜 乱想 理 理他 管 走 逗 闹 骗 吓 说 提 傻 怪 难受 谢 麻烦
+    打扰 见外 激动 泄气 慌 熬 累着 饿着 冻着
+    """
+)
+_PRAISE = word_set("棒 厉害 漂亮 开心 快乐 幸福 赢 牛 帅 美")
+"""必须 + praise is emphasis ("必须好吃！"), not an obligation."""
+_BIE_WORDS = word_set("别人 别的 别处 别墅 别说 别提 别名 别称")
+_CANNOT_SUBJECT_NOT = word_set("我 真 实在 简直")
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    """A sentence with jieba's words, so a pattern only counts where a word starts."""
+
+    text: str
+    tokens: list[str]
+    starts: frozenset[int]
+
+    @classmethod
+    def of(cls, text: str) -> _Sentence:
+        spans = segment(text)
+        return cls(text, [w for w, _ in spans], frozenset(o for _, o in spans))
+
+    def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """The first match that starts a word: 定为 in 定为首选, not in 一定为."""
+        return next((m for m in pattern.finditer(self.text) if m.start() in self.starts), None)
+
+
+def _disqualified(text: str, tokens: list[str]) -> bool:
+    """A question, hedge, undecided matter, sympathy or a cheer, whatever else it says."""
+    if _QUESTION.search(_NO_MATTER_WHAT.sub("", text)) or _UNDECIDED.search(text):
+        return True
+    if _EPISTEMIC.search(text) or any(t in _PLEASANTRY_WORDS for t in tokens):
+        return True
+    settled = [i + 1 < len(tokens) and tokens[i + 1] == "好" for i in range(len(tokens))]
+    if any(t in _HEDGE_WORDS and not done for t, done in zip(tokens, settled, strict=True)):
+        return True  # 商量 is a hedge, 商量好了 is not
+    return bool(_EXCLAIMED.search(text) and _EMOTIVE.search(text))
+
+
+def _imperative(tokens: list[str]) -> bool:
+    """不要/别/不能 + an action ("不要把密码写进仓库", "别用 MySQL"), not 别担心 or 不要太累."""
+    for i, word in enumerate(tokens):
+        opens = i == 0 or tokens[i - 1] in _IMPERATIVE_BEFORE
+        token = word.removeprefix("千万") or word
+        if token == "不要" and opens:
+            verb = tokens[i + 1] if i + 1 < len(tokens) else ""
+        elif token.startswith("别") and token not in _BIE_WORDS and opens:
+            verb = token[1:] or (tokens[i + 1] if i + 1 < len(tokens) else "")
+        elif token == "不能" and (i == 0 or tokens[i - 1] not in _CANNOT_SUBJECT_NOT):
+            verb = tokens[i + 1] if i + 1 < len(tokens) else ""
+        else:
+            continue
+        if verb and verb not in _IMPERATIVE_EMOTIVE and not verb.startswith("太"):
+            return True
+    return False
+
+
+def _required(tokens: list[str]) -> bool:
+    """必须 / 一定要 as an obligation (sympathy and 必须的 are already ruled out)."""
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE):
+            return True
+        if token == "一定" and i + 1 < len(tokens) and tokens[i + 1] == "要":
+            return True
+    return False
+
+
+def _decider(tokens: list[str], i: int) -> bool:
+    """决定 is ours when its subject is us or left out; 这个决定 is a noun."""
+    j = i - 1
+    while j >= 0 and tokens[j] in _ADVERBS:
+        j -= 1
+    if j < 0 or not any(c.isalnum() for c in tokens[j]):
+        return i == 0 or tokens[i - 1] not in _NOUN_BEFORE
+    return tokens[j] in _DECIDERS
+
+
+def _settled(tokens: list[str]) -> bool:
+    """决定 (the verb, by us), 定了/定在, 选定, 说好了, 大家都同意 …"""
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token == "决定" and after and _decider(tokens, i):
+            return True
+        if token.removesuffix("了") in _SETTLED_WORDS or (token == "定" and after in _DING_NEXT):
+            return True
+        if (token in _SETTLING_VERBS and after == "好") or (token in _CHOSE and after == "了"):
+            return True
+        if token == "同意" and after.isalnum() and after not in _AGREE_OBJECT_NOT:
+            return True
+    return False
+
+
+def _enough(text: str) -> bool:
+    """Something to be about: two content words, a name or number counting as one more."""
+    return len(content_words(text)) + anchors(text) >= 2
+
+
+def _frames(text: str) -> float:
+    s = _Sentence.of(text)
+    if _disqualified(text, s.tokens) or not _enough(text):
+        return 0.0
+    if _settled(s.tokens) or s.search(_FINALLY):
+        return EXPLICIT
+    if (m := s.search(_PLAN)) and content_words(m.group("rest")):
+        return RULE
+    if s.search(_CHOICE) or s.search(_RULE) or s.search(_NEGATED):
+        return RULE
+    if _imperative(s.tokens) or _required(s.tokens):
+        return RULE
+    if (m := s.search(_NOT_ANYMORE)) and m.group("verb") not in _NOT_ANYMORE_IDIOMS:
+        return RULE
+    if _COMMITMENT.search(text):
+        return COMMITMENT
+    return 0.0
+
+
+def decision_strength(sentence: str) -> float:
+    """How decision-like one Chinese sentence is: 0 for none, up to ``EXPLICIT``."""
+    text = sentence.strip()
+    if label := _CONFIRM_LABEL.match(text):
+        rest = _LEAD.sub("", label.group("rest"))
+        if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
+            return max(CONFIRMED, _frames(rest))
+    return _frames(_LEAD.sub("", text))

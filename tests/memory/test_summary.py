@@ -1,0 +1,114 @@
+"""The extractive summary (SPEC §5): facts and choices kept, chatter and boilerplate dropped."""
+
+from __future__ import annotations
+
+from adapters.offline_model import OfflineChatModel
+from memory import build_context, open_memory
+from memory.limits import SUMMARY_CHARS
+from memory.models import ChatThreadMessage, utcnow
+from memory.summary import merge_summary
+
+from .helpers import assert_bounds, new_token, turn
+
+
+def messages(*texts: str) -> list[ChatThreadMessage]:
+    """User and assistant messages, alternating, starting with the user."""
+    return [
+        ChatThreadMessage(
+            id=f"m{i}", role="user" if i % 2 == 0 else "assistant", text=t, created_at=utcnow()
+        )
+        for i, t in enumerate(texts)
+    ]
+
+
+def test_facts_stay_greetings_and_thanks_go() -> None:
+    summary = merge_summary(
+        "",
+        messages(
+            "Hey! Good morning!",
+            "Good morning! How are you today?",
+            "Thanks! My sister Ana lands in Lisbon on May 3 at 9:40.",
+            "Wow, that's so exciting!",
+            "我们的婚礼定在五月二十号，宾客一百二十人。",
+            "太好了，恭喜恭喜！",
+        ),
+        known=[],
+        limit=SUMMARY_CHARS,
+    )
+    assert summary.splitlines() == [
+        "- User: My sister Ana lands in Lisbon on May 3 at 9:40.",
+        "- User: 我们的婚礼定在五月二十号，宾客一百二十人。",
+    ]
+
+
+def test_the_previous_summary_is_merged_not_appended_to() -> None:
+    first = merge_summary(
+        "", messages("We booked Cedar Lodge for July 17.", "Cedar Lodge, nice."), [], 2_500
+    )
+    second = merge_summary(
+        first,
+        messages("Remember, we booked Cedar Lodge for July 17.", "Yes! Marco paid $4,800."),
+        [],
+        2_500,
+    )
+    assert second.count("Cedar Lodge for July 17") == 1  # said again: kept once, newest place
+    assert second.splitlines()[-1] == "- Assistant: Marco paid $4,800."
+
+
+def test_past_the_bound_the_least_salient_go_first_and_the_newest_facts_stay() -> None:
+    summary = ""
+    for week in range(40):
+        summary = merge_summary(
+            summary,
+            messages(
+                f"In week {week} I moved the Brightline standup to room {100 + week} at 9:15.",
+                "That sounds like a good idea, honestly.",
+            ),
+            [],
+            600,
+        )
+        assert len(summary) <= 600
+    assert "room 139" in summary  # the newest fact
+    assert "good idea" not in summary  # chatter never outranks a fact
+    assert "room 100 " not in summary  # the oldest facts went first
+
+
+def test_a_decision_in_the_second_sentence_reaches_the_summary() -> None:
+    summary = merge_summary(
+        "",
+        messages(
+            "谢谢！我们选定杭州作为团建地点。", "好的。", "Thanks! Let's book the Airbnb in Kyoto."
+        ),
+        [],
+        SUMMARY_CHARS,
+    )
+    assert "我们选定杭州作为团建地点。" in summary
+    assert "Let's book the Airbnb in Kyoto." in summary
+
+
+async def test_the_offline_model_s_boilerplate_never_fills_the_summary(db_url: str) -> None:
+    """The chat graph's way with no key: the offline model describes its context every turn."""
+    model = OfflineChatModel()
+    facts = [
+        "Our landlord is called Mr. Zhou.",
+        "The rent is 6,800 a month.",
+        "We move on June 10.",
+        "我们定了，下个月十号搬家。",
+        "The school is Wenlan Primary.",
+        "Pickup is at 4:30 every day.",
+    ]
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        for i in range(24):
+            user = facts[i] if i < len(facts) else f"Question {i}: anything else about the move?"
+            state = await mem.load(token)
+            context = build_context(state, system_prompt="S", latest_user_text=user)
+            reply = (await model.ainvoke(context)).text
+            await mem.append_turn(token, turn(user, reply))
+        state = await mem.load(token)
+    assert_bounds(state)
+    for boilerplate in ("offline", "OPENAI_API_KEY", "Context received", "Your latest message"):
+        assert boilerplate not in state.summary, state.summary
+    for fact in facts[1:]:  # the first is pinned-free background, the rest too
+        assert fact in state.summary, fact
+    assert "我们定了，下个月十号搬家。" in state.pinned_decisions
