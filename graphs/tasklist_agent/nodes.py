@@ -360,9 +360,14 @@ class TasklistNodes:
         return {"status": "revising", "instruction": instruction, "revisions": rounds + 1}
 
     def conclude(self, state: TasklistState) -> dict[str, Any]:
-        """Emit the artifact (state only) and the short summary message the user sees."""
+        """The artifact and the short summary message the user sees (memory gets the summary).
+
+        A final plan is also shown as a message before the summary, so a client that only
+        renders ``messages`` (agent-chat-ui) shows the plan that was approved.
+        """
         status = state.get("status", "failed")
         update: dict[str, Any] = {}
+        shown: list[AIMessage] = []
         summary = state.get("summary", "")
         if status == "approved":
             tasklist = _current(state)
@@ -371,6 +376,7 @@ class TasklistNodes:
             else:
                 status, summary = "final", final_summary(tasklist, state)
                 update["artifact"] = render_markdown(tasklist, state.get("goal", ""))
+                shown.append(AIMessage(content=update["artifact"], id=str(uuid.uuid4())))
         elif status not in ("blocked", "rejected", "failed"):
             status, summary = "failed", "Planning stopped unexpectedly; nothing was saved."
         message_id = summary_message_id(state.get("goal_message_id")) or str(uuid.uuid4())
@@ -378,7 +384,7 @@ class TasklistNodes:
             **update,
             "status": status,
             "summary": summary,
-            "messages": [AIMessage(content=summary, id=message_id)],
+            "messages": [*shown, AIMessage(content=summary, id=message_id)],
         }
 
 

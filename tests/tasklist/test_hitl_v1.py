@@ -49,6 +49,8 @@ async def test_approve_decision_finalises(
     await run.start(GOAL)
     done = await run.resume(decisions({"type": "approve"}))
     assert done["status"] == "final" and "approved" in done["summary"]
+    # a client that renders only messages shows the approved plan, then the summary
+    assert [m.text for m in done["messages"][-2:]] == [done["artifact"], done["summary"]]
     assert turns(await memory.load(TOKEN)) == [("user", GOAL), ("assistant", done["summary"])]
 
 
