@@ -331,7 +331,10 @@ class TasklistNodes:
         except ValidationError:
             return {
                 "status": "reviewing",
-                "notes": [f"unrecognised answer; allowed actions: {', '.join(allowed)}"],
+                "notes": [
+                    'unrecognised answer; resume with {"decisions": [{"type": "approve"}]} '
+                    f"(or edit / reject), or one of the actions {', '.join(allowed)}"
+                ],
             }
         if parsed.action == "approve":
             return {"status": "approved", "decision": "approve"}
