@@ -1,9 +1,11 @@
 """LangGraph custom auth: session identity and owner-scoped resources (SPEC §8).
 
-Every request to the LangGraph API carries a session token in the
-``X-AIMind-Session`` header or the ``aimind_session`` cookie. The token is
-hashed here and only the hash (the ``SessionHash``) travels on as the user's
-identity: graphs read it from ``config["configurable"]["langgraph_auth_user"]``.
+Every request to the LangGraph API carries a session token: the
+``X-AIMind-Session`` header, ``Authorization: Bearer``, ``X-Api-Key`` (the
+LangGraph SDKs' ``api_key``) or the ``aimind_session`` cookie, taken as
+``adapters.session_token`` says. The token is hashed there and only the hash
+(the ``SessionHash``) travels on as the user's identity: graphs read it from
+``config["configurable"]["langgraph_auth_user"]``.
 
 Threads, runs, crons, user-made assistants and store items are stamped with
 ``owner=<identity>`` on create and filtered by it on every read, search,
@@ -12,30 +14,21 @@ update and delete, so one session can never see or touch another's.
 LangGraph Studio (``langgraph dev`` only) is authenticated by the server as
 ``langgraph-studio-user``; it is treated as one more owner, so Studio can
 list the graphs, create threads and run them, but sees no session's threads.
+Its runs get a chat memory of their own in development (``adapters.memory_runtime``).
 """
 
 from __future__ import annotations
 
-from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 from langgraph_sdk import Auth
 
 from adapters.run_input import RunInputError, check_run_input
-from memory.session import InvalidSessionError, SessionHash, hash_token, load_secret
+from adapters.session_token import SessionTokenError, session_identity
+from memory.session import load_secret
 
-SESSION_COOKIE = "aimind_session"
-SESSION_HEADER = "x-aimind-session"
 OWNER_KEY = "owner"
 SYSTEM_CREATOR = {"created_by": "system"}
-
-MISSING_SESSION = (
-    "Missing session: send the session token in the X-AIMind-Session header "
-    "or the aimind_session cookie."
-)
-MALFORMED_SESSION = (
-    "Malformed session token: it must be 16 to 128 characters of letters, digits, '_' or '-'."
-)
 
 # Loaded at import, i.e. at server start-up: a missing production secret stops the
 # server with a clear message instead of failing each request with a 500 (SPEC §12.6).
@@ -44,46 +37,14 @@ _SECRET = load_secret()
 auth = Auth()
 
 
-def _header(headers: dict[bytes, bytes], name: str) -> str | None:
-    raw = headers.get(name.encode())
-    return raw.decode("latin-1") if raw is not None else None
-
-
-def cookie_token(cookie_header: str | None) -> str | None:
-    """The ``aimind_session`` value of a Cookie header, if any."""
-    if not cookie_header:
-        return None
-    jar: SimpleCookie = SimpleCookie()
-    try:
-        jar.load(cookie_header)
-    except CookieError:
-        return None
-    morsel = jar.get(SESSION_COOKIE)
-    return morsel.value if morsel is not None else None
-
-
-def session_token(headers: dict[bytes, bytes]) -> str | None:
-    """The raw token: the header wins over the cookie (an explicit client choice)."""
-    header = _header(headers, SESSION_HEADER)
-    if header is not None:
-        return header.strip()
-    return cookie_token(_header(headers, "cookie"))
-
-
-def identify(token: str | None) -> SessionHash:
-    """Hash a raw token into the identity, or raise the 401 the client sees."""
-    if token is None or token == "":
-        raise Auth.exceptions.HTTPException(status_code=401, detail=MISSING_SESSION)
-    try:
-        return hash_token(token, _SECRET)
-    except InvalidSessionError:
-        raise Auth.exceptions.HTTPException(status_code=401, detail=MALFORMED_SESSION) from None
-
-
 @auth.authenticate
 async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDict:
     """Identity = sessionHash. The raw token goes no further than this function."""
-    identity = identify(session_token(headers))
+    named = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in headers.items()}
+    try:
+        identity = session_identity(named, _SECRET)
+    except SessionTokenError as exc:
+        raise Auth.exceptions.HTTPException(status_code=401, detail=exc.message) from None
     return {"identity": str(identity), "display_name": "session", "is_authenticated": True}
 
 

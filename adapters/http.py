@@ -7,8 +7,9 @@
 * ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
 
 LangGraph does not run custom auth on custom routes, so these routes read the
-session themselves, the same way ``adapters.auth`` does. Errors are one plain
-sentence: no stack, no database error, nothing from the runtime.
+session themselves, with the function ``adapters.auth`` uses
+(``adapters.session_token``). Errors are one plain sentence: no stack, no
+database error, nothing from the runtime.
 """
 
 from __future__ import annotations
@@ -27,25 +28,17 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from adapters.auth import (
-    MALFORMED_SESSION,
-    MISSING_SESSION,
-    SESSION_COOKIE,
-    SESSION_HEADER,
-    cookie_token,
-)
 from adapters.mcp_sessions import close_mcp_sessions
 from adapters.memory_runtime import close_memory, get_memory
+from adapters.session_token import (
+    COOKIE_SOURCE,
+    SESSION_COOKIE,
+    SessionTokenError,
+    session_identity,
+)
 from memory.guard import assert_no_forbidden_fields
 from memory.hydration import hydration_dto
-from memory.session import (
-    InvalidSessionError,
-    SessionHash,
-    hash_token,
-    load_secret,
-    memory_thread_id,
-    new_token,
-)
+from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
 
 log = logging.getLogger("aimind.http")
 
@@ -62,29 +55,9 @@ NO_STORE = {"Cache-Control": "no-store"}
 _SECRET = load_secret()
 
 
-class SessionError(Exception):
-    """The request's session is missing or malformed; the message is safe to show."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def request_token(request: Request) -> str | None:
-    """The raw token: the ``X-AIMind-Session`` header wins over the cookie."""
-    header = request.headers.get(SESSION_HEADER)
-    if header is not None:
-        return header.strip()
-    return cookie_token(request.headers.get("cookie"))
-
-
-def identity_of(token: str | None) -> SessionHash:
-    if not token:
-        raise SessionError(MISSING_SESSION)
-    try:
-        return hash_token(token, _SECRET)
-    except InvalidSessionError:
-        raise SessionError(MALFORMED_SESSION) from None
+def identity_of(request: Request) -> SessionHash:
+    """The caller's identity; raises SessionTokenError (missing or malformed token)."""
+    return session_identity(request.headers, _SECRET)
 
 
 def is_https(request: Request) -> bool:
@@ -116,7 +89,7 @@ def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
 def _fresh_session(request: Request) -> Response:
     """A new token in the cookie and the empty DTO of its (empty) memory."""
     token = new_token()
-    response = _json(hydration_dto(memory_thread_id(identity_of(token)), None))
+    response = _json(hydration_dto(memory_thread_id(hash_token(token, _SECRET)), None))
     set_session_cookie(response, token, secure=is_https(request))
     return response
 
@@ -124,8 +97,8 @@ def _fresh_session(request: Request) -> Response:
 async def get_thread(request: Request) -> Response:
     """The hydration DTO; mints the session cookie when the browser has no valid one.
 
-    A malformed ``X-AIMind-Session`` header is the caller's bug (401). A malformed
-    cookie is replaced, because page script cannot clear an HttpOnly cookie.
+    A malformed session header is the caller's bug (401). A malformed cookie is
+    replaced, because page script cannot clear an HttpOnly cookie.
 
     langgraph_api publishes the YAML after the last ``---`` as this route's OpenAPI entry.
 
@@ -142,13 +115,10 @@ async def get_thread(request: Request) -> Response:
       "401":
         description: The X-AIMind-Session header is malformed.
     """
-    token = request_token(request)
-    if token is None:
-        return _fresh_session(request)
     try:
-        identity = identity_of(token)
-    except SessionError as exc:
-        if request.headers.get(SESSION_HEADER) is None:
+        identity = identity_of(request)
+    except SessionTokenError as exc:
+        if exc.source in (None, COOKIE_SOURCE):
             return _fresh_session(request)
         return _error(401, exc.message)
     try:
@@ -176,8 +146,8 @@ async def delete_thread(request: Request) -> Response:
         description: Chat memory is unavailable; nothing was cleared.
     """
     try:
-        identity = identity_of(request_token(request))
-    except SessionError as exc:
+        identity = identity_of(request)
+    except SessionTokenError as exc:
         return _error(401, exc.message)
     try:
         memory = await get_memory()

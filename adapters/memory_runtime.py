@@ -3,6 +3,14 @@
 Nodes open their own saver from ``AIMIND_DATABASE_URL`` rather than borrowing
 the run's (private, and absent for stateless runs), so memory persists for
 every kind of run.
+
+A run's session is the authenticated user's identity (a session hash). LangGraph
+Studio under ``langgraph dev`` is authenticated by the server itself as
+``langgraph-studio-user``, not by our auth; its runs get one fixed development
+identity of their own, derived from the secret with a label no session token can
+spell (``:`` is outside the token alphabet), so it never meets a browser session's
+memory. Outside ``langgraph dev``, and always with ``AIMIND_ENV=production``,
+Studio runs have no memory.
 """
 
 from __future__ import annotations
@@ -10,19 +18,24 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import hashlib
+import hmac
+import os
 import weakref
 from contextlib import AsyncExitStack
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph_sdk.auth import is_studio_user
 from pydantic import BaseModel
 
 from memory import MemoryService, open_memory
 from memory.backends import database_url
-from memory.session import HASH_RE, MEMORY_THREAD_PREFIX, SessionHash
+from memory.session import HASH_RE, MEMORY_THREAD_PREFIX, SessionHash, load_secret
 
 __all__ = [
     "MEMORY_THREAD_PREFIX",
+    "STUDIO_USER",
     "SessionContext",
     "close_memory",
     "get_memory",
@@ -35,6 +48,29 @@ _open: weakref.WeakKeyDictionary[
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
     weakref.WeakKeyDictionary()
 )
+
+
+STUDIO_USER = "langgraph-studio-user"
+"""The identity ``langgraph dev`` gives LangGraph Studio's requests."""
+STUDIO_LABEL = b"studio:"
+"""Prefix of what is hashed into Studio's identity: ``:`` never occurs in a valid token."""
+DEV_SERVER_ENV, DEV_SERVER = "LANGSMITH_LANGGRAPH_API_VARIANT", "local_dev"
+"""How ``langgraph dev`` marks its process (the only server that authenticates Studio so)."""
+PRODUCTION_ENV = "AIMIND_ENV"
+
+
+def _studio_identity() -> SessionHash | None:
+    """Studio's development identity under ``langgraph dev``; None elsewhere and in production."""
+    if os.environ.get(PRODUCTION_ENV, "").lower() == "production":
+        return None
+    if os.environ.get(DEV_SERVER_ENV) != DEV_SERVER:
+        return None
+    digest = hmac.new(load_secret(), STUDIO_LABEL + STUDIO_USER.encode(), hashlib.sha256)
+    return SessionHash(digest.hexdigest())
+
+
+# At import, i.e. at server start-up: the secret file is read once, never inside a run.
+_STUDIO_IDENTITY = _studio_identity()
 
 
 class SessionContext(BaseModel):
@@ -79,13 +115,23 @@ async def close_memory() -> None:
         await stack.aclose()
 
 
+def _is_studio(user: Any, identity: Any) -> bool:
+    if identity != STUDIO_USER or user is None:
+        return False
+    kind = user.get("kind") if isinstance(user, dict) else getattr(user, "kind", None)
+    return is_studio_user(user) or kind == "StudioUser"
+
+
 def session_of(config: RunnableConfig | None, context: Any) -> str | None:
-    """The authenticated user's session hash, else run context ``session_id``, else None."""
+    """The authenticated user's session hash (Studio's development identity for a Studio
+    run under ``langgraph dev``), else run context ``session_id``, else None."""
     configurable = (config or {}).get("configurable", {})
     user = configurable.get("langgraph_auth_user")
     identity = getattr(user, "identity", None) or configurable.get("langgraph_auth_user_id")
     if isinstance(identity, str) and HASH_RE.fullmatch(identity):
         return SessionHash(identity)
+    if _STUDIO_IDENTITY is not None and _is_studio(user, identity):
+        return _STUDIO_IDENTITY
     if isinstance(context, dict):
         session_id = context.get("session_id")
     else:

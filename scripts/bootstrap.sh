@@ -33,3 +33,19 @@ if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" != "1" ] && ! command -v chromium >/dev
     exit 1
   fi
 fi
+# --- npm: the official LangGraph JS SDK for tests/node (the stock-client test) -----------
+# `npm ci` from the committed lock, only when node_modules is missing or the lock changed.
+NODE_TESTS=tests/node
+if [ -f "$NODE_TESTS/package-lock.json" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "npm is missing: install Node.js 20+ (Debian's 'nodejs' and 'npm') for tests/node" >&2
+    exit 1
+  fi
+  lock_sum=$(sha256sum "$NODE_TESTS/package-lock.json" | cut -d' ' -f1)
+  stamp="$NODE_TESTS/node_modules/.aimind-lock.sha256"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
+    (cd "$NODE_TESTS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    echo "$lock_sum" > "$stamp"
+  fi
+fi
+# --- end npm -------------------------------------------------------------------------------

@@ -319,16 +319,32 @@ async function sendChat(text) {
 }
 
 // --- /tasklist -------------------------------------------------------------------------
-// tasklist-agent pauses with an interrupt: {kind: "tasklist-review", tasklist: {tasks}, notes,
-// allowedActions} or {kind: "clarification", question, allowedActions}. The reviewer's answer
-// resumes it: {action: "approve"|"reject"|"respond", text?} or {action: "edit", tasklist}.
+// tasklist-agent pauses with an interrupt in LangChain v1's human-in-the-loop shape:
+// {action_requests: [{name, args, description}], review_configs: [{action_name,
+// allowed_decisions}], ...project keys}. The action "review_tasklist" (args {tasks}) is the
+// review; "answer_question" (args {answer}) is a clarifying question. The page resumes with
+// {decisions: [decision]}: {type: "approve"}, {type: "edit", edited_action: {name, args}},
+// {type: "reject", message} (a revision request) or a bare {type: "reject"} (the end).
 
 const ACTION_LABEL = { approve: "Approve", edit: "Edit", respond: "Ask for changes", reject: "Reject" };
 const ACTION_VERB = { approve: "approve", edit: "edit", respond: "ask for changes", reject: "reject" };
 const REVIEW_ACTIONS = ["approve", "edit", "respond", "reject"];
+const CLARIFY_ACTION = "answer_question";
 
-function tasksOf(value) {
-  const tasks = value?.tasklist?.tasks ?? value?.tasks;
+/** The one action request of a human-in-the-loop interrupt and its allowed decisions. */
+function hitlRequest(value) {
+  const request = Array.isArray(value?.action_requests) ? value.action_requests[0] : null;
+  if (!request || typeof request !== "object") return null;
+  const configs = Array.isArray(value.review_configs) ? value.review_configs : [];
+  const config = configs.find((c) => c?.action_name === request.name) ?? configs[0];
+  const allowed = Array.isArray(config?.allowed_decisions) ? config.allowed_decisions : [];
+  return { name: String(request.name ?? ""), args: request.args ?? {}, allowed };
+}
+
+const decide = (decision) => ({ decisions: [decision] });
+
+function tasksOf(request) {
+  const tasks = request?.args?.tasks;
   return Array.isArray(tasks) ? tasks.filter((task) => task && typeof task === "object") : [];
 }
 
@@ -347,14 +363,15 @@ async function driveTasklist(threadId, body) {
   });
   const interrupts = result.interrupts.length ? result.interrupts : await currentInterrupts(threadId);
   const pending = interrupts[0]?.value;
-  if (pending?.kind === "clarification") {
+  const request = hitlRequest(pending);
+  if (request?.name === CLARIFY_ACTION) {
     showStatus("The planner has a question.");
-    renderClarification(threadId, pending);
+    renderClarification(threadId, pending, request);
     return;
   }
-  if (pending) {
+  if (request) {
     showStatus("Review the proposed tasks.");
-    renderReview(threadId, pending);
+    renderReview(threadId, pending, request);
     return;
   }
   if (ui.status.dataset.status === undefined) showStatus("");
@@ -428,10 +445,11 @@ function resumeWith(threadId, actions, label, resume) {
   runAction(() => driveTasklist(threadId, { command: { resume } }));
 }
 
-function renderReview(threadId, value) {
-  const tasks = tasksOf(value);
-  const allowed = Array.isArray(value?.allowedActions) ? value.allowedActions : REVIEW_ACTIONS;
-  const shown = REVIEW_ACTIONS.filter((a) => allowed.includes(a));
+function renderReview(threadId, value, request) {
+  const tasks = tasksOf(request);
+  // "Ask for changes" is a reject with a message: a revision, while any are left.
+  const canRevise = request.allowed.includes("reject") && Number(value?.revisionsLeft ?? 1) > 0;
+  const shown = REVIEW_ACTIONS.filter((a) => (a === "respond" ? canRevise : request.allowed.includes(a)));
   const verbs = shown.map((a) => ACTION_VERB[a]);
   const choice = verbs.length > 1 ? `${verbs.slice(0, -1).join(", ")} or ${verbs.at(-1)}` : verbs[0];
   const item = card(choice ? `Proposed tasks: ${choice}` : "Proposed tasks");
@@ -472,19 +490,21 @@ function renderReview(threadId, value) {
 
   let inputs = null;
   buttons.approve?.addEventListener("click", () =>
-    resumeWith(threadId, actions, "Approved.", { action: "approve" }));
+    resumeWith(threadId, actions, "Approved.", decide({ type: "approve" })));
   buttons.reject?.addEventListener("click", () =>
-    resumeWith(threadId, actions, "Rejected.", { action: "reject" }));
-  let request = null;
+    resumeWith(threadId, actions, "Rejected.", decide({ type: "reject" })));
+  let revision = null;
   buttons.respond?.addEventListener("click", () => {
     // The planner redrafts with this instruction and asks for review again.
-    request ??= textForm("What should change", "Send request", (text) => {
+    revision ??= textForm("What should change", "Send request", (text) => {
       if (busy) return showError("Wait for the current answer to finish, then try again.");
-      request.form.remove();
-      resumeWith(threadId, actions, `You asked for changes: ${text}`, { action: "respond", text });
+      revision.form.remove();
+      resumeWith(
+        threadId, actions, `You asked for changes: ${text}`, decide({ type: "reject", message: text }),
+      );
     });
-    if (!request.form.isConnected) actions.before(request.form);
-    request.input.focus();
+    if (!revision.form.isConnected) actions.before(revision.form);
+    revision.input.focus();
   });
   buttons.edit?.addEventListener("click", () => {
     if (!inputs) {
@@ -506,18 +526,21 @@ function renderReview(threadId, value) {
       ...task,
       title: inputs[index].value.trim() || String(task.title ?? ""),
     }));
-    resumeWith(threadId, actions, "Edited and sent back.", {
-      action: "edit",
-      tasklist: { tasks: edited },
-    });
+    resumeWith(threadId, actions, "Edited and sent back.", decide({
+      type: "edit",
+      edited_action: { name: request.name, args: { ...request.args, tasks: edited } },
+    }));
   });
 }
 
-function renderClarification(threadId, value) {
+function renderClarification(threadId, value, request) {
   const item = card("The planner asks");
   item.append(paragraph(String(value?.question ?? "Could you say more about the goal?")));
   const { form, input } = textForm("Your answer", "Answer", (text) =>
-    resumeWith(threadId, form, `You answered: ${text}`, { action: "respond", text }));
+    resumeWith(threadId, form, `You answered: ${text}`, decide({
+      type: "edit",
+      edited_action: { name: request.name, args: { ...request.args, answer: text } },
+    })));
   const stop = button("Stop planning", "danger");
   form.append(stop);
   item.append(form);
@@ -525,7 +548,7 @@ function renderClarification(threadId, value) {
   scrollToEnd();
   input.focus();
   stop.addEventListener("click", () =>
-    resumeWith(threadId, form, "Planning stopped.", { action: "reject" }));
+    resumeWith(threadId, form, "Planning stopped.", decide({ type: "reject" })));
 }
 
 // --- /delivery -------------------------------------------------------------------------

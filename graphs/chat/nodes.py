@@ -3,6 +3,15 @@
 The nodes are methods of ``ChatNodes`` so a test can hand in its own model and
 tools; without them each run asks the model provider and offers the local and
 MCP tools.
+
+``messages`` is what a client shows (SPEC §8a): memory's recent verbatim turns,
+as Human/AI messages with their stored ids, then this turn's question, its tool
+loop and the answer. The conversation part (memory's turns plus this question and
+answer) is at most ``VIEW_MESSAGES``; older turns are left out whole. This turn's
+tool-loop messages come on top of that bound (at most ``MAX_TOOL_ROUNDS`` rounds):
+they are shown while the turn is the latest and are gone from the next turn's view,
+because memory never keeps them. The model never reads that list's history: its
+context is SPEC §7's, rebuilt from memory, plus this turn's own messages.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, RemoveMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.graph import END
@@ -23,6 +32,7 @@ from langgraph.runtime import Runtime
 from adapters.final_turn import (
     FINAL_TURN_NODE,
     FinalTurn,
+    ThreadState,
     build_context,
     latest_human,
     load_memory_state,
@@ -35,7 +45,7 @@ from adapters.models import chat_model
 from adapters.resources import resolve_references
 from adapters.tools import local_tools
 from graphs.chat.prompts import SYSTEM_PROMPT
-from graphs.chat.state import AUTO_ID_PREFIX, ChatState, Source
+from graphs.chat.state import AUTO_ID_PREFIX, ChatState, MemoryContext, Source
 
 log = logging.getLogger("aimind.chat")
 
@@ -45,6 +55,9 @@ TOOL_TIMEOUT_S = 60.0
 TOOL_FAILED = "error: the tool failed; the details are in the server log"
 TOOL_TIMED_OUT = "error: the tool timed out"
 LOAD_NODE, AGENT_NODE, TOOLS_NODE = "load_context", "agent", "tools"
+VIEW_MESSAGES = 12
+"""The conversation a client is shown, at most: SPEC §3's ceiling of a memory window
+(RECENT_TURNS + 2 turns), this turn's question and answer included."""
 _SOURCE_RANK: dict[Source, int] = {"chat": 0, "tool": 1, "mcp-resource": 2}
 
 
@@ -54,9 +67,45 @@ def _client_id(message_id: str | None) -> str | None:
     return memory_message_id(message_id)
 
 
+def this_turn(state: ChatState) -> list[BaseMessage]:
+    """This turn's messages: its question, then the tool loop and answer (if any yet)."""
+    messages = list(state.get("messages") or [])
+    turn_id = state.get("turn_id")
+    for index, message in enumerate(messages):
+        if turn_id and message.id == turn_id:
+            return messages[index:]
+    return []
+
+
+def conversation_view(memory: ThreadState | None, question_id: str | None) -> list[BaseMessage]:
+    """Memory's recent turns as Human/AI messages with their stored ids, leaving room for
+    this turn's question and answer within ``VIEW_MESSAGES`` (whole turns are dropped)."""
+    if memory is None:
+        return []
+    stored = [m for m in memory.messages if m.id != question_id]
+    room = VIEW_MESSAGES - (2 if question_id else 0)
+    kept = stored[-room:] if room > 0 else []
+    while kept and kept[0].role != "user":
+        kept = kept[1:]
+    return [
+        (HumanMessage if m.role == "user" else AIMessage)(content=m.text, id=m.id) for m in kept
+    ]
+
+
+def memory_context(memory: ThreadState | None) -> MemoryContext:
+    """The plain-JSON account of what memory gave the model, kept on the agent thread."""
+    state = memory or ThreadState()
+    return {
+        "available": memory is not None,
+        "summaryLength": len(state.summary),
+        "pinnedDecisions": list(state.pinned_decisions),
+        "recentTurns": sum(1 for m in state.messages if m.role == "user"),
+    }
+
+
 def extract_final_turn(state: ChatState) -> FinalTurn | None:
     """The turn memory keeps: the user's own text and the final answer, nothing else."""
-    messages = state.get("messages") or []
+    messages = this_turn(state)
     user_text = state.get("user_text")
     if not messages or not user_text:
         return None
@@ -122,15 +171,24 @@ class ChatNodes:
         """This turn's question (the latest human message) and the session's memory."""
         refuse_memory_thread(config)
         human = latest_human(state.get("messages"))
-        reset: list[Any] = [RemoveMessage(id=REMOVE_ALL_MESSAGES)]
-        if human is None:
-            return {"messages": reset, "user_text": "", "memory": None}
         memory = await load_memory_state(config, runtime)
+        reset: list[Any] = [RemoveMessage(id=REMOVE_ALL_MESSAGES)]
+        view = conversation_view(memory, human.id if human is not None else None)
+        if human is None:  # nothing to answer: show the conversation, never an empty list
+            return {
+                "messages": [*reset, *view],
+                "memory": memory,
+                "memory_context": memory_context(memory),
+                "turn_id": "",
+                "user_text": "",
+            }
         user_text = str(human.text)
         model_text, references = await resolve_references(user_text)
         return {
-            "messages": [*reset, human],
+            "messages": [*reset, *view, human],
             "memory": memory,
+            "memory_context": memory_context(memory),
+            "turn_id": human.id,
             "user_text": user_text,
             "model_text": model_text,
             "source": "mcp-resource" if references else "chat",
@@ -144,7 +202,7 @@ class ChatNodes:
             system_prompt=SYSTEM_PROMPT,
             latest_user_text=state.get("model_text") or state.get("user_text") or "",
         )
-        loop = list(state.get("messages") or [])[1:]
+        loop = this_turn(state)[1:]
         llm = self._model or chat_model()
         available = await self.toolset()
         bound = (

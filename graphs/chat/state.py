@@ -1,4 +1,4 @@
-"""The chat graph's state: this turn's messages and what the nodes pass along."""
+"""The chat graph's state: the conversation view, this turn, and what the nodes pass along."""
 
 from __future__ import annotations
 
@@ -35,16 +35,32 @@ class ChatInput(TypedDict):
     messages: Annotated[list[AnyMessage], turn_messages]
 
 
-class ChatOutput(TypedDict):
-    """This turn's messages: the question, any tool loop, the final answer."""
+class MemoryContext(TypedDict):
+    """What chat memory gave the model this turn, in plain JSON (for Studio and clients)."""
+
+    available: bool
+    """False when the run had no session or memory could not be read."""
+    summaryLength: int
+    pinnedDecisions: list[str]
+    recentTurns: int
+
+
+class ChatOutput(TypedDict, total=False):
+    """The conversation as memory holds it plus this turn (question, tool loop, answer),
+    and what memory gave the model."""
 
     messages: Annotated[list[AnyMessage], turn_messages]
+    memory_context: MemoryContext
 
 
 class ChatState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], turn_messages]
+    """What a client shows: memory's recent turns (stored ids), then this turn's messages."""
     memory: Annotated[ThreadState | None, UntrackedValue(ThreadState)]
     """This turn's memory, read once per run; never checkpointed on the agent's thread."""
+    memory_context: MemoryContext
+    turn_id: str
+    """The id of this turn's question in ``messages``: the turn's own messages follow it."""
     user_text: str
     model_text: str
     source: Source

@@ -1,4 +1,15 @@
-"""The delivery chain's stage nodes and the turn it hands to chat memory."""
+"""The delivery chain's stage nodes and the turn it hands to chat memory.
+
+Progress reaches every client through ``values`` too, not only the custom
+``workflow-progress`` stream our page reads: the sequential stages keep one AI
+message (id ``progress_message_id``) saying which stages are done, and the
+report — or the failure message — takes its place (the progress message is
+removed in the same update). A stock client that streams ``values``
+(agent-chat-ui, Studio, the SDKs) thus shows one message that turns into the
+report; the report keeps an id of its own, so the ``messages`` stream sends it
+too. (LangGraph's generative-UI ``ui`` messages would need a JavaScript component
+bundle served with the graphs; plain text needs nothing.)
+"""
 
 from __future__ import annotations
 
@@ -7,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
@@ -47,6 +58,33 @@ async def _resolve(text: str) -> str:
     if missing:
         raise StageError("resource", f"{REFERENCE_PREFIX}{missing[0]}")
     return resolved
+
+
+def progress_message(message_id: str, done: tuple[str, ...], running: tuple[str, ...]) -> AIMessage:
+    """The AI message that shows how far the chain is; the report later takes its id."""
+    names = ", ".join(f"{stage} ✓" for stage in done)
+    text = (
+        f"Delivery chain running — {len(done)} of {len(STAGES)} stages done ({names}); "
+        f"now: {', '.join(running)}. The report will replace this message."
+    )
+    return AIMessage(content=text, id=message_id)
+
+
+def _without_progress(state: DeliveryState) -> list[Any]:
+    """Removes the progress message, if it was shown (a failed ``load`` never shows it)."""
+    progress_id = state.get("progress_message_id")
+    shown = any(m.id == progress_id for m in state.get("messages") or [])
+    return [RemoveMessage(id=progress_id)] if progress_id and shown else []
+
+
+def _advanced(
+    state: DeliveryState, result: dict[str, Any], done: tuple[str, ...], running: tuple[str, ...]
+) -> dict[str, Any]:
+    """``result`` plus the progress message, unless the stage failed (``fail`` says so)."""
+    if result.get("stage_errors"):
+        return result
+    shown = progress_message(state["progress_message_id"], done, running)
+    return {**result, "messages": [*result.get("messages", []), shown]}
 
 
 def _artifact(state: DeliveryState, stage: str, schema: type[S]) -> S:
@@ -98,10 +136,12 @@ class DeliveryChain:
             }
 
         result = await run_stage(LOAD, runtime, work)
+        progress_id = str(uuid.uuid4())
         return {
-            **result,
+            **_advanced({"progress_message_id": progress_id}, result, (LOAD,), (PLAN,)),
             "status": "running",
             "report": "",
+            "progress_message_id": progress_id,
             "requirement": None,
             "artifacts": fresh(result.get("artifacts")),
             "stage_errors": fresh(result.get("stage_errors")),
@@ -118,7 +158,7 @@ class DeliveryChain:
             plan = await ask(self.model_for(PLAN), DeliveryPlan, messages)
             return {"artifacts": {PLAN: RuntimeArtifact.of(PLAN, plan)}}
 
-        return await run_stage(PLAN, runtime, work)
+        return _advanced(state, await run_stage(PLAN, runtime, work), (LOAD, PLAN), (TASK,))
 
     async def task(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
         async def work() -> dict[str, Any]:
@@ -127,7 +167,8 @@ class DeliveryChain:
             tasks = await ask(self.model_for(TASK), TaskBreakdown, messages)
             return {"artifacts": {TASK: RuntimeArtifact.of(TASK, tasks)}}
 
-        return await run_stage(TASK, runtime, work)
+        result = await run_stage(TASK, runtime, work)
+        return _advanced(state, result, (LOAD, PLAN, TASK), tuple(f"{r} review" for r in REVIEWERS))
 
     def reviewer(self, name: str) -> Callable[..., Awaitable[dict[str, Any]]]:
         async def review(state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
@@ -172,7 +213,7 @@ class DeliveryChain:
                 "status": status,
                 "report": report,
                 "report_message_id": message_id,
-                "messages": [AIMessage(content=report, id=message_id)],
+                "messages": [*_without_progress(state), AIMessage(content=report, id=message_id)],
                 "artifacts": {SYNTHESIZE: RuntimeArtifact.of(SYNTHESIZE, draft)},
             }
 
@@ -184,7 +225,8 @@ class DeliveryChain:
         stage = next((s for s in STAGES if s in errors), SYNTHESIZE)
         error = errors.get(stage, {})
         text = failure_message(stage, error.get("reason") or "error", error.get("detail"))
-        return {"status": "failed", "report": "", "messages": [AIMessage(content=text)]}
+        message = AIMessage(content=text, id=str(uuid.uuid4()))
+        return {"status": "failed", "report": "", "messages": [*_without_progress(state), message]}
 
 
 def extract_turn(state: DeliveryState) -> FinalTurn | None:

@@ -55,6 +55,8 @@ class DeliveryState(TypedDict, total=False):
     status: str
     report: str
     report_message_id: str
+    progress_message_id: str
+    """The AI message showing the stages done so far; the report takes its place."""
 
 
 class StageError(Exception):

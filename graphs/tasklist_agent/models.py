@@ -9,6 +9,7 @@ The structured-output schemas define ``offline_example`` so the offline model
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
@@ -211,12 +212,77 @@ def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
 
 
 # --- the reviewer's answer -----------------------------------------------------------------
+# Both interrupts speak LangChain v1's human-in-the-loop protocol (SPEC §8a): the value
+# carries ``action_requests``/``review_configs`` and the answer is ``{"decisions": [...]}``.
+# The project's earlier answers, ``{"action": ...}`` or a bare word, stay accepted.
 
 ReviewAction = Literal["approve", "edit", "reject", "respond"]
+DecisionType = Literal["approve", "edit", "reject"]
+REVIEW_ACTION_NAME = "review_tasklist"
+"""The action a tasklist review asks about; its args are ``{"tasks": [...]}``."""
+CLARIFY_ACTION_NAME = "answer_question"
+"""The action a clarifying question asks about; its args are ``{"answer": ""}`` to fill in."""
+ANSWER_ARG = "answer"
+
+
+def hitl_request(
+    name: str, args: dict[str, Any], description: str, allowed: list[DecisionType]
+) -> dict[str, Any]:
+    """An interrupt value in LangChain v1's ``HITLRequest`` shape (one action)."""
+    return {
+        "action_requests": [{"name": name, "args": args, "description": description}],
+        "review_configs": [{"action_name": name, "allowed_decisions": list(allowed)}],
+    }
+
+
+class Decision(BaseModel):
+    """One LangChain v1 decision: approve, edit (``edited_action.args``) or reject (+message)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: DecisionType
+    edited_action: dict[str, Any] | None = None
+    message: str | None = None
+
+    @property
+    def args(self) -> Any:
+        """The edited action's args; a JSON string (what some UIs send) is parsed."""
+        return _json_value((self.edited_action or {}).get("args"))
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _edited_tasklist(args: Any) -> Any:
+    """``{"tasks": [...]}`` from the edited args, each part an object or a JSON string."""
+    if isinstance(args, dict):
+        if "tasks" in args:
+            return {**args, "tasks": _json_value(args["tasks"])}
+        if "tasklist" in args:
+            return _edited_tasklist(_json_value(args["tasklist"]))
+    return args
+
+
+def _decision(value: Any) -> Decision | None:
+    """The (single) decision of a ``{"decisions": [...]}`` answer, else None."""
+    if isinstance(value, dict) and isinstance(value.get("decisions"), list) and value["decisions"]:
+        return Decision.model_validate(value["decisions"][0])
+    return None
 
 
 class ReviewAnswer(BaseModel):
-    """What ``Command(resume=...)`` carries back from a review or a clarifying question."""
+    """What ``Command(resume=...)`` carries back from a review or a clarifying question.
+
+    For a review a reject with ``text`` asks for a revision; for a question a
+    ``respond`` carries the answer. Build it with ``for_review``/``for_clarification``,
+    which read v1 decisions as well as the earlier ``{"action": ...}`` forms.
+    """
 
     model_config = ConfigDict(extra="ignore")
 
@@ -238,3 +304,27 @@ class ReviewAnswer(BaseModel):
                 if isinstance(value.get(alias), str):
                     return {**value, "text": value[alias]}
         return value
+
+    @classmethod
+    def for_review(cls, value: Any) -> ReviewAnswer:
+        """approve; edit → the edited tasklist; reject (+message: the revision wanted)."""
+        decision = _decision(value)
+        if decision is None:  # an earlier form: its reject never asked for a revision
+            answer = cls.model_validate(value)
+            return answer.model_copy(update={"text": ""}) if answer.action == "reject" else answer
+        if decision.type == "edit":
+            return cls(action="edit", tasklist=_edited_tasklist(decision.args))
+        return cls(action=decision.type, text=(decision.message or "").strip())
+
+    @classmethod
+    def for_clarification(cls, value: Any) -> ReviewAnswer:
+        """edit → the answer (``args.answer``, or the args as text); reject → stop planning;
+        approve → plan without an answer."""
+        decision = _decision(value)
+        if decision is None:
+            return cls.model_validate(value)
+        if decision.type != "edit":
+            return cls(action=decision.type)
+        args = decision.args
+        answer = args.get(ANSWER_ARG) if isinstance(args, dict) else args
+        return cls(action="respond", text=answer if isinstance(answer, str) else "")

@@ -30,14 +30,19 @@ from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
 from graphs.tasklist_agent.models import (
+    ANSWER_ARG,
+    CLARIFY_ACTION_NAME,
     GOAL_TAG,
     INSTRUCTION_TAG,
+    REVIEW_ACTION_NAME,
     TASKLIST_MAX_CLARIFICATIONS,
     TASKLIST_MAX_REVISIONS,
+    DecisionType,
     Readiness,
     ReviewAnswer,
     Tasklist,
     TasklistDraft,
+    hitl_request,
     tagged,
 )
 from graphs.tasklist_agent.prompts import DRAFT_PROMPT, JUDGE_PROMPT
@@ -52,6 +57,9 @@ SUMMARY_ID_SUFFIX = ":tasklist-summary"
 REVIEW_ACTIONS = ("approve", "edit", "respond", "reject")
 FINAL_DECISION_ACTIONS = ("approve", "edit", "reject")
 CLARIFY_ACTIONS = ("respond", "reject")
+"""The project's own ``allowedActions`` (earlier answers); v1 decisions are below."""
+REVIEW_DECISIONS: list[DecisionType] = ["approve", "edit", "reject"]
+CLARIFY_DECISIONS: list[DecisionType] = ["edit", "reject"]
 
 
 def _text(message: BaseMessage) -> str:
@@ -122,6 +130,23 @@ def final_summary(tasklist: Tasklist, state: TasklistState) -> str:
         f"{_plural(tasklist.dependency_count, 'dependency', 'dependencies')}"
         f", {how}. The full tasklist with acceptance criteria is attached to this agent run."
     )
+
+
+def review_description(markdown: str, notes: list[str], revisions_left: int) -> str:
+    """What a stock client shows above the review buttons: the plan and what each does."""
+    parts = [markdown.rstrip()]
+    if notes:
+        parts.append("Notes: " + "; ".join(notes))
+    revise = (
+        f"reject with a reason to get a revised draft ({_plural(revisions_left, 'revision')} "
+        "left), or reject without one to discard it"
+        if revisions_left
+        else "reject to discard it (no revisions left)"
+    )
+    parts.append(
+        f"Approve to make this tasklist final, edit the tasks to finalise your version, {revise}."
+    )
+    return "\n\n".join(parts)
 
 
 class TasklistNodes:
@@ -211,10 +236,21 @@ class TasklistNodes:
         """Ask the user the clarifying question (an interrupt) and fold the answer into the goal."""
         question = state.get("question", "")
         answer = interrupt(
-            {"kind": "clarification", "question": question, "allowedActions": list(CLARIFY_ACTIONS)}
+            {
+                **hitl_request(
+                    CLARIFY_ACTION_NAME,
+                    {ANSWER_ARG: ""},
+                    f"{question}\n\nWrite your answer in *answer* and submit it (an edit), "
+                    "or reject to stop planning.",
+                    CLARIFY_DECISIONS,
+                ),
+                "kind": "clarification",
+                "question": question,
+                "allowedActions": list(CLARIFY_ACTIONS),
+            }
         )
         try:
-            parsed = ReviewAnswer.model_validate(answer)
+            parsed = ReviewAnswer.for_clarification(answer)
         except ValidationError:
             return {"status": "clarifying"}
         if parsed.action == "reject":
@@ -268,28 +304,42 @@ class TasklistNodes:
         if tasklist is None:  # cannot happen through the edges; never crash on it
             return _ended("failed", "The tasklist was lost; nothing was saved.")
         rounds = state.get("revisions", 0)
-        allowed = REVIEW_ACTIONS if rounds < TASKLIST_MAX_REVISIONS else FINAL_DECISION_ACTIONS
+        left = max(TASKLIST_MAX_REVISIONS - rounds, 0)
+        allowed = REVIEW_ACTIONS if left else FINAL_DECISION_ACTIONS
+        markdown = render_markdown(tasklist, state.get("goal", ""))
+        notes = list(state.get("notes", []))
         answer = interrupt(
             {
+                **hitl_request(
+                    REVIEW_ACTION_NAME,
+                    {"tasks": tasklist.model_dump()["tasks"]},
+                    review_description(markdown, notes, left),
+                    REVIEW_DECISIONS,
+                ),
                 "kind": "tasklist-review",
                 "goal": state.get("goal", ""),
                 "tasklist": tasklist.model_dump(),
-                "markdown": render_markdown(tasklist, state.get("goal", "")),
-                "notes": list(state.get("notes", [])),
+                "markdown": markdown,
+                "notes": notes,
                 "allowedActions": list(allowed),
                 "revisionRound": rounds,
-                "revisionsLeft": max(TASKLIST_MAX_REVISIONS - rounds, 0),
+                "revisionsLeft": left,
             }
         )
         try:
-            parsed = ReviewAnswer.model_validate(answer)
+            parsed = ReviewAnswer.for_review(answer)
         except ValidationError:
             return {
                 "status": "reviewing",
-                "notes": [f"unrecognised answer; allowed actions: {', '.join(allowed)}"],
+                "notes": [
+                    'unrecognised answer; resume with {"decisions": [{"type": "approve"}]} '
+                    f"(or edit / reject), or one of the actions {', '.join(allowed)}"
+                ],
             }
         if parsed.action == "approve":
             return {"status": "approved", "decision": "approve"}
+        if parsed.action == "reject" and parsed.text and left:
+            return {"status": "revising", "instruction": parsed.text, "revisions": rounds + 1}
         if parsed.action == "reject":
             return _ended("rejected", "Tasklist discarded at your request; nothing was saved.")
         if parsed.action == "edit":
@@ -313,9 +363,14 @@ class TasklistNodes:
         return {"status": "revising", "instruction": instruction, "revisions": rounds + 1}
 
     def conclude(self, state: TasklistState) -> dict[str, Any]:
-        """Emit the artifact (state only) and the short summary message the user sees."""
+        """The artifact and the short summary message the user sees (memory gets the summary).
+
+        A final plan is also shown as a message before the summary, so a client that only
+        renders ``messages`` (agent-chat-ui) shows the plan that was approved.
+        """
         status = state.get("status", "failed")
         update: dict[str, Any] = {}
+        shown: list[AIMessage] = []
         summary = state.get("summary", "")
         if status == "approved":
             tasklist = _current(state)
@@ -324,6 +379,7 @@ class TasklistNodes:
             else:
                 status, summary = "final", final_summary(tasklist, state)
                 update["artifact"] = render_markdown(tasklist, state.get("goal", ""))
+                shown.append(AIMessage(content=update["artifact"], id=str(uuid.uuid4())))
         elif status not in ("blocked", "rejected", "failed"):
             status, summary = "failed", "Planning stopped unexpectedly; nothing was saved."
         message_id = summary_message_id(state.get("goal_message_id")) or str(uuid.uuid4())
@@ -331,7 +387,7 @@ class TasklistNodes:
             **update,
             "status": status,
             "summary": summary,
-            "messages": [AIMessage(content=summary, id=message_id)],
+            "messages": [*shown, AIMessage(content=summary, id=message_id)],
         }
 
 

@@ -74,30 +74,59 @@ async def test_first_turn_without_memory_is_system_plus_question(memory_url: str
     assert _shape(model.calls[0]) == [("SystemMessage", SYSTEM_PROMPT), ("HumanMessage", "hi")]
 
 
-async def test_server_thread_state_holds_only_the_latest_turn(memory_url: str) -> None:
-    """On a checkpointed server thread, each run replaces the graph's own messages."""
+async def test_server_thread_shows_the_conversation_memory_holds(memory_url: str) -> None:
+    """SPEC §8a: a thread's ``messages`` = memory's recent turns (stored ids) + this turn,
+    never more than 12; the model's context is still SPEC §7's, never that list."""
     model = ScriptedChatModel(script=[_answer], loop_last=True)
     graph = build_graph(model=model, tools=[]).builder.compile(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "agent-thread-1"}}
-    for n in range(1, 6):
+    memory = await get_memory()
+    shown_ids: dict[str, str] = {}
+    for n in range(1, 9):
+        before = await memory.load(TOKEN)
         out = await graph.ainvoke(
-            {"messages": [user(f"turn {n}")]}, config, context={"session_id": TOKEN}
+            {"messages": [user(f"turn {n}", f"client-{n}")]}, config, context={"session_id": TOKEN}
         )
-        assert _shape(out["messages"]) == [
+        messages = out["messages"]
+        assert len(messages) <= 12
+        expected = [(m.id, m.text) for m in before.messages][-10:]
+        assert [(m.id, str(m.content)) for m in messages[:-2]] == expected
+        assert [type(m) for m in messages[:-2]] == [HumanMessage, AIMessage] * (len(expected) // 2)
+        assert _shape(messages[-2:]) == [
             ("HumanMessage", f"turn {n}"),
             ("AIMessage", f"Answer to: turn {n}"),
         ]
+        assert messages[-2].id == f"client-{n}"
+        for message in messages:  # an id, once shown, always names the same message
+            assert shown_ids.setdefault(message.id, str(message.content)) == str(message.content)
+        # the answer's id is the one memory stores for it
+        assert (await memory.load(TOKEN)).messages[-1].id == messages[-1].id
+        # the model saw memory (summary, pins, recent turns) + the question, not the list
+        assert _shape(model.calls[-1]) == _shape(
+            build_context(before, system_prompt=SYSTEM_PROMPT, latest_user_text=f"turn {n}")
+        )
+        assert out["memory_context"] == {
+            "available": True,
+            "summaryLength": len(before.summary),
+            "pinnedDecisions": before.pinned_decisions,
+            "recentTurns": len(before.messages) // 2,
+        }
     state = await graph.aget_state(config)
-    assert len(state.values["messages"]) == 2
-    # Memory is read per run and never copied into the agent thread's checkpoints.
+    assert _shape(state.values["messages"]) == _shape(out["messages"])
+    # Memory itself is read per run and never copied into the agent thread's checkpoints.
     assert "memory" not in state.values
     async for snapshot in graph.aget_state_history(config):
         assert "memory" not in snapshot.values
-    # The model still saw the earlier turns — from memory, not from the thread.
-    assert [str(m.content) for m in model.calls[-1] if isinstance(m, HumanMessage)][-2:] == [
-        "turn 4",
-        "turn 5",
-    ]
+
+
+async def test_a_run_without_a_question_shows_the_conversation(memory_url: str) -> None:
+    """A run with no new user message answers nothing and never empties the client's view."""
+    model = ScriptedChatModel(script=[_answer], loop_last=True)
+    graph = build_graph(model=model, tools=[])
+    await graph.ainvoke({"messages": [user("first", "c-1")]}, context={"session_id": TOKEN})
+    out = await graph.ainvoke({"messages": []}, context={"session_id": TOKEN})
+    assert _shape(out["messages"]) == [("HumanMessage", "first"), ("AIMessage", "Answer to: first")]
+    assert len(model.calls) == 1
 
 
 async def test_no_session_still_answers(memory_url: str) -> None:

@@ -138,3 +138,38 @@ def test_studio_can_build_the_schemas() -> None:
     assert {"messages", "requirement"} <= set(chain.get_input_jsonschema()["properties"])
     assert {"messages", "status", "report"} <= set(chain.get_output_jsonschema()["properties"])
     assert "session_id" in chain.get_context_jsonschema()["properties"]
+
+
+async def values_messages(models: dict[str, Any]) -> list[list[tuple[str, str, str]]]:
+    """Each ``values`` event's AI messages as (id, text) — what a stock client shows."""
+    seen = []
+    async for state in build_graph(models=models).astream(
+        {"messages": [{"role": "user", "content": "Add CSV export.", "id": "req-1"}]},
+        context={"session_id": new_session()},
+        stream_mode="values",
+    ):
+        seen.append([(m.type, m.id, str(m.text)) for m in state.get("messages", [])])
+    return seen
+
+
+async def test_values_show_progress_that_the_report_replaces(memory_url: str) -> None:
+    """A client reading only ``values`` (agent-chat-ui) sees the stages advance in one message,
+    then the report in its place: never two answers, never a progress line left behind."""
+    seen = await values_messages(stage_models())
+    progress = [ai for step in seen for ai in step if ai[0] == "ai" and "stages done" in ai[2]]
+    assert len({ai[1] for ai in progress}) == 1, "one progress message, updated in place"
+    assert list(dict.fromkeys(ai[2].split(" stages done")[0][-6:] for ai in progress)) == [
+        "1 of 7",
+        "2 of 7",
+        "3 of 7",
+    ]
+    final = seen[-1]
+    assert [kind for kind, _, _ in final] == ["human", "ai"]
+    assert final[1][2].startswith(REPORT_TITLE) and final[1][1] != progress[0][1]
+
+
+async def test_a_failed_stage_replaces_the_progress_with_the_failure(memory_url: str) -> None:
+    seen = await values_messages(stage_models(task=RuntimeError("boom")))
+    final = seen[-1]
+    assert [kind for kind, _, _ in final] == ["human", "ai"]
+    assert "failed at the **task** stage" in final[1][2]

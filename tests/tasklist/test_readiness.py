@@ -23,11 +23,13 @@ async def test_vague_goal_asks_then_plans_with_the_answer(
 ) -> None:
     run = AgentRun(saver, [CLARIFY, READY, PLAN])
     question = payload(await run.start("launch it"))
-    assert question == {
+    assert {k: question[k] for k in ("kind", "question", "allowedActions")} == {
         "kind": "clarification",
         "question": "Which app, and launching where?",
         "allowedActions": ["respond", "reject"],
     }
+    assert question["action_requests"][0]["name"] == "answer_question"
+    assert "Which app, and launching where?" in question["action_requests"][0]["description"]
     assert (await memory.load(TOKEN)).is_empty
 
     review = payload(await run.resume({"action": "respond", "text": "the recipe app, in Spain"}))

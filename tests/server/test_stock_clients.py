@@ -1,0 +1,279 @@
+"""Stock LangGraph clients, unchanged, against a real ``langgraph dev`` (SPEC §8, §8a).
+
+The Python SDK with ``api_key=``, raw HTTP with ``Authorization: Bearer``, the
+cookie beside malformed cookies, the official JS SDK from npm (``tests/node``),
+and LangGraph Studio's own user. Runs on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+from langgraph_sdk.client import LangGraphClient
+
+from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
+from tests.support.langgraph_server import LangGraphServer, langgraph_server
+
+pytestmark = pytest.mark.e2e
+
+TIMEOUT = httpx.Timeout(120.0)
+NODE_TESTS = Path(__file__).resolve().parents[1] / "node"
+NODE_TIMEOUT_S = 600
+STUDIO = {"x-auth-scheme": "langsmith"}
+"""How LangGraph Studio calls ``langgraph dev``: the server authenticates it itself."""
+JUNK_COOKIES = 'theme={"a":1}; x=a b; '
+"""Cookies that ``http.cookies.SimpleCookie`` chokes on (it then drops every cookie)."""
+CREDENTIAL_HEADERS = ("x-aimind-session", "authorization", "x-api-key", "cookie")
+
+
+def api_key_client(url: str, token: str | None, **headers: str) -> LangGraphClient:
+    """The Python SDK as its users call it: the session token is the API key."""
+    return get_client(url=url, api_key=token, headers=headers or None, timeout=TIMEOUT)
+
+
+def channels(token: str) -> dict[str, dict[str, str]]:
+    """Every way a client may present ``token``."""
+    return {
+        "x-aimind-session": {SESSION_HEADER: token},
+        "bearer": {"Authorization": f"Bearer {token}"},
+        "x-api-key": {"X-Api-Key": token},
+        "cookie": {"Cookie": f"{JUNK_COOKIES}{SESSION_COOKIE}={token}"},
+    }
+
+
+def human(text: str, message_id: str | None = None) -> dict[str, Any]:
+    message = {"role": "user", "content": text}
+    if message_id:
+        message["id"] = message_id
+    return {"messages": [message]}
+
+
+async def request(url: str, method: str, path: str, headers: dict[str, str], body: Any = None):
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
+        return await client.request(method, path, headers=headers, json=body)
+
+
+async def chat_turn(url: str, token: str, text: str) -> str:
+    client = api_key_client(url, token)
+    thread = await client.threads.create()
+    await client.runs.wait(thread["thread_id"], "chat", input=human(text))
+    return thread["thread_id"]
+
+
+# --- auth channels --------------------------------------------------------------------------
+
+
+async def test_every_channel_reaches_the_same_session(deployment: Deployment) -> None:
+    token = deployment.token()
+    thread_id = await chat_turn(deployment.url, token, "Reached through the API key.")
+    for name, headers in channels(token).items():
+        found = await request(deployment.url, "POST", "/threads/search", headers, {})
+        assert found.status_code == 200, (name, found.text)
+        assert [t["thread_id"] for t in found.json()] == [thread_id], name
+        dto = await request(deployment.url, "GET", "/api/chat/thread", headers)
+        assert dto.status_code == 200, (name, dto.text)
+        assert dto.json()["messages"][0]["text"] == "Reached through the API key."
+        assert "set-cookie" not in dto.headers, f"{name}: the page would mint a new session"
+
+
+MALFORMED = {
+    "x-aimind-session": ({SESSION_HEADER: "short"}, "X-AIMind-Session"),
+    "basic-auth": ({"Authorization": "Basic dXNlcjpwYXNz"}, "Authorization"),
+    "bearer-without-token": ({"Authorization": "Bearer"}, "Authorization"),
+    "bearer-bad-token": ({"Authorization": "Bearer not*a*token!"}, "Authorization"),
+    "x-api-key": ({"X-Api-Key": "lsv2 has spaces"}, "X-Api-Key"),
+    "empty-x-api-key": ({"X-Api-Key": ""}, "X-Api-Key"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+async def test_a_malformed_header_is_401_and_never_falls_through(
+    deployment: Deployment, kind: str
+) -> None:
+    """A valid token in a later source (the cookie) is not used when an earlier header is bad."""
+    token = deployment.token()
+    await chat_turn(deployment.url, token, "Only the cookie is valid.")
+    bad, named = MALFORMED[kind]
+    headers = {**bad, "Cookie": f"{SESSION_COOKIE}={token}"}
+    if "x-api-key" not in kind:
+        headers["X-Api-Key"] = token  # a valid later header does not rescue it either
+    for method, path in (("POST", "/threads/search"), ("GET", "/api/chat/thread")):
+        response = await request(deployment.url, method, path, headers, {})
+        assert response.status_code == 401, (kind, path, response.text)
+        detail = response.json().get("detail") or response.json().get("error")
+        assert named in detail, detail
+        assert "set-cookie" not in response.headers
+        assert token not in response.text
+
+
+async def test_a_second_token_sees_nothing_of_the_first_through_any_channel(
+    deployment: Deployment,
+) -> None:
+    first, second = deployment.token(), deployment.token()
+    thread_id = await chat_turn(deployment.url, first, "The first session's secret plan.")
+    for name, headers in channels(second).items():
+        found = await request(deployment.url, "POST", "/threads/search", headers, {})
+        assert found.status_code == 200 and found.json() == [], name
+        state = await request(deployment.url, "GET", f"/threads/{thread_id}/state", headers)
+        assert state.status_code == 404, name
+        dto = await request(deployment.url, "GET", "/api/chat/thread", headers)
+        assert dto.status_code == 200 and "secret plan" not in dto.text, name
+        run = await request(
+            deployment.url,
+            "POST",
+            "/runs/wait",
+            headers,
+            {"assistant_id": "chat", "input": human(f"What do you know? ({name})")},
+        )
+        assert "secret plan" not in run.text, name
+        assert run.json()["memory_context"]["recentTurns"] == list(channels(second)).index(name)
+
+
+async def test_credentials_never_reach_run_config_or_thread_metadata(
+    deployment: Deployment,
+) -> None:
+    """``langgraph.json`` keeps every credential header out of run config (and logs)."""
+    token = deployment.token()
+    headers = {
+        SESSION_HEADER: token,
+        "Authorization": f"Bearer {token}",
+        "X-Api-Key": token,
+        "Cookie": f"{SESSION_COOKIE}={token}",
+    }
+    thread = (await request(deployment.url, "POST", "/threads", headers, {})).json()
+    base = f"/threads/{thread['thread_id']}"
+    body = {"assistant_id": "chat", "input": human("Where do my headers go?")}
+    ran = await request(deployment.url, "POST", f"{base}/runs/wait", headers, body)
+    assert ran.status_code == 200, ran.text
+    runs = (await request(deployment.url, "GET", f"{base}/runs", headers)).json()
+    state = (await request(deployment.url, "GET", f"{base}/state", headers)).json()
+    configurable = runs[0]["kwargs"]["config"]["configurable"]
+    assert configurable["langgraph_auth_user_id"]  # the identity (a hash) is there
+    for seen in (json.dumps(runs), json.dumps(state)):
+        assert token not in seen
+        assert not any(f'"{name}"' in seen.lower() for name in CREDENTIAL_HEADERS)
+    assert token not in deployment.server.log_tail(200_000)
+
+
+# --- the chat thread shows the conversation -------------------------------------------------
+
+
+async def test_chat_thread_ids_are_stable_across_stream_values_and_state(
+    deployment: Deployment,
+) -> None:
+    token = deployment.token()
+    client = api_key_client(deployment.url, token)
+    thread_id = (await client.threads.create())["thread_id"]
+    answers = []
+    for n in (1, 2):
+        out = await client.runs.wait(thread_id, "chat", input=human(f"turn {n}", f"py-q{n}"))
+        answers.append(out["messages"][-1]["id"])
+    streamed: dict[str, set[str]] = {}
+    last_values: dict[str, Any] = {}
+    async for part in client.runs.stream(
+        thread_id, "chat", input=human("turn 3", "py-q3"), stream_mode=["messages-tuple", "values"]
+    ):
+        if part.event == "messages":
+            message, meta = part.data
+            streamed.setdefault(message["id"], set()).add(meta["langgraph_node"])
+        elif part.event == "values":
+            assert part.data["messages"], "a values event never empties the client's list"
+            last_values = part.data
+    state = (await client.threads.get_state(thread_id))["values"]
+    answer_id = state["messages"][-1]["id"]
+    assert answer_id in streamed and "agent" in streamed[answer_id]
+    assert last_values["messages"] == state["messages"]
+    ids = [m["id"] for m in state["messages"]]
+    assert ids == ["py-q1", answers[0], "py-q2", answers[1], "py-q3", answer_id]
+    # a reload (a new client reading the thread) shows the same conversation
+    reread = await api_key_client(deployment.url, token).threads.get_state(thread_id)
+    assert [m["id"] for m in reread["values"]["messages"]] == ids
+
+
+# --- the official JS SDK ----------------------------------------------------------------------
+
+
+def test_the_official_js_sdk_works_unchanged(deployment: Deployment) -> None:
+    """``tests/node``: @langchain/langgraph-sdk from npm (installed by scripts/bootstrap.sh)."""
+    assert (NODE_TESTS / "node_modules" / "@langchain" / "langgraph-sdk").is_dir(), (
+        "tests/node has no node_modules: run `bash scripts/bootstrap.sh`"
+    )
+    node = shutil.which("node")
+    assert node, "node is missing: install Node.js 20+"
+    env = {
+        k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")
+    }  # the SDK would send such a key when ours is missing
+    env.update(
+        AIMIND_TEST_URL=deployment.url,
+        AIMIND_TEST_TOKEN_A=deployment.token(),
+        AIMIND_TEST_TOKEN_B=deployment.token(),
+    )
+    done = subprocess.run(
+        [node, "--test", "--test-reporter=spec"],
+        cwd=NODE_TESTS,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=NODE_TIMEOUT_S,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert "pass 6" in done.stdout, done.stdout[-3000:]
+
+
+# --- LangGraph Studio -------------------------------------------------------------------------
+
+
+def studio_client(url: str) -> LangGraphClient:
+    return get_client(url=url, api_key=None, headers=STUDIO, timeout=TIMEOUT)
+
+
+async def test_studio_has_a_memory_of_its_own(deployment: Deployment) -> None:
+    session = deployment.token()
+    private = await chat_turn(deployment.url, session, "A browser session's own words.")
+    studio = studio_client(deployment.url)
+    marker = f"studio-{secrets.token_hex(4)}"
+    first = await studio.runs.wait(None, "chat", input=human(f"First Studio turn {marker}"))
+    thread = await studio.threads.create()
+    second = await studio.runs.wait(thread["thread_id"], "chat", input=human("And again?"))
+
+    assert first["memory_context"]["available"] is True
+    shown = [m["content"] for m in second["messages"]]
+    assert f"First Studio turn {marker}" in shown, "the second run sees the first in memory"
+    assert second["memory_context"]["recentTurns"] >= 1
+    state = await studio.threads.get_state(thread["thread_id"])
+    assert state["values"]["memory_context"] == second["memory_context"]
+
+    # never mixed with a browser session, either way
+    assert "A browser session's own words." not in json.dumps(second)
+    dto = await request(deployment.url, "GET", "/api/chat/thread", channels(session)["cookie"])
+    assert marker not in dto.text
+    seen = {t["thread_id"] for t in await studio.threads.search(limit=100)}
+    assert private not in seen and thread["thread_id"] in seen
+
+
+@pytest.fixture(scope="module")
+def production_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LangGraphServer]:
+    root = tmp_path_factory.mktemp("production")
+    env = {"AIMIND_ENV": "production", "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48)}
+    url = f"sqlite:///{root / 'db' / 'aimind.sqlite'}"
+    with langgraph_server(url, root / "data", workdir=root / "work", env=env) as server:
+        yield server
+
+
+async def test_studio_gets_no_memory_in_production(production_server: LangGraphServer) -> None:
+    studio = studio_client(production_server.base_url)
+    await studio.runs.wait(None, "chat", input=human("Remember me, Studio?"))
+    second = await studio.runs.wait(None, "chat", input=human("Do you?"))
+    assert second["memory_context"]["available"] is False
+    assert "Remember me" not in json.dumps(second)
