@@ -27,6 +27,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from adapters import dev_run_queue
 from adapters.auth import (
     MALFORMED_SESSION,
     MISSING_SESSION,
@@ -60,6 +61,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
+dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
 
 
 class SessionError(Exception):
