@@ -11,11 +11,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import compaction_rate, concurrency, context_size, e2e, report, storage, turn_cost
+from bench import (
+    compaction_rate,
+    concurrency,
+    context_size,
+    dev_queue,
+    e2e,
+    report,
+    storage,
+    turn_cost,
+)
 from bench.common import BACKENDS, FULL, QUICK, RESULTS_DIR, Profile, bench_env, postgres_version
 
 LOOP_BENCHES = ("turn_cost", "storage", "context_size", "compaction_rate")
-ALL = (*LOOP_BENCHES, "concurrency", "e2e")
+ALL = (*LOOP_BENCHES, "concurrency", "e2e", "dev_queue")
+QUICK_SKIPS = ("e2e",)
+"""Too slow for the smoke run: a server boot per backend and long steady-load phases."""
 
 
 async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]:
@@ -39,6 +50,9 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
         if "e2e" in only:
             print("[bench] end to end under langgraph dev", flush=True)
             results["e2e"] = await e2e.run(env, profile, out)
+        if "dev_queue" in only:
+            print("[bench] dev run queue: one client, with and without the wake-up", flush=True)
+            results["dev_queue"] = await dev_queue.run(env, profile, out)
         results["_environment"] = report.environment(postgres_version(env.pg_server_url))
     return results
 
@@ -58,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(tmp.name)
     out = out or RESULTS_DIR
     started = time.perf_counter()
-    only = set(args.only or (ALL[:-1] if args.quick else ALL))  # a server boot is too slow
+    quick = tuple(name for name in ALL if name not in QUICK_SKIPS)
+    only = set(args.only or (quick if args.quick else ALL))
     results = asyncio.run(run_all(profile, out, only))
     elapsed = time.perf_counter() - started
     targets = report.targets(results)
