@@ -7,8 +7,9 @@
 * ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
 
 LangGraph does not run custom auth on custom routes, so these routes read the
-session themselves, the same way ``adapters.auth`` does. Errors are one plain
-sentence: no stack, no database error, nothing from the runtime.
+session themselves, the same way ``adapters.auth`` does. Errors are
+``{"detail": "<one plain sentence>"}``, as on LangGraph's routes: no stack, no
+database error, nothing from the runtime.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def _json(body: dict[str, Any], status_code: int = 200) -> JSONResponse:
 
 
 def _error(status_code: int, message: str) -> JSONResponse:
-    return _json({"error": message}, status_code)
+    """LangGraph's own error shape, so a client reads every error the same way."""
+    return _json({"detail": message}, status_code)
 
 
 def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
