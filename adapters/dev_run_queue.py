@@ -80,7 +80,8 @@ class _Wakeup:
         if running is loop:
             event.set()
         else:  # a run created from a worker loop or thread
-            loop.call_soon_threadsafe(event.set)
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nothing to wake
+                loop.call_soon_threadsafe(event.set)
 
 
 _WAKEUP = _Wakeup()
