@@ -3,8 +3,10 @@
 A ``--session NAME`` maps to a session token deterministically: a NAME that is
 already a valid token (16..128 of ``[A-Za-z0-9_-]``) is used as is, anything
 else becomes ``cli-`` + 40 hex of its SHA-256. The same NAME therefore always
-reaches the same memory. Storage is ``AIMIND_DATABASE_URL`` (default: the
-embedded SQLite under ``.aimind/`` in the current folder).
+reaches the same memory. Storage is ``AIMIND_DATABASE_URL``, by default the
+embedded SQLite in the data folder (``memory.paths``: ``AIMIND_DATA_DIR``, else the
+checkout's ``.aimind/``, else ``~/.local/share/aimind``) — the same place
+``langgraph dev`` uses, whatever the current folder.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import asyncio
 import hashlib
 import logging
+import shlex
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -175,13 +178,21 @@ async def chat(session: str) -> int:
 
 
 async def memory_show(session: str) -> int:
+    """Print the session's memory; a session with none is an error (exit 1), in a sentence."""
     from adapters.memory_runtime import close_memory, get_memory
 
     token = session_token(session)
     try:
         service = await get_memory()
+        state = await service.load(token)
+        if state.is_empty:
+            sys.stderr.write(
+                f"No chat memory for session {session!r} in {_storage()}. A session gets "
+                f"memory once it has chatted: aimind chat --session {shlex.quote(session)}\n"
+            )
+            return 1
         _say(f"session {session!r} — memory thread {service.thread_id(token)}")
-        _say(format_memory(await service.load(token)))
+        _say(format_memory(state))
     finally:
         await close_memory()
     return 0
@@ -210,7 +221,10 @@ async def demo() -> int:
     try:
         service = await get_memory()
         await service.clear(token)
-        _say(f"aimind demo — {len(DEMO_TURNS)} turns, storage {_storage()}")
+        _say(
+            f"aimind demo — {len(DEMO_TURNS)} turns, session {DEMO_SESSION_NAME!r}, "
+            f"storage {_storage()}"
+        )
         compactions = 0
         for number, (graph_name, text) in enumerate(DEMO_TURNS, start=1):
             _say(f"\n--- turn {number} ({graph_name}) ---")
@@ -223,6 +237,10 @@ async def demo() -> int:
         _say("\n=== final memory ===")
         _say(format_memory(await service.load(token)))
         _say(f"\ndemo finished: {len(DEMO_TURNS)} turns, {compactions} compactions")
+        _say(
+            f"session {DEMO_SESSION_NAME!r}; look at its memory again with: "
+            f"aimind memory show --session {DEMO_SESSION_NAME}"
+        )
     finally:
         await close_mcp_sessions()
         await close_memory()

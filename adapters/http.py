@@ -8,7 +8,8 @@
 
 LangGraph does not run custom auth on custom routes, so these routes read the
 session themselves, with the function ``adapters.auth`` uses
-(``adapters.session_token``). Errors are one plain sentence: no stack, no
+(``adapters.session_token``). Errors are ``{"detail": "<one plain sentence>"}``,
+as on LangGraph's routes: no stack, no
 database error, nothing from the runtime.
 """
 
@@ -28,6 +29,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from adapters import dev_run_queue
 from adapters.mcp_sessions import close_mcp_sessions
 from adapters.memory_runtime import close_memory, get_memory
 from adapters.session_token import (
@@ -53,6 +55,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
+dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
 
 
 def identity_of(request: Request) -> SessionHash:
@@ -71,7 +74,8 @@ def _json(body: dict[str, Any], status_code: int = 200) -> JSONResponse:
 
 
 def _error(status_code: int, message: str) -> JSONResponse:
-    return _json({"error": message}, status_code)
+    """LangGraph's own error shape, so a client reads every error the same way."""
+    return _json({"detail": message}, status_code)
 
 
 def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:

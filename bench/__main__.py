@@ -15,6 +15,7 @@ from bench import (
     compaction_rate,
     concurrency,
     context_size,
+    dev_queue,
     e2e,
     recall,
     report,
@@ -24,7 +25,9 @@ from bench import (
 from bench.common import BACKENDS, FULL, QUICK, RESULTS_DIR, Profile, bench_env, postgres_version
 
 LOOP_BENCHES = ("turn_cost", "storage", "context_size", "compaction_rate")
-ALL = (*LOOP_BENCHES, "concurrency", "recall", "e2e")
+ALL = (*LOOP_BENCHES, "concurrency", "recall", "e2e", "dev_queue")
+QUICK_SKIPS = ("e2e",)
+"""Too slow for the smoke run: a server boot per backend and long steady-load phases."""
 
 
 async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]:
@@ -51,6 +54,9 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
         if "e2e" in only:
             print("[bench] end to end under langgraph dev", flush=True)
             results["e2e"] = await e2e.run(env, profile, out)
+        if "dev_queue" in only:
+            print("[bench] dev run queue: one client, with and without the wake-up", flush=True)
+            results["dev_queue"] = await dev_queue.run(env, profile, out)
         results["_environment"] = report.environment(postgres_version(env.pg_server_url))
     return results
 
@@ -70,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(tmp.name)
     out = out or RESULTS_DIR
     started = time.perf_counter()
-    only = set(args.only or (ALL[:-1] if args.quick else ALL))  # a server boot is too slow
+    quick = tuple(name for name in ALL if name not in QUICK_SKIPS)
+    only = set(args.only or (quick if args.quick else ALL))
     results = asyncio.run(run_all(profile, out, only))
     elapsed = time.perf_counter() - started
     targets = report.targets(results)

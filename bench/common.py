@@ -58,10 +58,14 @@ class Profile:
     """Seconds of steady load per phase, the settling second included."""
     e2e_in_process_runs: int
     """Chat runs per in-process block (end to end's server-free measurement)."""
+    queue_rounds: int
+    """Block pairs of the dev queue bench (one block per server, the order alternating)."""
+    queue_runs: int
+    """Runs one client sends back to back in one block of the dev queue bench."""
 
 
-FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 6, 8.0, 200)
-QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 1, 2.5, 10)
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 6, 8.0, 200, 6, 10)
+QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 1, 2.5, 10, 2, 3)
 
 
 @dataclass(frozen=True, slots=True)

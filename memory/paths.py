@@ -1,10 +1,56 @@
-"""Where memory keeps its files by default: one place for the data folder."""
+"""Where development data lives: the embedded SQLite database and the dev session secret.
+
+One folder, whatever the current directory, so ``langgraph dev``, the ``aimind``
+command and the library all find the same memory and the same secret:
+
+1. ``AIMIND_DATA_DIR`` when set (a relative path is taken from the directory the
+   process started in);
+2. else the ``.aimind/`` folder of the checkout this package runs from (an editable
+   install, what ``scripts/bootstrap.sh`` makes);
+3. else (an installed wheel) the user's data folder, ``$XDG_DATA_HOME/aimind``,
+   by default ``~/.local/share/aimind``.
+
+Resolved without touching the disk after import: ``langgraph dev`` forbids blocking
+calls inside runs, and the database URL is read there.
+"""
 
 from __future__ import annotations
 
-DEFAULT_DATABASE_URL = "sqlite:///.aimind/aimind.sqlite"
+import os
+from pathlib import Path
+
+__all__ = ["DATABASE_FILE", "DATA_DIR_ENV", "data_dir", "default_database_url"]
+
+DATA_DIR_ENV = "AIMIND_DATA_DIR"
+PROJECT_DATA_DIR = ".aimind"
+USER_DATA_DIR = "aimind"
+DATABASE_FILE = "aimind.sqlite"
+_CHECKOUT_MARKERS = ("pyproject.toml", "langgraph.json")
+
+
+def _checkout_data_dir() -> Path | None:
+    root = Path(__file__).resolve().parent.parent
+    if all((root / marker).is_file() for marker in _CHECKOUT_MARKERS):
+        return root / PROJECT_DATA_DIR
+    return None
+
+
+def _user_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / USER_DATA_DIR
+
+
+_DEFAULT = _checkout_data_dir() or _user_data_dir()
+_START_DIR = Path.cwd()
+
+
+def data_dir() -> Path:
+    """The data folder, absolute: ``AIMIND_DATA_DIR``, else the checkout's ``.aimind/``,
+    else the user's data folder."""
+    override = os.environ.get(DATA_DIR_ENV)
+    return _START_DIR / override if override else _DEFAULT
 
 
 def default_database_url() -> str:
-    """The embedded SQLite database used when ``AIMIND_DATABASE_URL`` is unset."""
-    return DEFAULT_DATABASE_URL
+    """The embedded default: a SQLite file in the data folder."""
+    return f"sqlite:///{data_dir() / DATABASE_FILE}"

@@ -14,14 +14,14 @@ import re
 import secrets
 from pathlib import Path
 
+from memory.paths import data_dir
+
 log = logging.getLogger("aimind.session")
 
 MEMORY_THREAD_PREFIX = "chat:"
 SECRET_ENV = "AIMIND_SESSION_SECRET"
 SECRET_MIN_CHARS = 32
 SECRET_FILE = "session-secret"
-DATA_DIR_ENV = "AIMIND_DATA_DIR"
-DEFAULT_DATA_DIR = ".aimind"
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 
@@ -43,10 +43,6 @@ class SessionHash(str):
         if not isinstance(value, str) or not HASH_RE.fullmatch(value):
             raise InvalidSessionError("session identity must be 64 lowercase hex characters")
         return super().__new__(cls, value)
-
-
-def data_dir() -> Path:
-    return Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR)
 
 
 def validate_token(token: object) -> str:

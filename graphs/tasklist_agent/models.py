@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from adapters.words import word_count
+
 TASKLIST_MAX_TASKS = 20
 """A tasklist-agent plan holds 1..this many tasks; longer drafts are cut, with a note."""
 TASKLIST_MAX_REVISIONS = 2
@@ -25,7 +27,7 @@ TASKLIST_TITLE_CHARS = 200
 TASKLIST_ACCEPTANCE_CHARS = 1_000
 OFFLINE_TAG = "[offline]"
 OFFLINE_MIN_GOAL_WORDS = 3
-"""The offline model calls a goal of fewer words too vague to plan."""
+"""The offline model calls a goal of fewer words (``adapters.words``) too vague to plan."""
 GOAL_TAG = "goal"
 INSTRUCTION_TAG = "reviewer_instruction"
 
@@ -62,7 +64,7 @@ class Readiness(BaseModel):
     @classmethod
     def offline_example(cls, prompt_text: str) -> Readiness:
         goal = last_tagged(GOAL_TAG, prompt_text) or ""
-        if len(goal.split()) >= OFFLINE_MIN_GOAL_WORDS:
+        if word_count(goal) >= OFFLINE_MIN_GOAL_WORDS:
             return cls(verdict="ready")
         return cls(
             verdict="clarify",

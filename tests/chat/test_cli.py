@@ -1,4 +1,8 @@
-"""The ``aimind`` console script, run as a user would: a subprocess in a fresh folder."""
+"""The ``aimind`` console script, run as a user would: a subprocess in a fresh folder.
+
+``AIMIND_DATA_DIR`` points every run at a temp data folder (the default would be the
+checkout's ``.aimind/``); nothing else of the caller's ``AIMIND_*`` is inherited.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ CLI_TIMEOUT_S = 300
 def _aimind(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AIMIND_"))}
     env["PYTHONIOENCODING"] = "utf-8"
+    env["AIMIND_DATA_DIR"] = os.environ["AIMIND_DATA_DIR"]  # the test's own (tests/conftest.py)
     script = Path(sys.executable).parent / "aimind"
     return subprocess.run(
         [str(script), *args],
@@ -40,7 +45,10 @@ def test_session_names_map_to_valid_tokens_deterministically() -> None:
 
 
 def test_demo_runs_to_the_end_on_a_fresh_data_folder(tmp_path: Path) -> None:
-    demo = _aimind(["demo"], tmp_path)
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    demo = _aimind(["demo"], here)
     assert demo.returncode == 0, demo.stderr
     out = demo.stdout
     assert "--- turn 12 (chat) ---" in out and "demo finished: 12 turns" in out
@@ -50,9 +58,17 @@ def test_demo_runs_to_the_end_on_a_fresh_data_folder(tmp_path: Path) -> None:
     final = out.split("=== final memory ===")[1]
     assert "We decided to use PostgreSQL in production" in final  # English decision, pinned
     assert "我们决定第一版不做移动端，先做网页版。" in final  # Chinese decision, pinned
-    assert (tmp_path / ".aimind" / "aimind.sqlite").is_file()  # the embedded default
+    # It names its session and how to look at it again.
+    assert "session 'aimind-demo-session'" in out.splitlines()[0]
+    assert out.rstrip().endswith("aimind memory show --session aimind-demo-session")
+    # The embedded default lives in the data folder, not in the current one.
+    data = Path(os.environ["AIMIND_DATA_DIR"])
+    assert (data / "aimind.sqlite").is_file() and (data / "session-secret").is_file()
+    assert f"storage sqlite:///{data / 'aimind.sqlite'}" in out
+    assert list(here.iterdir()) == []
 
-    shown = _aimind(["memory", "show", "--session", "aimind-demo-session"], tmp_path)
+    # Another folder reaches the same memory with the same secret.
+    shown = _aimind(["memory", "show", "--session", "aimind-demo-session"], elsewhere)
     assert shown.returncode == 0, shown.stderr
     assert "我们决定第一版不做移动端" in shown.stdout
     assert "memory thread chat:" in shown.stdout
@@ -64,3 +80,13 @@ def test_chat_reads_stdin_and_remembers(tmp_path: Path) -> None:
     assert "[offline model]" in chat.stdout and "[memory] 1 recent turns" in chat.stdout
     shown = _aimind(["memory", "show", "--session", "cli test"], tmp_path)
     assert "user: We decided to ship on Friday." in shown.stdout
+
+
+def test_memory_show_of_a_session_without_memory_says_so_and_fails(tmp_path: Path) -> None:
+    shown = _aimind(["memory", "show", "--session", "never used"], tmp_path)
+    assert shown.returncode == 1
+    assert shown.stdout == ""
+    sentence = shown.stderr.splitlines()[-1]  # after the new dev secret's notice
+    assert sentence.startswith("No chat memory for session 'never used' in sqlite:///")
+    assert sentence.endswith("aimind chat --session 'never used'")
+    assert "Traceback" not in shown.stderr

@@ -393,7 +393,7 @@ async def test_delete_clears_only_the_callers_memory(deployment: Deployment) -> 
             "DELETE", "/api/chat/thread", headers={SESSION_HEADER: "nope"}
         )
         cleared = await client.delete("/api/chat/thread", headers={SESSION_HEADER: mine})
-    assert refused.status_code == 401 and "session" in refused.json()["error"].lower()
+    assert refused.status_code == 401 and "session" in refused.json()["detail"].lower()
     assert malformed.status_code == 401
     assert cleared.status_code == 200 and cleared.json()["restored"] is False
     assert (await hydrate(deployment, mine))["messages"] == []
@@ -420,7 +420,7 @@ async def test_malformed_session_on_hydration(deployment: Deployment) -> None:
         )
     # An API client sent a bad header: a clear 401 and nothing else.
     assert header.status_code == 401
-    assert set(header.json()) == {"error"} and header.json()["error"].endswith(".")
+    assert set(header.json()) == {"detail"} and header.json()["detail"].endswith(".")
     assert "set-cookie" not in header.headers
     # A browser's cookie went bad: page script cannot clear it, so it gets a fresh session.
     assert cookie.status_code == 200 and cookie.json()["restored"] is False
@@ -538,3 +538,44 @@ async def test_no_raw_session_token_is_stored(deployment: Deployment) -> None:
         needles = (token.encode(), token.encode().hex().encode())
         for where, data in blobs:
             assert not any(n in data for n in needles), f"raw session token found in {where}"
+
+
+# --- one error shape, and /docs -------------------------------------------------------------
+
+
+async def test_every_error_body_is_one_detail_sentence(deployment: Deployment) -> None:
+    """Our routes answer errors the way LangGraph's do: ``{"detail": "<sentence>"}``."""
+    token = deployment.token()
+    async with http(deployment) as client:
+        errors = {
+            "langgraph, no session": await client.post("/threads/search", json={}),
+            "langgraph, unknown thread": await client.get(
+                f"/threads/{'0' * 8}-0000-0000-0000-{'0' * 12}", headers={SESSION_HEADER: token}
+            ),
+            "langgraph, bad run input": await client.post(
+                "/runs/wait",
+                json={"assistant_id": "chat", "input": {"messages": [{"role": "user"}]}},
+                headers={SESSION_HEADER: token},
+            ),
+            "ours, no session": await client.delete("/api/chat/thread"),
+            "ours, bad session": await client.get(
+                "/api/chat/thread", headers={SESSION_HEADER: "not*a*token"}
+            ),
+            "ours, no such file": await client.get("/static/no-such-file.js"),
+        }
+    for name, response in errors.items():
+        assert response.status_code >= 400, name
+        body = response.json()
+        assert set(body) == {"detail"}, (name, body)
+        assert isinstance(body["detail"], str) and body["detail"].strip(), (name, body)
+
+
+async def test_openapi_lets_docs_send_the_session_header(deployment: Deployment) -> None:
+    async with http(deployment) as client:
+        spec = (await client.get("/openapi.json")).json()
+        docs = await client.get("/docs")
+    schemes = spec["components"]["securitySchemes"]
+    (name,) = [n for n, s in schemes.items() if s.get("name") == "X-AIMind-Session"]
+    assert schemes[name]["type"] == "apiKey" and schemes[name]["in"] == "header"
+    assert {name: []} in spec["security"]
+    assert docs.status_code == 200

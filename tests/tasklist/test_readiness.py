@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from adapters.offline_model import OfflineChatModel
+from graphs.tasklist_agent import compile_agent
 from graphs.tasklist_agent.models import Readiness
 from memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes
@@ -125,3 +127,21 @@ async def test_empty_goal_is_answered_but_not_remembered(
     assert done["status"] == "blocked" and "goal" in done["summary"]
     assert run.model.calls == []
     assert (await memory.load(TOKEN)).is_empty
+
+
+@pytest.mark.parametrize(
+    ("goal", "kind"),
+    [
+        ("准备周五的发布", "tasklist-review"),
+        ("Plan the beta launch", "tasklist-review"),
+        ("发布", "clarification"),
+        ("launch it", "clarification"),
+    ],
+)
+async def test_the_offline_model_counts_chinese_words(
+    saver: BaseCheckpointSaver, memory: MemoryService, goal: str, kind: str
+) -> None:
+    """The offline model asks a question only of goals under three words, in any script."""
+    run = AgentRun(saver)
+    run.graph = compile_agent(saver, model=OfflineChatModel())
+    assert payload(await run.start(goal))["kind"] == kind

@@ -1,0 +1,126 @@
+"""Benchmark 7 — the dev run queue wake-up: one client's run latency under ``langgraph dev``.
+
+Two ``langgraph dev`` servers run side by side on the repo's config (auth
+included) and the offline model: one with the wake-up
+(``adapters/dev_run_queue.py``), one with ``AIMIND_DEV_QUEUE_WAKEUP=0``, i.e.
+the stock in-memory queue. One SDK client sends ``chat`` runs one after the other
+(``runs.wait``, stateless, with a session: what a person chatting does), in
+blocks that alternate between the two servers. The figure is the ratio of the
+median run latencies; each server's own log gives how long runs waited in its
+queue (``run_queue_ms``) and ran (``run_exec_ms``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import BenchEnv, Profile, pct, pyplot, ratio, save_figure, write_json
+
+NAME = "dev_queue"
+SIDES = ("stock", "wakeup")
+SWITCH = {"stock": {"AIMIND_DEV_QUEUE_WAKEUP": "0"}, "wakeup": {}}
+TOKEN = "bench-dev-queue-session-01"
+WARM_RUNS = 3
+GOAL = 5.0
+"""Target: the wake-up makes one client's run at least this many times faster."""
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_FIELD = {"queue": re.compile(r"run_queue_ms=(\d+)"), "exec": re.compile(r"run_exec_ms=(\d+)")}
+
+
+def server_ms(log_text: str) -> dict[str, list[int]]:
+    """``run_queue_ms`` and ``run_exec_ms`` of every run in a ``langgraph dev`` log."""
+    text = _ANSI.sub("", log_text)
+    return {k: [int(v) for v in pattern.findall(text)] for k, pattern in _FIELD.items()}
+
+
+async def _block(client: Any, runs: int, tag: str) -> list[float]:
+    """``runs`` chat runs back to back; the latency of each, in ms."""
+    latencies = []
+    for i in range(runs):
+        text = f"Bench question {tag}-{i}: what did we decide?"
+        started = time.perf_counter()
+        await client.runs.wait(
+            None, "chat", input={"messages": [{"role": "user", "content": text}]}
+        )
+        latencies.append(1000 * (time.perf_counter() - started))
+    return latencies
+
+
+def _summary(latencies: list[float], log: dict[str, list[int]]) -> dict[str, Any]:
+    return {
+        "runs": len(latencies),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "p90_ms": round(pct(latencies, 90), 1),
+        "server_queue_p50_ms": statistics.median(log["queue"]) if log["queue"] else None,
+        "server_exec_p50_ms": statistics.median(log["exec"]) if log["exec"] else None,
+        "server_runs_logged": len(log["exec"]),
+    }
+
+
+async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
+    from langgraph_sdk import get_client
+
+    from tests.support.langgraph_server import langgraph_server
+
+    latencies: dict[str, list[float]] = {side: [] for side in SIDES}
+    logs: dict[str, dict[str, list[int]]] = {}
+    with contextlib.ExitStack() as stack:
+        servers, clients, offsets = {}, {}, {}
+        for side in SIDES:
+            root = env.workdir / f"{NAME}-{side}"
+            servers[side] = stack.enter_context(
+                langgraph_server(
+                    f"sqlite:///{root / 'db' / 'aimind.sqlite'}",
+                    root / "data",
+                    workdir=root / "work",
+                    env=SWITCH[side],
+                )
+            )
+            clients[side] = get_client(
+                url=servers[side].base_url, headers={"X-AIMind-Session": TOKEN}
+            )
+        for side in SIDES:
+            await _block(clients[side], WARM_RUNS, f"warm-{side}")
+            offsets[side] = servers[side].log_path.stat().st_size
+        for r in range(profile.queue_rounds):
+            for side in SIDES if r % 2 == 0 else SIDES[::-1]:
+                latencies[side] += await _block(clients[side], profile.queue_runs, f"{side}{r}")
+        for side in SIDES:
+            with servers[side].log_path.open("rb") as fh:
+                fh.seek(offsets[side])
+                logs[side] = server_ms(fh.read().decode(errors="replace"))
+    sides = {side: _summary(latencies[side], logs[side]) for side in SIDES}
+    result = {
+        "benchmark": NAME,
+        "profile": profile.name,
+        "rounds": profile.queue_rounds,
+        "runs_per_block": profile.queue_runs,
+        "sides": sides,
+        "stock_vs_wakeup_p50": ratio(sides["stock"]["p50_ms"], sides["wakeup"]["p50_ms"]),
+        "goal": GOAL,
+    }
+    write_json(out, NAME, result)
+    plot(result, out / f"{NAME}.png")
+    return result
+
+
+def plot(result: dict[str, Any], path: Path) -> None:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    sides = result["sides"]
+    labels = ["stock queue", "with wake-up"]
+    p50 = [sides[s]["p50_ms"] for s in SIDES]
+    queue = [sides[s]["server_queue_p50_ms"] or 0 for s in SIDES]
+    ax.bar([0, 1], p50, color=["C7", "C0"], label="client: run latency p50")
+    ax.bar([0, 1], queue, color="none", edgecolor="k", hatch="//", label="server: queue wait p50")
+    ax.set_xticks([0, 1], labels)
+    ax.set_ylabel("ms")
+    ax.set_title(f"One client's chat run under langgraph dev ({result['stock_vs_wakeup_p50']} ×)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3, axis="y")
+    save_figure(fig, path)

@@ -1,0 +1,65 @@
+"""``scripts/serve.sh`` refuses, in a sentence, to start where it would clash.
+
+``langgraph dev`` moves to a random port when its port is taken; the script
+checks first, before it installs or starts anything. Neither case gets as far as
+``langgraph dev``, so these tests start no server.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+from tests.support.langgraph_server import REPO_ROOT, free_port
+
+SERVE = REPO_ROOT / "scripts" / "serve.sh"
+REFUSAL_S = 60
+"""Generous: a refusal comes before bootstrap, in well under a second."""
+
+
+def serve(port: int, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AIMIND_")}
+    env.update(PORT=str(port), AIMIND_DATA_DIR=str(data_dir))
+    process = subprocess.Popen(
+        ["bash", str(SERVE)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(timeout=REFUSAL_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        raise AssertionError(f"serve.sh did not refuse; it went on:\n{out}\n{err}") from None
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def test_a_taken_port_is_an_error_with_a_sentence(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = serve(port, tmp_path / "data")
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(f"Port {port} on 127.0.0.1 is not free")
+    assert "PORT=" in refused.stderr and refused.stderr.strip().endswith("serve.sh")
+    assert not (tmp_path / "data").exists()  # nothing started, nothing written
+
+
+def test_a_second_server_on_the_same_data_folder_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with (data / "server.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running serve.sh holds
+        refused = serve(free_port(), data)
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(f"Another server is already running on {data}/")
+    assert "AIMIND_DATA_DIR=" in refused.stderr
+    assert sorted(p.name for p in data.iterdir()) == ["server.lock"]  # nothing else written
