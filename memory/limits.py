@@ -8,6 +8,7 @@ fails at start-up rather than on a user's turn.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 RECENT_TURNS = 4
@@ -71,7 +72,7 @@ class MemoryLimits:
         return 2 * (self.recent_turns + PENDING_EXTRA_TURNS)
 
     @classmethod
-    def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> MemoryLimits:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> MemoryLimits:
         """Read ``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``; unset means default."""
         env = os.environ if environ is None else environ
         values: dict[str, float | int] = {}

@@ -215,10 +215,15 @@ async def test_open_memory_without_url_reads_the_environment(
 async def test_default_is_the_embedded_sqlite_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    """No URL: a SQLite file in the data folder (AIMIND_DATA_DIR here), whatever the
+    current folder is (memory.paths)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
     token = new_token()
     async with open_memory() as mem:
         await mem.append_turn(token, turn("embedded", "default"))
-    assert (tmp_path / ".aimind" / "aimind.sqlite").is_file()
-    async with open_memory(f"sqlite:///{tmp_path / '.aimind' / 'aimind.sqlite'}") as mem:
+    database = tmp_path / "data" / "aimind.sqlite"  # the suite's AIMIND_DATA_DIR
+    assert database.is_file() and not any(elsewhere.iterdir())
+    async with open_memory(f"sqlite:///{database}") as mem:
         assert len((await mem.load(token)).messages) == 2
