@@ -33,6 +33,9 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from adapters.dev_server import is_langgraph_dev
+from memory.session import is_production
+
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
 
 log = logging.getLogger("aimind.dev_run_queue")
@@ -46,9 +49,6 @@ SWITCH_ENV = "AIMIND_DEV_QUEUE_WAKEUP"
 """``0`` turns the wake-up off (to compare with the stock queue)."""
 FALLBACK_POLL_S = 0.5
 """The upstream poll interval, kept as the longest wait when no wake-up comes."""
-RUNTIME_EDITION_ENV, DEV_EDITION = "LANGGRAPH_RUNTIME_EDITION", "inmem"
-API_VARIANT_ENV, DEV_VARIANT = "LANGSMITH_LANGGRAPH_API_VARIANT", "local_dev"
-"""What ``langgraph dev`` (``langgraph_api.cli.run_server``) sets for its server."""
 _MARK = "__aimind_dev_wakeup__"
 
 
@@ -102,12 +102,9 @@ def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
     """Why the wake-up stays off in this process, or None when it applies."""
     if environ.get(SWITCH_ENV, "").strip() == "0":
         return f"{SWITCH_ENV}=0"
-    if environ.get("AIMIND_ENV", "").lower() == "production":
+    if is_production(environ):
         return "AIMIND_ENV=production"
-    if (
-        environ.get(RUNTIME_EDITION_ENV) != DEV_EDITION
-        or environ.get(API_VARIANT_ENV) != DEV_VARIANT
-    ):
+    if not is_langgraph_dev(environ):
         return "not langgraph dev's in-memory runtime"
     installed = _installed_versions()
     if installed != dict(SUPPORTED_VERSIONS):

@@ -18,9 +18,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
-import hashlib
-import hmac
-import os
 import weakref
 from contextlib import AsyncExitStack
 from typing import Any
@@ -29,9 +26,16 @@ from langchain_core.runnables import RunnableConfig
 from langgraph_sdk.auth import is_studio_user
 from pydantic import BaseModel
 
+from adapters.dev_server import is_langgraph_dev
 from memory import MemoryService, open_memory
 from memory.backends import database_url
-from memory.session import HASH_RE, MEMORY_THREAD_PREFIX, SessionHash, load_secret
+from memory.session import (
+    HASH_RE,
+    MEMORY_THREAD_PREFIX,
+    SessionHash,
+    derived_identity,
+    load_secret,
+)
 
 __all__ = [
     "MEMORY_THREAD_PREFIX",
@@ -52,21 +56,13 @@ _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
 
 STUDIO_USER = "langgraph-studio-user"
 """The identity ``langgraph dev`` gives LangGraph Studio's requests."""
-STUDIO_LABEL = b"studio:"
-"""Prefix of what is hashed into Studio's identity: ``:`` never occurs in a valid token."""
-DEV_SERVER_ENV, DEV_SERVER = "LANGSMITH_LANGGRAPH_API_VARIANT", "local_dev"
-"""How ``langgraph dev`` marks its process (the only server that authenticates Studio so)."""
-PRODUCTION_ENV = "AIMIND_ENV"
 
 
 def _studio_identity() -> SessionHash | None:
     """Studio's development identity under ``langgraph dev``; None elsewhere and in production."""
-    if os.environ.get(PRODUCTION_ENV, "").lower() == "production":
+    if not is_langgraph_dev():
         return None
-    if os.environ.get(DEV_SERVER_ENV) != DEV_SERVER:
-        return None
-    digest = hmac.new(load_secret(), STUDIO_LABEL + STUDIO_USER.encode(), hashlib.sha256)
-    return SessionHash(digest.hexdigest())
+    return derived_identity(f"studio:{STUDIO_USER}", load_secret())
 
 
 # At import, i.e. at server start-up: the secret file is read once, never inside a run.

@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 
 from memory.paths import data_dir
@@ -19,6 +20,7 @@ from memory.paths import data_dir
 log = logging.getLogger("aimind.session")
 
 MEMORY_THREAD_PREFIX = "chat:"
+ENV_VAR, PRODUCTION = "AIMIND_ENV", "production"
 SECRET_ENV = "AIMIND_SESSION_SECRET"
 SECRET_MIN_CHARS = 32
 SECRET_FILE = "session-secret"
@@ -72,7 +74,7 @@ def load_secret(directory: Path | None = None) -> bytes:
         if len(env_secret) < SECRET_MIN_CHARS:
             raise SecretConfigError(f"{SECRET_ENV} must be at least {SECRET_MIN_CHARS} characters")
         return env_secret.encode()
-    if os.environ.get("AIMIND_ENV", "").lower() == "production":
+    if is_production():
         raise SecretConfigError(
             f"{SECRET_ENV} is not set. In production, set it to a random string of at least "
             f"{SECRET_MIN_CHARS} characters (e.g. `python -c 'import secrets; "
@@ -109,6 +111,18 @@ def load_secret(directory: Path | None = None) -> bytes:
         )
     _secret_cache[key] = secret.encode()
     return _secret_cache[key]
+
+
+def is_production(environ: Mapping[str, str] = os.environ) -> bool:
+    """``AIMIND_ENV=production``: no generated secret, no development identities."""
+    return environ.get(ENV_VAR, "").strip().lower() == PRODUCTION
+
+
+def derived_identity(label: str, secret: bytes) -> SessionHash:
+    """The identity of something that is not a browser session (LangGraph Studio under
+    ``langgraph dev``): HMAC of ``<label>:``, and ``:`` never occurs in a valid token, so
+    no session token can ever hash to it."""
+    return SessionHash(hmac.new(secret, f"{label}:".encode(), hashlib.sha256).hexdigest())
 
 
 def hash_token(token: str, secret: bytes) -> SessionHash:
