@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import logging
 import weakref
 from contextlib import AsyncExitStack
 from typing import Any
@@ -45,6 +46,8 @@ __all__ = [
     "get_memory",
     "session_of",
 ]
+
+log = logging.getLogger("aimind.memory_runtime")
 
 _open: weakref.WeakKeyDictionary[
     asyncio.AbstractEventLoop, dict[str, tuple[AsyncExitStack, MemoryService]]
@@ -105,10 +108,25 @@ async def get_memory() -> MemoryService:
 
 
 async def close_memory() -> None:
-    """Close the services this loop opened (tests, CLI exit)."""
-    services = _open.pop(asyncio.get_running_loop(), {})
-    for stack, _ in services.values():
-        await stack.aclose()
+    """Close every service this process opened (server shutdown, CLI exit, tests).
+
+    Each closes on its own loop, so its pending compactions get their grace period to
+    land (SPEC §5); a loop that no longer runs has nothing left to wait for.
+    """
+    here = asyncio.get_running_loop()
+    closing = []
+    for loop, services in list(_open.items()):
+        del _open[loop]
+        for stack, _ in services.values():
+            if loop is here:
+                closing.append(stack.aclose())
+            elif loop.is_running():
+                closing.append(
+                    asyncio.wrap_future(asyncio.run_coroutine_threadsafe(stack.aclose(), loop))
+                )
+    for outcome in await asyncio.gather(*closing, return_exceptions=True):
+        if isinstance(outcome, Exception):
+            log.warning("closing chat memory failed", exc_info=outcome)
 
 
 def _is_studio(user: Any, identity: Any) -> bool:
