@@ -109,8 +109,10 @@ PG_POOL_MAX = 16
 PG_POOL_TIMEOUT_ENV = "AIMIND_PG_POOL_TIMEOUT_S"
 PG_POOL_TIMEOUT_S = 30.0
 """How long a call waits for a pooled connection (e.g. while the server is down)."""
-POOL_RECHECK_AFTER_S = 1.0
-"""A pooled connection idle longer than this is tested before use; a server restart takes longer."""
+POOL_RECHECK_AFTER_S = 60.0
+"""A pooled connection idle longer than this is tested (one round trip) before use. A
+server that restarted or dropped the connection is seen sooner, for free: its goodbye
+is waiting on the socket (``memory/backends/postgres.py`` ``_has_pending_input``)."""
 SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 """How long a SQLite write waits on another writer's lock before memory reports failure."""
