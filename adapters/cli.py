@@ -125,7 +125,9 @@ async def run_turn(graph: Any, token: str, text: str) -> tuple[str, bool]:
                 _say()
                 midline = False
             _say(status_line(event))
-            compacted = compacted or event.get("status") == "succeeded"
+            # every compaction starts in the turn that overflows the window; a model
+            # compaction lands after it (load() below waits for it to)
+            compacted = compacted or event.get("status") == "started"
     if not answer and final:
         answer.append(final)
         _say(final, end="")
