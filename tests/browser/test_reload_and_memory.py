@@ -9,13 +9,18 @@ steady status line, a long message is flagged, and the page fits a phone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from tests.browser.conftest import act, screenshot, send, wait_idle
-from tests.support.langgraph_server import LangGraphServer
+from tests.browser.conftest import OFFLINE_ENV, act, screenshot, send, wait_idle
+from tests.support.langgraph_server import LangGraphServer, langgraph_server
+from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -25,6 +30,8 @@ FIRST_TASK = "Define what done means for: plan the product launch"
 CAP = 8_000
 MARKER = "[truncated for chat memory]"
 PHONE = {"width": 390, "height": 844}
+MODEL_SUMMARY = "The model's summary: five questions about the launch, nothing decided yet."
+HOLD_S = 60
 
 
 def reload(page: Page) -> None:
@@ -236,3 +243,79 @@ def test_a_phone_sized_viewport_is_usable(open_page: Callable[..., Page]) -> Non
     act(page, review_card(page).get_by_role("button", name="Approve").click)
     send(page, "Thanks!")
     expect(page.locator("#messages li.assistant").last).to_contain_text("Thanks!")
+
+
+# --- a model compaction lands after its run ---------------------------------------------------
+
+
+class HeldCompactor:
+    """The stub model: chat answers at once; a compaction waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.asked = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if not body.get("response_format"):
+            return text(f"Answer {secrets.token_hex(2)}.")
+        self.asked.set()
+        self.release.wait(HOLD_S)  # the stub's own thread: the chat server is not blocked
+        return json_reply({"summary": MODEL_SUMMARY, "pinned_decisions": []})
+
+
+@pytest.fixture(scope="module")
+def held() -> Iterator[tuple[HeldCompactor, OpenAIStub]]:
+    compactor = HeldCompactor()
+    with running_stub(compactor) as stub:
+        yield compactor, stub
+        compactor.release.set()
+
+
+@pytest.fixture(scope="module")
+def model_server(
+    held: tuple[HeldCompactor, OpenAIStub], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LangGraphServer]:
+    root: Path = tmp_path_factory.mktemp("model-server")
+    env = {
+        **OFFLINE_ENV,
+        "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48),
+        "OPENAI_API_KEY": "sk-test-not-a-real-key",
+        "OPENAI_BASE_URL": held[1].base_url,
+        "AIMIND_MCP_CONFIG": str(root / "no-mcp.json"),
+    }
+    (root / "no-mcp.json").write_text('{"mcpServers": {}}')
+    with langgraph_server(
+        f"sqlite:///{root / 'db' / 'aimind.sqlite'}", root / "data", workdir=root / "work", env=env
+    ) as running:
+        yield running
+
+
+def test_the_panel_says_compacting_until_a_model_compaction_lands(
+    held: tuple[HeldCompactor, OpenAIStub],
+    model_server: LangGraphServer,
+    new_context: Callable[..., BrowserContext],
+) -> None:
+    compactor, _ = held
+    page = new_context().new_page()
+    page.goto(model_server.base_url + "/")
+    wait_idle(page)
+    status = page.locator("#memory-status")
+    for turn in range(1, 6):
+        send(page, f"Launch question {turn}?")
+    assert compactor.asked.wait(HOLD_S), "the fifth turn started no model compaction"
+
+    # The fifth run has ended; its compaction is still with the model.
+    expect(status).to_contain_text("5 turns in window")
+    expect(status).to_contain_text("compacting…")
+    expect(status).to_have_attribute("data-state", "compacting")
+    expect(page.locator("#messages li.assistant")).to_have_count(5)
+
+    compactor.release.set()
+
+    # The panel polls and shows the landed compaction without another turn.
+    expect(status).to_contain_text("2 turns in window")
+    expect(status).to_contain_text("by the model")
+    expect(status).not_to_contain_text("compacting")
+    expect(status).to_have_attribute("data-state", "idle")
+    open_panel(page)
+    expect(page.locator("#summary-text")).to_have_text(MODEL_SUMMARY)
