@@ -1,12 +1,14 @@
-"""The shape every graph run's input must have, checked before a run is queued.
+"""The shape a graph run's input must have, checked before a run is queued.
 
 LangGraph reports a graph that choked on its input as a finished run with an
 ``__error__`` body, and a run with no user message simply ends with no reply;
 a client that sent the wrong thing deserves a 422 with a sentence instead.
-This checks only what all three graphs share: an object that carries the
+Any run's input must be an object whose ``messages`` (if any) are chat
+messages. A run of one of our graphs (``TURN_GRAPHS``) must also carry the
 turn — ``messages`` whose latest user message has text, or (the delivery
-chain's shortcut) a non-empty ``requirement``. A run without input (a resume
-with ``command``, or a continue) is not checked.
+chain's shortcut) a non-empty ``requirement``; another graph served beside
+them keeps its own input schema. A run without input (a resume with
+``command``, or a continue) is not checked.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-__all__ = ["RunInputError", "check_run_input"]
+__all__ = ["TURN_GRAPHS", "RunInputError", "check_run_input"]
+
+TURN_GRAPHS = frozenset({"chat", "tasklist-agent", "delivery-chain"})
+"""The graphs (``langgraph.json``) whose input is a user's turn."""
 
 MessageKind = Literal["human", "user", "ai", "assistant", "system", "tool"]
 USER_KINDS = frozenset({"human", "user"})
@@ -67,8 +72,9 @@ class RunInputError(ValueError):
     """A run's input is malformed; the message is a sentence safe to return."""
 
 
-def check_run_input(value: Any) -> None:
-    """Raise RunInputError unless ``value`` (a run's ``input``) is None or carries a turn."""
+def check_run_input(value: Any, *, turn: bool = True) -> None:
+    """Raise RunInputError unless ``value`` (a run's ``input``) is None or a well-formed
+    object that, with ``turn``, carries the user's turn."""
     if value is None:
         return
     if not isinstance(value, dict):
@@ -82,7 +88,7 @@ def check_run_input(value: Any) -> None:
             "The run input's messages must be a list of chat messages, each with a role "
             f"(human, user, ai, assistant, system or tool) and text content, e.g. {EXAMPLE}."
         ) from None
-    if run_input.requirement is not None and run_input.requirement.strip():
+    if not turn or (run_input.requirement is not None and run_input.requirement.strip()):
         return
     if not run_input.messages:
         raise RunInputError(
