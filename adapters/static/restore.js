@@ -79,7 +79,6 @@ function renderMemory(messages, fullReports) {
 
 /** Put a finished agent result after its turn, or first when memory no longer holds it. */
 function placeAfter(items, messageId, report) {
-  report.dataset.restoredFrom = "agent-thread";
   const anchor = items.get(messageId);
   if (anchor) anchor.after(report);
   else ui.messages.prepend(report);

@@ -88,7 +88,6 @@ export function openCard(threadId, interrupt) {
     showActivity("Review the proposed tasks.");
     renderReview(entry, interrupt.value, request);
   }
-  entry.item.dataset.threadId = threadId;
   openCards.add(entry);
   return true;
 }
@@ -169,7 +168,6 @@ function closer(entry, actions) {
     for (const form of entry.item.querySelectorAll("form")) if (form !== actions) form.remove();
     for (const input of entry.item.querySelectorAll("input")) input.disabled = true;
     actions.replaceChildren(paragraph(note, "decided"));
-    entry.item.dataset.closed = "true";
   };
 }
 
