@@ -19,11 +19,13 @@ Its runs get a chat memory of their own in development (``adapters.memory_runtim
 
 from __future__ import annotations
 
+import functools
+import uuid
 from typing import Any
 
 from langgraph_sdk import Auth
 
-from adapters.run_input import RunInputError, check_run_input
+from adapters.run_input import TURN_GRAPHS, RunInputError, check_run_input
 from adapters.session_token import SessionTokenError, session_identity
 from memory.session import load_secret
 
@@ -71,6 +73,16 @@ async def on_create(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filte
     return _stamp(value, ctx)
 
 
+@functools.cache
+def _turn_assistants() -> frozenset[str]:
+    """The ids of our graphs' own assistants: what a run names when it gives a graph id.
+    (An assistant a user made of one of them has a random id: its input is only
+    checked for shape.)"""
+    from langgraph_api.graph import NAMESPACE_GRAPH  # the server's; loaded by now
+
+    return frozenset(str(uuid.uuid5(NAMESPACE_GRAPH, name)) for name in TURN_GRAPHS)
+
+
 @auth.on.threads.create_run
 async def on_thread_run(
     ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value
@@ -79,8 +91,9 @@ async def on_thread_run(
 
     Malformed input is refused here with a 422, before a run is queued.
     """
+    turn = str(value.get("assistant_id")) in _turn_assistants()
     try:
-        check_run_input((value.get("kwargs") or {}).get("input"))
+        check_run_input((value.get("kwargs") or {}).get("input"), turn=turn)
     except RunInputError as exc:
         raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
     return _stamp(value, ctx)

@@ -4,6 +4,8 @@
   browser with no session cookie gets a fresh token (HttpOnly cookie) and an
   empty DTO.
 * ``DELETE /api/chat/thread`` — clears the caller's chat memory.
+* ``GET /api/chat/memory`` — what the page's memory panel shows: the whole
+  summary, the pins, the window and the last compaction (``adapters.memory_panel``).
 * ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
 
 LangGraph does not run custom auth on custom routes, so these routes read the
@@ -17,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import warnings
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 from adapters import dev_run_queue
 from adapters.mcp_sessions import close_mcp_sessions
+from adapters.memory_panel import memory_panel_dto
 from adapters.memory_runtime import close_memory, get_memory
 from adapters.session_token import (
     COOKIE_SOURCE,
@@ -38,6 +42,7 @@ from adapters.session_token import (
     SessionTokenError,
     session_identity,
 )
+from memory import MemoryLimits
 from memory.guard import assert_no_forbidden_fields
 from memory.hydration import hydration_dto
 from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
@@ -56,6 +61,16 @@ NO_STORE = {"Cache-Control": "no-store"}
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
 dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
+# A stateless run (``/runs/stream`` with no thread: the page's chat turns) is run by
+# langgraph_api without a checkpointer but with its default ``durability``, so LangGraph
+# warns on every such run. Nothing is lost: chat memory keeps its own saver
+# (``adapters.memory_runtime``). Only that one message, from that one place, is silenced.
+warnings.filterwarnings(
+    "ignore",
+    message=r"`durability` has no effect when no checkpointer is present\.",
+    category=UserWarning,
+    module=r"langgraph\.pregel\.main",
+)
 
 
 def identity_of(request: Request) -> SessionHash:
@@ -90,19 +105,32 @@ def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
     )
 
 
-def _fresh_session(request: Request) -> Response:
-    """A new token in the cookie and the empty DTO of its (empty) memory."""
+def _fresh_session(request: Request, empty: Callable[[SessionHash], dict[str, Any]]) -> Response:
+    """A new token in the cookie and ``empty(identity)``: the DTO of its (empty) memory."""
     token = new_token()
-    response = _json(hydration_dto(memory_thread_id(hash_token(token, _SECRET)), None))
+    response = _json(empty(hash_token(token, _SECRET)))
     set_session_cookie(response, token, secure=is_https(request))
     return response
 
 
+def _reader(request: Request) -> SessionHash | None:
+    """The identity of a reading route's caller; None when the browser needs a fresh
+    session (no token, or a malformed cookie: page script cannot clear an HttpOnly
+    cookie). A malformed header is the caller's bug: SessionTokenError (a 401)."""
+    try:
+        return identity_of(request)
+    except SessionTokenError as exc:
+        if exc.source in (None, COOKIE_SOURCE):
+            return None
+        raise
+
+
+def _empty_thread(identity: SessionHash) -> dict[str, Any]:
+    return hydration_dto(memory_thread_id(identity), None)
+
+
 async def get_thread(request: Request) -> Response:
     """The hydration DTO; mints the session cookie when the browser has no valid one.
-
-    A malformed session header is the caller's bug (401). A malformed cookie is
-    replaced, because page script cannot clear an HttpOnly cookie.
 
     langgraph_api publishes the YAML after the last ``---`` as this route's OpenAPI entry.
 
@@ -120,18 +148,54 @@ async def get_thread(request: Request) -> Response:
         description: The X-AIMind-Session header is malformed.
     """
     try:
-        identity = identity_of(request)
+        identity = _reader(request)
     except SessionTokenError as exc:
-        if exc.source in (None, COOKIE_SOURCE):
-            return _fresh_session(request)
         return _error(401, exc.message)
+    if identity is None:
+        return _fresh_session(request, _empty_thread)
     try:
         memory = await get_memory()
         dto = await memory.hydrate(identity)
     except Exception:
         log.warning("hydration failed; returning an empty thread", exc_info=True)
-        dto = hydration_dto(memory_thread_id(identity), None)
+        dto = _empty_thread(identity)
     return _json(dto)
+
+
+async def get_memory_panel(request: Request) -> Response:
+    """What the page's memory panel shows; the session is handled as by GET /api/chat/thread.
+
+    ---
+    summary: Read the session's memory status
+    description: >-
+      The whole summary, the pinned decisions, turnsInWindow, summaryLength,
+      lastCompaction ({at, status, compactor}: status "failed" means the model
+      compactor failed and the extractive fallback folded the turns), pending
+      (a compaction is due or running; the summary changes when it lands),
+      messageCharCap and truncationMarker (how memory cuts a long message). A
+      request without a session gets a new session cookie and an empty panel.
+    tags: [chat memory]
+    responses:
+      "200":
+        description: The memory panel DTO.
+      "401":
+        description: The X-AIMind-Session header is malformed.
+      "503":
+        description: Chat memory is unavailable right now.
+    """
+    try:
+        identity = _reader(request)
+    except SessionTokenError as exc:
+        return _error(401, exc.message)
+    if identity is None:
+        return _fresh_session(request, lambda _: memory_panel_dto(None, MemoryLimits.from_env()))
+    try:
+        memory = await get_memory()
+        snapshot = await memory.snapshot(identity)
+    except Exception:
+        log.warning("reading the memory panel failed", exc_info=True)
+        return _error(503, MEMORY_UNAVAILABLE)
+    return _json(memory_panel_dto(snapshot, memory.limits))
 
 
 async def delete_thread(request: Request) -> Response:
@@ -219,6 +283,7 @@ app = Starlette(
     routes=[
         Route("/api/chat/thread", get_thread, methods=["GET"]),
         Route("/api/chat/thread", delete_thread, methods=["DELETE"]),
+        Route("/api/chat/memory", get_memory_panel, methods=["GET"]),
         Route("/", index, methods=["GET"]),
         Mount("/static", app=PageFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ],

@@ -49,6 +49,9 @@ from graphs.delivery_chain.state import DeliveryState, StageError, fresh
 
 GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"
+REPORT_ID_SUFFIX = ":delivery-report"
+"""The report's message id is the requirement's plus this, so a page restoring memory
+knows the turn was a ``/delivery`` (as the tasklist agent's ``:tasklist-summary``)."""
 
 
 async def _resolve(text: str) -> str:
@@ -208,7 +211,8 @@ class DeliveryChain:
             )
             draft = await ask(self.model_for(SYNTHESIZE), ReportDraft, messages)
             report = render_report(status, labels, draft.markdown)
-            message_id = str(uuid.uuid4())
+            asked = memory_message_id(state.get("user_message_id"), reserve=len(REPORT_ID_SUFFIX))
+            message_id = f"{asked}{REPORT_ID_SUFFIX}" if asked else str(uuid.uuid4())
             return {
                 "status": status,
                 "report": report,

@@ -43,7 +43,7 @@ def start_tasklist(page: Page) -> None:
     card = review_card(page)
     expect(card.locator("ol > li")).to_have_count(OFFLINE_TASKS)
     expect(card.get_by_role("button", name="Approve")).to_be_focused()
-    expect(page.locator("#memory-status")).to_have_text("Review the proposed tasks.")
+    expect(page.locator("#activity")).to_have_text("Review the proposed tasks.")
 
 
 def test_tasklist_review_approve_finishes_the_plan_and_remembers_the_goal(
@@ -69,13 +69,16 @@ def test_tasklist_review_approve_finishes_the_plan_and_remembers_the_goal(
     expect(page.locator("#composer")).to_be_focused()
     screenshot(page, "05-tasklist-approved")
 
-    # Memory keeps the goal and the short summary — not the tasklist itself.
+    # Memory keeps the goal and the short summary; the tasklist itself comes back from the
+    # agent's thread, after its summary, and the goal gets its command back.
     page.reload()
     wait_idle(page)
-    expect(page.locator("#messages li.user .text")).to_have_text([GOAL])
-    expect(page.locator("#messages li.assistant")).to_have_count(1)
-    expect(page.locator("#messages li.assistant")).to_contain_text("Tasklist final: 3 tasks")
-    expect(page.locator("#messages")).not_to_contain_text("Define what done means")
+    expect(page.locator("#messages li.user .text")).to_have_text([f"/tasklist {GOAL}"])
+    restored = page.locator("#messages li.assistant")
+    expect(restored).to_have_count(2)
+    expect(restored.first).to_contain_text("Tasklist final: 3 tasks")
+    expect(restored.last.locator("h1")).to_have_text(f"Tasklist: {GOAL}")
+    expect(restored.last).to_contain_text("Define what done means")
 
 
 def test_tasklist_edit_in_place_sends_the_new_titles_back(open_page: Callable[..., Page]) -> None:
@@ -199,7 +202,7 @@ def test_delivery_progress_bar_and_markdown_report(open_page: Callable[..., Page
     page.reload()
     wait_idle(page)
     expect(page.locator("#messages li.user .text")).to_have_text(
-        ["a sign-in page with email and password"]
+        ["/delivery a sign-in page with email and password"]
     )
     restored = page.locator("#messages li.report")
     expect(restored.locator("h1")).to_have_text("Delivery Chain Report")

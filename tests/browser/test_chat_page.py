@@ -72,27 +72,33 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
     open_page: Callable[..., Page],
 ) -> None:
     page = open_page()
+    status = page.locator("#memory-status")
     send(page, "We decided to use PostgreSQL for production storage.")
-    for question in (
-        "How many regions should we deploy to?",
-        "What backup schedule fits a small team?",
-        "Which metrics matter in the first month?",
+    for turns, question in enumerate(
+        (
+            "How many regions should we deploy to?",
+            "What backup schedule fits a small team?",
+            "Which metrics matter in the first month?",
+        ),
+        start=2,
     ):
         send(page, question)
-        expect(page.locator("#memory-status")).not_to_contain_text("compacted")
+        expect(status).to_contain_text(f"{turns} turns in window")
+        expect(status).to_contain_text("no compaction yet")
 
     send(page, "Summarise where we are.")
 
-    status = page.locator("#memory-status")
-    expect(status).to_contain_text("Memory compacted")
-    expect(status).to_have_attribute("data-status", "succeeded")
+    # The fifth turn folded the oldest three into the summary; two stay verbatim.
+    expect(status).to_contain_text("2 turns in window")
+    expect(status).to_contain_text("1 pin")
+    expect(status).to_contain_text("by the extractive compactor")
+    expect(status).to_have_attribute("data-state", "idle")
     panel = page.locator("#memory-panel")
     panel.locator("summary").click()
     expect(page.locator("#pins li")).to_contain_text(
         ["We decided to use PostgreSQL for production storage."]
     )
-    expect(page.locator("#summary-preview")).not_to_have_text("Nothing summarised yet.")
-    expect(page.locator("#memory-count")).to_contain_text("1 pinned decision")
+    expect(page.locator("#summary-text")).to_contain_text("What backup schedule fits a small team?")
     screenshot(page, "03-compacted-with-pinned-decision")
 
     page.reload()

@@ -63,3 +63,27 @@ def test_a_second_server_on_the_same_data_folder_is_refused(tmp_path: Path) -> N
     assert refused.stderr.startswith(f"Another server is already running on {data}/")
     assert "AIMIND_DATA_DIR=" in refused.stderr
     assert sorted(p.name for p in data.iterdir()) == ["server.lock"]  # nothing else written
+
+
+BOOTSTRAP = REPO_ROOT / "scripts" / "bootstrap.sh"
+STAMP = REPO_ROOT / ".venv" / ".aimind-installed"
+BOOTSTRAP_S = 900
+"""The first call may install everything (minutes on 2 cores); the second must not."""
+
+
+def bootstrap() -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "AIMIND_SKIP_BROWSER_INSTALL": "1"}
+    return subprocess.run(
+        ["bash", str(BOOTSTRAP)], env=env, capture_output=True, text=True, timeout=BOOTSTRAP_S
+    )
+
+
+def test_a_second_bootstrap_does_no_pip_work() -> None:
+    """What makes a restart of serve.sh fast: with the lock, pyproject.toml and Python
+    unchanged, bootstrap says nothing and leaves the install (and its stamp) alone."""
+    assert bootstrap().returncode == 0
+    stamp = STAMP.stat()
+    again = bootstrap()
+    assert again.returncode == 0, again.stderr
+    assert (again.stdout, again.stderr) == ("", "")
+    assert STAMP.stat().st_mtime_ns == stamp.st_mtime_ns

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.support.langgraph_server import ServerStartError, langgraph_server
@@ -27,3 +29,62 @@ def test_production_without_a_secret_refuses_to_start_with_a_clear_message(
     assert "exited early" in message
     assert "AIMIND_SESSION_SECRET is not set" in message
     assert not (tmp_path / "data" / "session-secret").exists()  # no dev secret in production
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+ALARMING = re.compile(r"Traceback|\[(warning|error|critical)\s*\]|Warning:|WARNING|ERROR")
+DEV_SECRET_NOTICE = "AIMIND_SESSION_SECRET is not set: generated a development session secret"
+"""The one warning a first start gives, by design (SPEC §8): said once, when it is made."""
+
+
+def alarming(log: str) -> list[str]:
+    return [line for line in ANSI.sub("", log).splitlines() if ALARMING.search(line)]
+
+
+def first_hour(base_url: str) -> None:
+    """What a newcomer's first minutes send: the page and its reads, a chat turn (a
+    stateless run), a /tasklist review resumed, a /delivery run."""
+    with httpx.Client(base_url=base_url, timeout=120) as client:
+        assert client.get("/").status_code == 200
+        assert client.get("/static/app.js").status_code == 200
+        assert client.get("/api/chat/thread").status_code == 200  # mints the session cookie
+        assert client.get("/api/chat/memory").status_code == 200
+        found = client.post("/threads/search", json={"status": "interrupted", "limit": 1})
+        assert found.status_code == 200
+        turn = {"messages": [{"role": "user", "content": "Hello, what can you do?"}]}
+        chat = client.post("/runs/stream", json={"assistant_id": "chat", "input": turn})
+        assert chat.status_code == 200 and "event: error" not in chat.text
+        thread = client.post("/threads", json={}).json()["thread_id"]
+        goal = {"messages": [{"role": "user", "content": "plan the product launch for spring"}]}
+        runs = f"/threads/{thread}/runs/wait"
+        review = client.post(runs, json={"assistant_id": "tasklist-agent", "input": goal})
+        assert "__interrupt__" in review.json()
+        approve = {"resume": {"decisions": [{"type": "approve"}]}}
+        final = client.post(runs, json={"assistant_id": "tasklist-agent", "command": approve})
+        assert final.json()["status"] == "final"
+        report = client.post(
+            "/runs/wait",
+            json={"assistant_id": "delivery-chain", "input": {"requirement": "A CSV export."}},
+        )
+        assert report.json()["status"] == "completed"
+
+
+def test_a_normal_start_and_first_use_log_no_traceback_and_no_warning(tmp_path: Path) -> None:
+    """The log a newcomer reads: the development secret is announced once, on the first
+    start; nothing else is a warning, an error or a traceback — neither at start nor while
+    the page, a chat turn, a review and a delivery run are used."""
+    with langgraph_server(
+        f"sqlite:///{tmp_path / 'db' / 'aimind.sqlite'}",
+        tmp_path / "data",
+        workdir=tmp_path / "work",
+    ) as server:
+        first_hour(server.base_url)
+        first = server.log_tail(1_000_000)
+        server.stop()
+        server.start()
+        first_hour(server.base_url)
+        second = server.log_tail(1_000_000)[len(first) :]
+    assert alarming(first) == [line for line in alarming(first) if DEV_SECRET_NOTICE in line]
+    assert len(alarming(first)) == 1, alarming(first)
+    assert "Application started up" in second
+    assert alarming(second) == []

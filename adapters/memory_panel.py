@@ -1,0 +1,73 @@
+"""What the chat page's memory panel shows: ``GET /api/chat/memory``'s DTO.
+
+The hydration DTO (SPEC §9) is fixed — a 240-character summary preview and no
+status — so the panel has a DTO of its own, built from
+``MemoryService.snapshot()``: the whole summary (at most ``SUMMARY_CHARS``), the
+pins, how full the window is, how the last compaction went (the model, or the
+extractive fallback after the model failed) and whether one is pending. The
+page also learns the message cap and the truncation marker from it, so it can
+warn before a long message and mark restored messages that memory cut.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from memory import MemoryLimits, MemorySnapshot, assert_no_forbidden_fields
+from memory.limits import TRUNCATION_MARKER
+
+__all__ = ["MemoryPanel", "memory_panel_dto"]
+
+
+class LastCompaction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    at: str
+    """ISO 8601, UTC."""
+    status: Literal["succeeded", "failed"] | None = None
+    """``failed``: the model compactor failed and the extractive fallback folded the turns."""
+    compactor: str | None = None
+    """``llm`` (the model) or ``extractive`` (no model, or the fallback)."""
+
+
+class MemoryPanel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    summary: str
+    pinnedDecisions: list[str]
+    turnsInWindow: int
+    summaryLength: int
+    lastCompaction: LastCompaction | None
+    pending: bool
+    """A compaction is due or running: the summary will change when it lands."""
+    messageCharCap: int
+    truncationMarker: str
+
+
+def _last_compaction(snapshot: MemorySnapshot) -> LastCompaction | None:
+    recorded = snapshot.last_compaction
+    if isinstance(recorded, dict) and isinstance(recorded.get("at"), str):
+        return LastCompaction.model_validate(
+            {k: recorded.get(k) for k in ("at", "status", "compactor")}
+        )
+    at = snapshot.state.last_compacted_at  # written before compactions were recorded
+    return LastCompaction(at=at.isoformat()) if at else None
+
+
+def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> dict[str, Any]:
+    """The panel's DTO for ``snapshot`` (None: a session with no memory yet)."""
+    state = snapshot.state if snapshot else None
+    dto = MemoryPanel(
+        summary=state.summary if state else "",
+        pinnedDecisions=list(state.pinned_decisions) if state else [],
+        turnsInWindow=sum(m.role == "user" for m in state.messages) if state else 0,
+        summaryLength=len(state.summary) if state else 0,
+        lastCompaction=_last_compaction(snapshot) if snapshot else None,
+        pending=snapshot.pending if snapshot else False,
+        messageCharCap=limits.message_char_cap,
+        truncationMarker=TRUNCATION_MARKER,
+    ).model_dump()
+    assert_no_forbidden_fields(dto)
+    return dto

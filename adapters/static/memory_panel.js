@@ -1,0 +1,183 @@
+// The memory panel: the session's whole summary, its pins, and one steady status line (turns
+// in the window, summary size, pins, the last compaction and whether one is pending), read
+// from GET /api/chat/memory. A model compaction lands after the run that started it, so
+// while one is pending the panel polls until it lands.
+
+import { requestJson } from "./http.js";
+import { customEvents } from "./stream.js";
+
+const MEMORY_PATH = "/api/chat/memory";
+const POLL_MS = 1500;
+const POLLS = 10;
+
+const $ = (id) => document.getElementById(id);
+const panel = {
+  details: $("memory-panel"),
+  status: $("memory-status"),
+  summary: $("summary-text"),
+  pins: $("pins"),
+  pinsEmpty: $("pins-empty"),
+};
+
+let latest = null;
+let compacting = false;
+let failureSeen = false;
+let writeFailed = false;
+let compactionBefore = null;
+let generation = 0;
+
+const plural = (count, word) => `${count.toLocaleString("en")} ${word}${count === 1 ? "" : "s"}`;
+
+function when(iso) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "";
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return at.toDateString() === new Date().toDateString()
+    ? time
+    : `${at.toLocaleDateString([], { month: "short", day: "numeric" })} ${time}`;
+}
+
+function compactionText(last) {
+  if (!last?.at) return "no compaction yet";
+  const who = last.compactor === "llm"
+    ? " by the model"
+    : last.compactor === "extractive"
+      ? last.status === "failed"
+        ? " by the extractive fallback (the model failed)"
+        : " by the extractive compactor"
+      : "";
+  return `last compaction ${when(last.at)}${who}`;
+}
+
+function renderStatus() {
+  if (!latest) {
+    panel.status.textContent = "status unavailable right now";
+    panel.status.dataset.state = "unavailable";
+    return;
+  }
+  const parts = [
+    `${plural(latest.turnsInWindow, "turn")} in window`,
+    `summary ${plural(latest.summaryLength, "char")}`,
+    plural(latest.pinnedDecisions.length, "pin"),
+    compactionText(latest.lastCompaction),
+  ];
+  let state = "idle";
+  if (compacting || latest.pending) {
+    parts.push("compacting…");
+    state = "compacting";
+  }
+  if (writeFailed) {
+    parts.push("the last turn could not be saved to memory");
+    state = "failed";
+  } else if (latest.lastCompaction?.status === "failed" && state === "idle") {
+    state = "fallback";
+  }
+  panel.status.textContent = parts.join(" · ");
+  panel.status.dataset.state = state;
+}
+
+function render(dto) {
+  latest = {
+    summary: typeof dto?.summary === "string" ? dto.summary : "",
+    pinnedDecisions: Array.isArray(dto?.pinnedDecisions) ? dto.pinnedDecisions.map(String) : [],
+    turnsInWindow: Number(dto?.turnsInWindow ?? 0),
+    summaryLength: Number(dto?.summaryLength ?? 0),
+    lastCompaction: dto?.lastCompaction ?? null,
+    pending: Boolean(dto?.pending),
+    messageCharCap: Number(dto?.messageCharCap ?? 0) || null,
+    truncationMarker: typeof dto?.truncationMarker === "string" ? dto.truncationMarker : null,
+  };
+  panel.summary.textContent = latest.summary || "Nothing summarised yet.";
+  panel.summary.classList.toggle("muted", !latest.summary);
+  showNewest();
+  panel.pins.replaceChildren(
+    ...latest.pinnedDecisions.map((pin) => {
+      const li = document.createElement("li");
+      li.textContent = pin;
+      return li;
+    }),
+  );
+  panel.pinsEmpty.hidden = latest.pinnedDecisions.length > 0;
+  renderStatus();
+}
+
+/** The summary grows at its end: show its newest lines (the box scrolls back for more). */
+function showNewest() {
+  panel.summary.scrollTop = panel.summary.scrollHeight;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Read the panel once; while a compaction is pending, keep polling (not awaited) until
+ *  it lands. */
+export async function refreshMemoryPanel() {
+  const mine = ++generation;
+  if (await readPanel(mine)) pollWhilePending(mine);
+}
+
+async function readPanel(mine) {
+  try {
+    const dto = await requestJson("GET", MEMORY_PATH);
+    if (mine !== generation) return false;
+    compacting = false;
+    settleFailure(dto);
+    render(dto);
+    return latest.pending;
+  } catch {
+    if (mine !== generation) return false;
+    latest = null; // the panel says so; the conversation itself is unaffected
+    renderStatus();
+    return false;
+  }
+}
+
+async function pollWhilePending(mine) {
+  for (let poll = 0; poll < POLLS; poll++) {
+    await sleep(POLL_MS);
+    if (mine !== generation || !(await readPanel(mine))) return;
+  }
+}
+
+/** An empty panel, after the memory was cleared. */
+export function resetMemoryPanel() {
+  generation++;
+  compacting = false;
+  failureSeen = writeFailed = false;
+  render({ ...latest, summary: "", pinnedDecisions: [], turnsInWindow: 0, summaryLength: 0, lastCompaction: null, pending: false });
+}
+
+/** ``{cap, marker}``: how memory cuts a long message (null until the panel has loaded). */
+export function truncation() {
+  if (!latest?.messageCharCap || !latest.truncationMarker) return null;
+  return { cap: latest.messageCharCap, marker: latest.truncationMarker };
+}
+
+/** A new turn starts: forget the previous turn's failure. */
+export function turnStarted() {
+  failureSeen = false;
+  writeFailed = false;
+  compactionBefore = latest?.lastCompaction?.at ?? null;
+}
+
+/** A ``failed`` status is either this turn's write failing or the report of a model
+ *  compaction that failed earlier and was folded by the fallback instead (the run after it
+ *  carries that report). The panel shows the latter as the last compaction; only the
+ *  former means this turn may be lost. */
+function settleFailure(dto) {
+  if (!failureSeen) return;
+  failureSeen = false;
+  const last = dto?.lastCompaction;
+  writeFailed = !(last?.status === "failed" && last.at !== compactionBefore);
+}
+
+panel.details.addEventListener("toggle", () => {
+  if (panel.details.open) showNewest();
+});
+
+customEvents.addEventListener("thread-memory-status", (event) => {
+  const status = event.detail?.status;
+  if (status === "started") compacting = true;
+  else if (status === "succeeded") compacting = false;
+  else if (status === "failed") failureSeen = true;
+  if (latest) renderStatus();
+});

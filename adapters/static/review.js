@@ -1,0 +1,279 @@
+// /tasklist: tasklist-agent runs on a thread of its own and pauses with an interrupt in
+// LangChain v1's human-in-the-loop shape: {action_requests: [{name, args, description}],
+// review_configs: [{action_name, allowed_decisions}], ...project keys}. The action
+// "review_tasklist" (args {tasks}) is the review; "answer_question" (args {answer}) is a
+// clarifying question. The page resumes with {decisions: [decision]}: {type: "approve"},
+// {type: "edit", edited_action: {name, args}}, {type: "reject", message} (a revision
+// request) or a bare {type: "reject"} (the end).
+//
+// A card stays answerable only while it is the newest thing in the conversation and its
+// interrupt is still the thread's: a newer command closes it, and an answer given elsewhere
+// (another tab, Studio, the SDK) is noticed before resuming and when the tab comes back.
+
+import { isBusy, runAction, WAIT_FOR_ANSWER } from "./actions.js";
+import { EMPTY_ANSWER, HumanError, requestJson, threadPath, uuid } from "./http.js";
+import { lastAiAnswer, streamRun } from "./stream.js";
+import {
+  addMessage, addReport, button, card, finishMessage, paragraph, scrollToEnd, showActivity,
+  showError, textForm, ui,
+} from "./view.js";
+
+export const TASKLIST_GRAPH = "tasklist-agent";
+export const TASKLIST_PREFIX = "/tasklist";
+/** The summary's message id is the goal's plus this (graphs/tasklist_agent/nodes.py). */
+export const SUMMARY_ID_SUFFIX = ":tasklist-summary";
+
+const ACTION_LABEL = { approve: "Approve", edit: "Edit", respond: "Ask for changes", reject: "Reject" };
+const ACTION_VERB = { approve: "approve", edit: "edit", respond: "ask for changes", reject: "reject" };
+const REVIEW_ACTIONS = ["approve", "edit", "respond", "reject"];
+const CLARIFY_ACTION = "answer_question";
+const SUPERSEDED = "Closed: you moved on to another message. Send the /tasklist command again to plan this goal.";
+const ANSWERED_ELSEWHERE = "Already answered elsewhere (another tab or client); its outcome is below.";
+
+/** The open cards: {threadId, interruptId, item, close(note)}. */
+const openCards = new Set();
+
+/** The one action request of a human-in-the-loop interrupt and its allowed decisions. */
+function hitlRequest(value) {
+  const request = Array.isArray(value?.action_requests) ? value.action_requests[0] : null;
+  if (!request || typeof request !== "object") return null;
+  const configs = Array.isArray(value.review_configs) ? value.review_configs : [];
+  const config = configs.find((c) => c?.action_name === request.name) ?? configs[0];
+  const allowed = Array.isArray(config?.allowed_decisions) ? config.allowed_decisions : [];
+  return { name: String(request.name ?? ""), args: request.args ?? {}, allowed };
+}
+
+const decide = (decision) => ({ decisions: [decision] });
+
+function tasksOf(request) {
+  const tasks = request?.args?.tasks;
+  return Array.isArray(tasks) ? tasks.filter((task) => task && typeof task === "object") : [];
+}
+
+/** The interrupts a thread (as GET /threads/{id} or threads.search return it) waits on. */
+export function threadInterrupts(thread) {
+  if (thread?.status !== "interrupted") return [];
+  return Object.values(thread.interrupts ?? {}).flat().filter((i) => i && typeof i === "object");
+}
+
+async function currentInterrupts(threadId) {
+  const state = await requestJson("GET", `${threadPath(threadId)}/state`);
+  if (Array.isArray(state?.interrupts) && state.interrupts.length) return state.interrupts;
+  return (state?.tasks ?? []).flatMap((task) => task.interrupts ?? []);
+}
+
+/** The finished plan's summary message and its markdown artifact, from the agent's state.
+ *  ``before`` places them before that element instead of at the end. */
+export function showTasklistOutcome(values, { before = null } = {}) {
+  const answer = lastAiAnswer(values) ?? values?.summary;
+  if (!answer) throw new HumanError(EMPTY_ANSWER);
+  const items = [addMessage("assistant", answer, { append: false })];
+  finishMessage(items[0]);
+  if (typeof values?.artifact === "string" && values.artifact.trim()) {
+    items.push(addReport(values.artifact, { append: false }));
+  }
+  for (const item of items) ui.messages.insertBefore(item, before);
+  if (!before) scrollToEnd();
+}
+
+/** Show an interrupt as a card, or report that the thread is not waiting on one. */
+export function openCard(threadId, interrupt) {
+  const request = hitlRequest(interrupt?.value);
+  if (!request) return false;
+  const entry = { threadId, interruptId: interrupt.id ?? null, item: null };
+  if (request.name === CLARIFY_ACTION) {
+    showActivity("The planner has a question.");
+    renderClarification(entry, interrupt.value, request);
+  } else {
+    showActivity("Review the proposed tasks.");
+    renderReview(entry, interrupt.value, request);
+  }
+  openCards.add(entry);
+  return true;
+}
+
+/** Close every open card: the conversation has moved on. */
+export function closeOpenCards(note = SUPERSEDED) {
+  for (const entry of [...openCards]) entry.close(note);
+  showActivity("");
+}
+
+/** Run (or resume) tasklist-agent on its thread until it finishes or pauses for the user. */
+async function driveTasklist(threadId, body) {
+  showActivity("Planning tasks…");
+  const result = await streamRun(`${threadPath(threadId)}/runs/stream`, {
+    assistant_id: TASKLIST_GRAPH,
+    ...body,
+  });
+  const interrupts = result.interrupts.length ? result.interrupts : await currentInterrupts(threadId);
+  if (openCard(threadId, interrupts[0])) return;
+  showActivity("");
+  showTasklistOutcome(result.values);
+}
+
+/** Plan ``goal`` (the page has shown the user's message already). */
+export async function runTasklist(goal) {
+  const thread = await requestJson("POST", "/threads", {});
+  await driveTasklist(thread.thread_id, {
+    input: { messages: [{ type: "human", content: goal, id: uuid() }] },
+  });
+}
+
+/** Whether the card's interrupt is still the one its thread waits on; if not, the card is
+ *  closed and what happened instead is shown. */
+async function stillPending(entry) {
+  const thread = await requestJson("GET", threadPath(entry.threadId));
+  const interrupts = threadInterrupts(thread);
+  const same = entry.interruptId === null
+    ? interrupts.length > 0
+    : interrupts.some((i) => i.id === entry.interruptId);
+  if (same) return true;
+  if (!openCards.has(entry)) return false;
+  entry.close(ANSWERED_ELSEWHERE);
+  if (openCard(entry.threadId, interrupts[0])) return false;
+  if (thread?.status === "busy") {
+    showActivity("The planner is still working on it elsewhere.");
+  } else if (thread?.values?.summary) {
+    showActivity("");
+    showTasklistOutcome(thread.values);
+  }
+  return false;
+}
+
+/** Check the open cards against their threads (the tab was away: maybe answered elsewhere). */
+export function recheckOpenCards() {
+  if (isBusy() || !openCards.size) return;
+  runAction(async () => {
+    for (const entry of [...openCards]) await stillPending(entry);
+  }, { refresh: false });
+}
+
+/** Close the card with the decision taken, then resume the run with it. */
+function resumeWith(entry, label, resume) {
+  if (isBusy()) {
+    showError(WAIT_FOR_ANSWER);
+    return;
+  }
+  runAction(async () => {
+    if (!(await stillPending(entry))) return;
+    entry.close(label);
+    await driveTasklist(entry.threadId, { command: { resume } });
+  });
+}
+
+/** Register how a card closes: its forms and buttons go, a line says what happened. */
+function closer(entry, actions) {
+  entry.close = (note) => {
+    openCards.delete(entry);
+    for (const form of entry.item.querySelectorAll("form")) if (form !== actions) form.remove();
+    for (const input of entry.item.querySelectorAll("input")) input.disabled = true;
+    actions.replaceChildren(paragraph(note, "decided"));
+  };
+}
+
+function renderReview(entry, value, request) {
+  const tasks = tasksOf(request);
+  // "Ask for changes" is a reject with a message: a revision, while any are left.
+  const canRevise = request.allowed.includes("reject") && Number(value?.revisionsLeft ?? 1) > 0;
+  const shown = REVIEW_ACTIONS.filter((a) => (a === "respond" ? canRevise : request.allowed.includes(a)));
+  const verbs = shown.map((a) => ACTION_VERB[a]);
+  const choice = verbs.length > 1 ? `${verbs.slice(0, -1).join(", ")} or ${verbs.at(-1)}` : verbs[0];
+  const item = card(choice ? `Proposed tasks: ${choice}` : "Proposed tasks");
+  entry.item = item;
+  for (const note of Array.isArray(value?.notes) ? value.notes : []) {
+    item.append(paragraph(`Note: ${note}`, "task-detail"));
+  }
+  const list = document.createElement("ol");
+  const titles = tasks.map((task) => {
+    const li = document.createElement("li");
+    const title = document.createElement("span");
+    title.className = "task-title";
+    title.textContent = String(task.title ?? "");
+    li.append(title);
+    const after = Array.isArray(task.depends_on) && task.depends_on.length
+      ? ` (after ${task.depends_on.join(", ")})`
+      : "";
+    if (task.acceptance || after) {
+      const detail = document.createElement("span");
+      detail.className = "task-detail";
+      detail.textContent = `${task.id ? `${task.id}: ` : ""}${task.acceptance ?? ""}${after}`;
+      li.append(detail);
+    }
+    list.append(li);
+    return title;
+  });
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const buttons = {};
+  for (const action of shown) {
+    const style = { edit: "secondary", respond: "secondary", reject: "danger" }[action];
+    buttons[action] = button(ACTION_LABEL[action], style);
+    actions.append(buttons[action]);
+  }
+  item.append(list, actions);
+  closer(entry, actions);
+  ui.messages.append(item);
+  scrollToEnd();
+  (buttons.approve ?? actions.firstElementChild)?.focus();
+
+  let inputs = null;
+  buttons.approve?.addEventListener("click", () =>
+    resumeWith(entry, "Approved.", decide({ type: "approve" })));
+  buttons.reject?.addEventListener("click", () =>
+    resumeWith(entry, "Rejected.", decide({ type: "reject" })));
+  let revision = null;
+  buttons.respond?.addEventListener("click", () => {
+    // The planner redrafts with this instruction and asks for review again.
+    revision ??= textForm("What should change", "Send request", (text) => {
+      if (isBusy()) return showError(WAIT_FOR_ANSWER);
+      resumeWith(entry, `You asked for changes: ${text}`, decide({ type: "reject", message: text }));
+    });
+    if (!revision.form.isConnected) actions.before(revision.form);
+    revision.input.focus();
+  });
+  buttons.edit?.addEventListener("click", () => {
+    if (!inputs) {
+      inputs = titles.map((title, index) => {
+        const input = document.createElement("input");
+        input.type = "text";
+        input.value = title.textContent;
+        input.setAttribute("aria-label", `Title of task ${index + 1}`);
+        title.replaceWith(input);
+        return input;
+      });
+      buttons.edit.textContent = "Send edits";
+      if (buttons.approve) buttons.approve.disabled = true;
+      if (buttons.respond) buttons.respond.disabled = true;
+      inputs[0]?.focus();
+      return;
+    }
+    const edited = tasks.map((task, index) => ({
+      ...task,
+      title: inputs[index].value.trim() || String(task.title ?? ""),
+    }));
+    resumeWith(entry, "Edited and sent back.", decide({
+      type: "edit",
+      edited_action: { name: request.name, args: { ...request.args, tasks: edited } },
+    }));
+  });
+}
+
+function renderClarification(entry, value, request) {
+  const item = card("The planner asks");
+  entry.item = item;
+  item.append(paragraph(String(value?.question ?? "Could you say more about the goal?")));
+  const { form, input } = textForm("Your answer", "Answer", (text) =>
+    resumeWith(entry, `You answered: ${text}`, decide({
+      type: "edit",
+      edited_action: { name: request.name, args: { ...request.args, answer: text } },
+    })));
+  const stop = button("Stop planning", "danger");
+  form.append(stop);
+  item.append(form);
+  closer(entry, form);
+  ui.messages.append(item);
+  scrollToEnd();
+  input.focus();
+  stop.addEventListener("click", () =>
+    resumeWith(entry, "Planning stopped.", decide({ type: "reject" })));
+}
