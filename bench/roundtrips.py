@@ -358,5 +358,20 @@ def readme_section(result: dict[str, Any]) -> list[str]:
             f"{'; '.join(_cell(g) for g in paced) or '-'} | "
             f"{r['bare']['total']['mean']:g} | {r['graph']['total']['mean']:g} |"
         )
+    pg = result["backends"].get("postgres")
+    paced = [g for g in (pg or {}).get("ours_paused", {}).values() if isinstance(g, dict)]
+    if any(_checks(g) for g in paced if "total" in g):
+        lines += [
+            "",
+            "**Why a turn paced like a chat costs more round trips on PostgreSQL.** The",
+            "pool tests a connection on checkout when it has been idle longer than",
+            f"`POOL_RECHECK_AFTER_S` ({POOL_RECHECK_AFTER_S:g} s; `_Freshness.check` in",
+            "`memory/backends/postgres.py`), with an empty query: one round trip, two on a",
+            "connection's first check (the pool's connections prepare every statement,",
+            "`prepare_threshold=0`, the empty one too). A model call is longer than that,",
+            "and so is a user's pause, so on the real path the write and the next turn's",
+            "read each pay one more round trip than designed. Back to back the path is",
+            "1 read + 1 write, as designed.",
+        ]
     lines += ["", "![round trips](results/roundtrips.png)", ""]
     return lines
