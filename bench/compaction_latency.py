@@ -333,35 +333,33 @@ async def run_backend(env: BenchEnv, name: str, profile: Profile) -> dict[str, A
 
 
 def plot(backends: dict[str, Any], path: Path) -> None:
+    """Top: each run's server-side time; bottom: each compaction's landing vs its model."""
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(backends), figsize=(6 * len(backends), 4.2), squeeze=False)
-    for ax, (name, r) in zip(axes[0], backends.items(), strict=True):
+    fig, axes = plt.subplots(2, len(backends), figsize=(6 * len(backends), 7), squeeze=False)
+    for col, (name, r) in enumerate(backends.items()):
+        ax = axes[0][col]
         for flag, label, colour in ((False, "plain turn", "C7"), (True, "compaction turn", "C3")):
             rows = [x for x in r["per_run"] if x["compaction"] == flag and x["exec_ms"] is not None]
             ax.scatter(
                 [x["turn"] for x in rows], [x["exec_ms"] for x in rows], s=14, c=colour, label=label
             )
-        landed = r["landings"]
-        if landed:
-            ax2 = ax.twinx()
-            ax2.plot(
-                [x["turn"] for x in landed],
-                [x["landed_after_run_s"] for x in landed],
-                "^",
-                c="C0",
-                label="landed after the run (s)",
-            )
-            ax2.plot(
-                [x["turn"] for x in landed], [x["model_s"] for x in landed], "_", c="C0", ms=12
-            )
-            ax2.set_ylabel("compaction landed after the run's end (s); model time: dash")
-            ax2.set_ylim(0, max(x["landed_after_run_s"] for x in landed) * 1.3)
-        ax.set_yscale("log")
+        ax.set_ylim(bottom=0)
         ax.set_xlabel("turn")
         ax.set_ylabel("server run time, run_exec_ms")
-        ax.set_title(f"langgraph dev, slow compaction model — {name}")
+        ax.set_title(f"Run time under langgraph dev — {name}")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(fontsize=8)
+        ax = axes[1][col]
+        landed = r["landings"]
+        turns = [x["turn"] for x in landed]
+        ax.plot(turns, [x["landed_after_run_s"] for x in landed], "^", c="C0", label="landed")
+        ax.plot(turns, [x["model_s"] for x in landed], "_", c="C1", ms=14, label="model's time")
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("compaction turn")
+        ax.set_ylabel("seconds after the run's end")
+        ax.set_title(f"When each compaction landed — {name}")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
     save_figure(fig, path)
 
 

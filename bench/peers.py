@@ -374,29 +374,33 @@ LABELS = {
 
 
 def plot(raws: list[dict[str, Any]], path: Path) -> None:
+    """Top: turn cost along the conversation; bottom: every figure as peer / ours."""
     plt = pyplot()
-    fig, axes = plt.subplots(2, len(raws), figsize=(6 * len(raws), 8), squeeze=False)
+    fig, axes = plt.subplots(2, len(raws), figsize=(6.5 * len(raws), 8), squeeze=False)
     for col, raw in enumerate(raws):
         ax = axes[0][col]
         for c in CONTESTANTS:
             ys = raw["times_ms"][c]
-            width = 25
-            rolled = [median(ys[max(0, i - width) : i + width + 1]) for i in range(len(ys))]
+            rolled = [median(ys[max(0, i - 25) : i + 26]) for i in range(len(ys))]
             ax.plot(range(1, len(ys) + 1), rolled, label=LABELS[c], lw=1.3)
-        ax.set_yscale("log")
+        ax.set_ylim(bottom=0)
         ax.set_xlabel("turn")
-        ax.set_ylabel("ms per turn (rolling median)")
-        ax.set_title(f"Peers: turn cost — {raw['backend']}")
+        ax.set_ylabel("ms per turn (rolling median of 51)")
+        ax.set_title(f"Peers: time per turn — {raw['backend']}")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
         ax = axes[1][col]
-        for c in CONTESTANTS:
-            ys = raw["context_chars"][c]
-            ax.plot(range(1, len(ys) + 1), ys, label=LABELS[c], lw=1)
-        ax.set_xlabel("turn")
-        ax.set_ylabel("characters per model call")
-        ax.set_title(f"Peers: context per model call — {raw['backend']}")
-        ax.grid(alpha=0.3)
+        ratios = summarize(raw)["peer_vs_ours"]
+        width = 0.38
+        for k, peer in enumerate(PEERS):
+            xs = [j + (k - 0.5) * width for j in range(len(FIGURES))]
+            ax.bar(xs, [ratios[peer][f] for f in FIGURES], width, label=LABELS[peer])
+        ax.axhline(1, c="k", lw=0.8)
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(FIGURES)), [f.replace("_", "\n") for f in FIGURES], fontsize=7)
+        ax.set_ylabel("peer / ours (above 1: ours is ahead)")
+        ax.set_title(f"Peers against ours — {raw['backend']}")
+        ax.grid(alpha=0.3, axis="y")
         ax.legend(fontsize=8)
     save_figure(fig, path)
 
