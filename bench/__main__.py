@@ -12,22 +12,30 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    compaction_latency,
     compaction_rate,
     concurrency,
     context_size,
     dev_queue,
-    e2e,
+    peers,
     recall,
     report,
+    roundtrips,
     storage,
     turn_cost,
 )
 from bench.common import BACKENDS, FULL, QUICK, RESULTS_DIR, Profile, bench_env, postgres_version
 
 LOOP_BENCHES = ("turn_cost", "storage", "context_size", "compaction_rate")
-ALL = (*LOOP_BENCHES, "concurrency", "recall", "e2e", "dev_queue")
-QUICK_SKIPS = ("e2e",)
-"""Too slow for the smoke run: a server boot per backend and long steady-load phases."""
+ALL = (
+    *LOOP_BENCHES,
+    "concurrency",
+    "recall",
+    "roundtrips",
+    "compaction_latency",
+    "peers",
+    "dev_queue",
+)
 
 
 async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]:
@@ -43,20 +51,25 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
             results["turn_cost"] = turn_cost.report(raws, profile, out)
             results["storage"] = storage.report(raws, profile, out)
             results["context_size"] = context_size.report(raws, profile, out)
-            print("[bench] compaction latency with a slow model", flush=True)
-            results["compaction_rate"] = await compaction_rate.run(env, raws, profile, out)
+            results["compaction_rate"] = compaction_rate.report(raws, profile, out)
         if "concurrency" in only:
             print("[bench] concurrency", flush=True)
             results["concurrency"] = await concurrency.run(env, profile, out)
         if "recall" in only:
             print("[bench] recall: planted facts and decisions after long chats", flush=True)
             results["recall"] = await recall.run(env, out)
-        if "e2e" in only:
-            print("[bench] end to end under langgraph dev", flush=True)
-            results["e2e"] = await e2e.run(env, profile, out)
         if "dev_queue" in only:
             print("[bench] dev run queue: one client, with and without the wake-up", flush=True)
             results["dev_queue"] = await dev_queue.run(env, profile, out)
+        if "roundtrips" in only:
+            print("[bench] round trips per turn", flush=True)
+            results["roundtrips"] = await roundtrips.run(env, profile, out)
+        if "compaction_latency" in only:
+            print("[bench] compaction latency under langgraph dev", flush=True)
+            results["compaction_latency"] = await compaction_latency.run(env, profile, out)
+        if "peers" in only:
+            print("[bench] peers: SummarizationMiddleware, langmem", flush=True)
+            results["peers"] = await peers.run(env, profile, out)
         results["_environment"] = report.environment(postgres_version(env.pg_server_url))
     return results
 
@@ -64,7 +77,7 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="CI smoke run: small sizes")
-    parser.add_argument("--only", nargs="+", choices=ALL, help="default: all (quick: all but e2e)")
+    parser.add_argument("--only", nargs="+", choices=ALL, help="default: all")
     parser.add_argument("--out", type=Path, help="results folder (default: bench/results)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
@@ -76,8 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(tmp.name)
     out = out or RESULTS_DIR
     started = time.perf_counter()
-    quick = tuple(name for name in ALL if name not in QUICK_SKIPS)
-    only = set(args.only or (quick if args.quick else ALL))
+    only = set(args.only or ALL)
     results = asyncio.run(run_all(profile, out, only))
     elapsed = time.perf_counter() - started
     targets = report.targets(results)

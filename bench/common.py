@@ -7,7 +7,6 @@ hits both sides alike.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -16,9 +15,8 @@ import sqlite3
 import statistics
 import tempfile
 import uuid
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,14 +25,14 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from memory.compaction import CompactionRequest
-from memory.models import AppendResult, CompactionOutput
+from memory.models import CompactionOutput
 
 PG_ENV = "AIMIND_BENCH_POSTGRES_URL"
 RESULTS_DIR = Path(__file__).parent / "results"
 BACKENDS = ("sqlite", "postgres")
 SYSTEM_PROMPT = "You are AI Mind, a helpful assistant. Answer briefly and precisely."
-MODEL_SLEEP_S = 0.2
-"""How long the slow fake compaction model takes (benchmark 4)."""
+GIST_CHARS = 120
+"""What the fake compaction models keep of each folded user message."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,26 +44,19 @@ class Profile:
     storage_marks: tuple[int, ...]
     window: int
     """Turns per window when comparing early vs late turn cost."""
-    slow_turns: int
     sessions: int
     session_turns: int
     writers: int
     writer_turns: int
     rounds: int
-    e2e_phases: int
-    """Measuring phases per side (memory on, memory off) end to end; the sides alternate."""
-    e2e_phase_s: float
-    """Seconds of steady load per phase, the settling second included."""
-    e2e_in_process_runs: int
-    """Chat runs per in-process block (end to end's server-free measurement)."""
     queue_rounds: int
     """Block pairs of the dev queue bench (one block per server, the order alternating)."""
     queue_runs: int
     """Runs one client sends back to back in one block of the dev queue bench."""
 
 
-FULL = Profile("full", 1000, (10, 100, 1000), 48, 17, 64, 50, 8, 25, 2, 6, 8.0, 200, 6, 10)
-QUICK = Profile("quick", 60, (10, 60), 12, 8, 8, 6, 4, 4, 2, 1, 2.5, 10, 2, 3)
+FULL = Profile("full", 1000, (10, 100, 1000), 48, 64, 50, 8, 25, 2, 6, 10)
+QUICK = Profile("quick", 60, (10, 60), 12, 8, 6, 4, 4, 2, 2, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,58 +158,26 @@ def conversation(seed: int = 7) -> Iterator[tuple[str, str]]:
 # --- fake compactors --------------------------------------------------------------------
 
 
-_FOLDS: ContextVar[list[list[str]] | None] = ContextVar("bench_folds", default=None)
-"""The folds made during one ``InstantCompactor.counted`` append (compaction may run in a
-task of its own; the list is shared)."""
-
-
 class InstantCompactor:
     """A compaction "model" that answers at once: summary grows to its cap, pins accrue.
 
-    ``name`` is ``"llm"`` because it stands in for the model compactor.
+    ``name`` is ``"llm"`` because it stands in for the model compactor: its
+    compactions run after the turn, as a model's do.
     """
 
     name = "llm"
 
     def __init__(self) -> None:
         self.calls = 0
-        self.folded_ids: list[str] = []
-        """Message ids folded by compactions that were stored (see ``counted``)."""
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput:
         self.calls += 1
-        if (folds := _FOLDS.get()) is not None:
-            folds.append([m.id for m in request.folded])
-        gist = " ".join(m.text[:120] for m in request.folded if m.role == "user")
+        gist = " ".join(m.text[:GIST_CHARS] for m in request.folded if m.role == "user")
         summary = f"{gist} {request.summary}".strip()
         pins = [
             s.strip() + "." for m in request.folded for s in m.text.split(".") if "decided" in s
         ]
         return CompactionOutput(summary=summary, pinned_decisions=pins)
-
-    async def counted(self, append: Awaitable[AppendResult]) -> AppendResult:
-        """Await one ``append_turn``; keep the ids its stored fold folded, if it compacted.
-
-        A Postgres write that lost to another process's write is retried on fresh
-        state and compacts again; only the last fold of the turn was stored.
-        """
-        folds: list[list[str]] = []
-        token = _FOLDS.set(folds)
-        try:
-            result = await append
-        finally:
-            _FOLDS.reset(token)
-        if result.compacted and folds:
-            self.folded_ids.extend(folds[-1])
-        return result
-
-
-class SleepingCompactor(InstantCompactor):
-    """The same answers, after ``MODEL_SLEEP_S`` — a model call's latency."""
-
-    async def compact(self, request: CompactionRequest) -> CompactionOutput:
-        await asyncio.sleep(MODEL_SLEEP_S)
-        return await super().compact(request)
 
 
 # --- storage ------------------------------------------------------------------------------
@@ -277,6 +236,20 @@ def median(values: Sequence[float]) -> float:
 
 def ratio(num: float, den: float) -> float:
     return round(num / den, 3) if den else float("nan")
+
+
+def target(
+    name: str, figure: str, value: float, goal: str, met: bool, note: str = ""
+) -> dict[str, Any]:
+    """One row of the targets table."""
+    return {
+        "target": name,
+        "figure": figure,
+        "value": value,
+        "goal": goal,
+        "met": met,
+        "note": note,
+    }
 
 
 def write_json(out: Path, name: str, data: dict[str, Any]) -> Path:

@@ -10,9 +10,10 @@ One session: ``writers`` writers, each its own service (its own pools and
 in-process locks, as separate server processes would have), write to the SAME
 session at once; only the compare-and-put keeps turns from being lost.
 
-Lost turns are counted exactly: every turn carries message ids, the fake
-compactor records the ids folded by the compactions that were stored, so every
-id written must end up either folded once or still in the window.
+Lost turns are counted exactly: every turn carries message ids and every fold
+(deferred, or inline when the window passed its bound) is recorded in a ledger
+whose tokens the stored summary carries (``bench.ledger``), so every id written
+must end up either folded once by a stored fold or still in the window.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from bench.common import (
     BACKENDS,
     Backend,
     BenchEnv,
-    InstantCompactor,
     Profile,
     conversation,
     pyplot,
@@ -38,29 +38,30 @@ from bench.common import (
     save_figure,
     write_json,
 )
-from memory import FinalTurn, MemoryLimits, MemoryService, open_memory
-from memory.checkpointer import open_pg_pool
-from memory.locks import LocalLocks
+from bench.ledger import FoldLedger, keep_ledger
+from memory import ExtractiveCompactor, FinalTurn, MemoryLimits, MemoryService, open_memory
+from memory.backends import Backend as MemoryBackend
+from memory.backends.inmemory import InMemoryMemoryThreads
+from memory.backends.postgres import open_pg_pool
 from memory.session import load_secret
-from memory.store import ThreadStore
 
 NAME = "concurrency"
 
 
 @asynccontextmanager
 async def stock_memory(url: str) -> AsyncIterator[MemoryService]:
-    """Our service, but over one stock ``AsyncPostgresSaver`` (single instance lock).
-
-    The stock saver cannot compare-and-put, so turns are serialized by the in-process
-    locks alone: right for this one process.
+    """Our service, but every read and write through one stock ``AsyncPostgresSaver``
+    (single instance lock): ``aget_tuple`` + ``aput`` behind an in-process lock
+    (``InMemoryMemoryThreads`` uses nothing but a saver's public calls), right for
+    this one process.
     """
     async with open_pg_pool(url) as pool:
         saver = AsyncPostgresSaver(pool)
         await saver.setup()
+        threads = InMemoryMemoryThreads(saver)  # type: ignore[arg-type]
+        backend = MemoryBackend("postgres", saver, threads)
         limits = MemoryLimits()
-        yield MemoryService(
-            ThreadStore(saver), LocalLocks(), load_secret(), limits, InstantCompactor()
-        )
+        yield MemoryService(backend, load_secret(), limits, ExtractiveCompactor(limits))
 
 
 def _ids(tag: str, session: int, turn: int) -> tuple[str, str]:
@@ -75,36 +76,48 @@ async def _turns(
     turns: range,
     texts: list[tuple[str, str]],
 ) -> int:
+    """One writer: read the session (as a turn's context does), then write the turn."""
     written = 0
     for t, (user, assistant) in zip(turns, texts, strict=True):
         uid, aid = _ids(tag, session, t)
-        await mem.load(token)
-        result = await mem.compactor.counted(  # type: ignore[attr-defined]
-            mem.append_turn(
-                token,
-                FinalTurn(
-                    user_text=user,
-                    assistant_text=assistant,
-                    status="completed",
-                    user_message_id=uid,
-                    assistant_message_id=aid,
-                ),
-            )
+        await mem.snapshot(token)
+        result = await mem.append_turn(
+            token,
+            FinalTurn(
+                user_text=user,
+                assistant_text=assistant,
+                status="completed",
+                user_message_id=uid,
+                assistant_message_id=aid,
+            ),
         )
         written += result.written
     return written
 
 
 async def _lost(
-    mems: list[MemoryService], tokens: dict[int, str], tag: str, turns: int
+    mems: list[MemoryService],
+    ledger: FoldLedger,
+    writers: dict[int, str],
+    tag: str,
+    turns: int,
 ) -> dict[str, int]:
-    """Turns written but neither folded nor in the window; ids folded more than once."""
-    folded = [i for m in mems for i in m.compactor.folded_ids if i.startswith(f"{tag}-")]  # type: ignore[attr-defined]
-    seen = set(folded)
-    for token in set(tokens.values()):
-        seen.update(m.id for m in (await mems[0].load(token)).messages)
-    lost = sum(1 for s in tokens for t in range(turns) if not set(_ids(tag, s, t)) <= seen)
-    return {"lost_turns": lost, "folded_twice": len(folded) - len(set(folded))}
+    """Turns written but neither folded by a stored fold nor in the window; ids folded
+    more than once. ``writers`` maps each writer (session) number to its token."""
+    for mem in mems:
+        await mem.settle()
+    totals = {"lost_turns": 0, "folded_twice": 0}
+    for token in set(writers.values()):
+        ids = [
+            i
+            for w, t in writers.items()
+            if t == token
+            for n in range(turns)
+            for i in _ids(tag, w, n)
+        ]
+        audit = ledger.audit((await mems[0].snapshot(token)).state, ids)
+        totals = {k: totals[k] + audit[k] for k in totals}
+    return totals
 
 
 async def many_sessions(
@@ -126,14 +139,15 @@ async def one_session(backend: Backend, profile: Profile) -> dict[str, Any]:
     token = "bench-shared-session-0001"
     text = conversation(seed=5)
     separate = backend.name == "postgres"
+    ledger = FoldLedger()
     async with AsyncExitStack() as stack:
         count = profile.writers if separate else 1
         mems = [
-            await stack.enter_async_context(open_memory(backend.url, compactor=InstantCompactor()))
+            keep_ledger(await stack.enter_async_context(open_memory(backend.url)), ledger)
             for _ in range(count)
         ]
-        tokens = {w: token for w in range(profile.writers)}
-        texts = {w: [next(text) for _ in range(profile.writer_turns)] for w in tokens}
+        writers = {w: token for w in range(profile.writers)}
+        texts = {w: [next(text) for _ in range(profile.writer_turns)] for w in writers}
         t0 = time.perf_counter()
         written = await asyncio.gather(
             *(
@@ -142,7 +156,7 @@ async def one_session(backend: Backend, profile: Profile) -> dict[str, Any]:
             )
         )
         elapsed = time.perf_counter() - t0
-        lost = await _lost(mems, tokens, "one", profile.writer_turns)
+        lost = await _lost(mems, ledger, writers, "one", profile.writer_turns)
     return {
         "writers": profile.writers,
         "writer_turns": profile.writer_turns,
@@ -162,13 +176,14 @@ async def run_backend(env: BenchEnv, profile: Profile) -> dict[str, Any]:
     stock_backend = env.backend("postgres")
     rounds: dict[str, list[dict[str, Any]]] = {"ours": [], "stock": []}
     per_round = profile.session_turns // profile.rounds
+    ledgers = {"ours": FoldLedger(), "stock": FoldLedger()}
     async with AsyncExitStack() as stack:
         variants = {
-            "ours": await stack.enter_async_context(
-                open_memory(backend.url, compactor=InstantCompactor())
-            ),
+            "ours": await stack.enter_async_context(open_memory(backend.url)),
             "stock": await stack.enter_async_context(stock_memory(stock_backend.url)),
         }
+        for v, mem in variants.items():
+            keep_ledger(mem, ledgers[v])
         for r in range(profile.rounds):
             turns = range(r * per_round, (r + 1) * per_round)
             for v in list(variants) if r % 2 == 0 else list(variants)[::-1]:
@@ -182,7 +197,7 @@ async def run_backend(env: BenchEnv, profile: Profile) -> dict[str, Any]:
                 "turns": turns,
                 "elapsed_s": round(elapsed, 3),
                 "turns_per_s": round(turns / elapsed, 2),
-                **await _lost([mem], tokens, v, per_round * profile.rounds),
+                **await _lost([mem], ledgers[v], tokens, v, per_round * profile.rounds),
             }
     return {
         "sessions": profile.sessions,

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import BenchEnv, Profile, pct, pyplot, ratio, save_figure, write_json
+from bench.common import target as _target
 
 NAME = "dev_queue"
 SIDES = ("stock", "wakeup")
@@ -124,3 +125,61 @@ def plot(result: dict[str, Any], path: Path) -> None:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, axis="y")
     save_figure(fig, path)
+
+
+# --- report -------------------------------------------------------------------------
+
+
+def targets(dq: dict[str, Any]) -> list[dict[str, Any]]:
+    """This benchmark's rows of the targets table."""
+    out: list[dict[str, Any]] = []
+    stock, wake = dq["sides"]["stock"], dq["sides"]["wakeup"]
+    v = dq["stock_vs_wakeup_p50"]
+    out.append(
+        _target(
+            f"dev run queue wake-up: one client's run ≥ {dq['goal']:g} × faster",
+            "run latency p50, stock queue / with the wake-up",
+            v,
+            f"≥ {dq['goal']:g}",
+            v >= dq["goal"],
+            f"{stock['p50_ms']} ms vs {wake['p50_ms']} ms; in the server's log, queue wait "
+            f"{stock['server_queue_p50_ms']} vs {wake['server_queue_p50_ms']} ms, run "
+            f"{stock['server_exec_p50_ms']} vs {wake['server_exec_p50_ms']} ms",
+        )
+    )
+    return out
+
+
+def readme_section(dq: dict[str, Any]) -> list[str]:
+    """This benchmark's section of ``bench/README.md``."""
+    lines = [
+        "### 10. Dev run queue wake-up (`langgraph dev`, one client)",
+        "",
+        "`langgraph dev`'s in-memory queue looks for new runs every 0.5 s and only takes",
+        "runs created before its look began, so a run sent to an idle server waits",
+        "0.5–1.0 s before it starts. `adapters/dev_run_queue.py` wakes the queue when a",
+        "run is created (development only). Two servers run side by side, one with",
+        "`AIMIND_DEV_QUEUE_WAKEUP=0` (the stock queue); one SDK client sends `chat` runs",
+        "(`runs.wait`, stateless, with a session) one after another in blocks of "
+        f"{dq['runs_per_block']} that",
+        f"alternate between them ({dq['rounds']} blocks each). Queue wait and run time",
+        "come from each server's own log (`run_queue_ms`, `run_exec_ms`).",
+        "",
+        "| server | runs | client p50 ms | client p90 ms | server queue wait p50 ms | "
+        "server run p50 ms |",
+        "|---|---|---|---|---|---|",
+    ]
+    for side, label in (("stock", "stock queue"), ("wakeup", "with the wake-up")):
+        r = dq["sides"][side]
+        lines.append(
+            f"| {label} | {r['runs']} | {r['p50_ms']} | {r['p90_ms']} | "
+            f"{r['server_queue_p50_ms']} | {r['server_exec_p50_ms']} |"
+        )
+    lines += [
+        "",
+        f"Stock / wake-up, client p50: **{dq['stock_vs_wakeup_p50']} ×**.",
+        "",
+        "![dev run queue](results/dev_queue.png)",
+        "",
+    ]
+    return lines

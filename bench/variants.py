@@ -23,7 +23,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from memory import FinalTurn, MemoryLimits, MemoryService
-from memory.store import next_checkpoint, thread_config
+from memory.backends import Head
+from memory.store import next_head, thread_config
 
 ARTICLE_LIMITS = MemoryLimits(keep_turns=4, recent_turns=4)
 VARIANTS = ("ours", "bare", "graph", "article")
@@ -47,7 +48,7 @@ class MemoryTurns:
         elapsed = time.perf_counter() - t0
         if not result.written:
             raise RuntimeError(f"turn not written: {result.skipped}")
-        self.compacted.append(result.compacted)
+        self.compacted.append(result.compacted or result.pending)
         return elapsed
 
 
@@ -61,7 +62,12 @@ class BareSaverTurns:
     async def turn(self, channels: dict[str, Any]) -> float:
         t0 = time.perf_counter()
         previous = await self.saver.aget_tuple(thread_config(self.thread_id))
-        await self.saver.aput(*next_checkpoint(self.saver, self.thread_id, channels, previous))
+        parent = Head(previous.checkpoint, dict(previous.metadata)) if previous else None
+        head, new_versions = next_head(self.saver, channels, parent)
+        config = thread_config(self.thread_id)
+        if parent:
+            config["configurable"]["checkpoint_id"] = parent.id
+        await self.saver.aput(config, head.checkpoint, head.metadata, new_versions)  # type: ignore[arg-type]
         return time.perf_counter() - t0
 
 

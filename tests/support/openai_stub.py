@@ -3,11 +3,13 @@
 ``POST /v1/chat/completions`` answers from a queue of scripted replies (text,
 tool calls, or JSON for ``response_format: json_schema``), or from a
 ``responder(body)`` callable, plain or streamed as server-sent events. Every
-request body is recorded in ``requests``.
+request body is recorded in ``requests``. A reply with ``delay_s`` is sent that
+many seconds late, without holding up other requests (a slow model call).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -31,6 +33,8 @@ class Reply:
 
     content: str | None = None
     tool_calls: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)
+    delay_s: float = 0.0
+    """Seconds to wait before answering, as a slow model would."""
 
 
 def text(content: str) -> Reply:
@@ -72,6 +76,8 @@ class OpenAIStub:
         body = await request.json()
         self.requests.append(body)
         reply = self._next(body)
+        if reply.delay_s > 0:
+            await asyncio.sleep(reply.delay_s)
         self._count += 1
         completion_id = f"chatcmpl-stub-{self._count}"
         if body.get("stream"):

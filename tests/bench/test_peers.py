@@ -1,0 +1,60 @@
+"""The peers bench is fair: each contestant keeps the window ours keeps (``bench/peers.py``).
+
+The peers are the ``bench`` extra (``pip install -e '.[bench]'``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.common import BenchEnv, Profile
+from bench.peers import Script, peers_missing, play
+from memory.limits import SUMMARY_CHARS
+
+pytestmark = pytest.mark.skipif(peers_missing() is not None, reason="the bench extra is missing")
+
+TURNS = 16
+
+
+def test_every_summary_is_the_same_rule_newest_first_within_the_cap() -> None:
+    texts = {n: f"Turn {n}: " + "word " * 40 for n in range(1, 200)}
+    script = Script(texts)
+    shown = "Turn 3: … Turn 12: … Turn 7: …"
+
+    assert script.summary(shown) == " ".join(texts[n][:120] for n in (12, 7, 3))
+    assert len(script.summary(" ".join(f"Turn {n}:" for n in texts))) <= SUMMARY_CHARS
+    assert script.summary_calls == 2
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def bench_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[BenchEnv, str]]:
+    """The bench's own databases on a real SQLite file, then on a real PostgreSQL."""
+    server = request.getfixturevalue("pg_server_url") if request.param == "postgres" else ""
+    env = BenchEnv(tmp_path, server)
+    yield env, request.param
+    if server:
+        env.drop_databases()
+
+
+async def test_the_contestants_keep_comparable_windows(
+    bench_backend: tuple[BenchEnv, str],
+) -> None:
+    profile = Profile("test", TURNS, (TURNS,), 4, 1, 1, 1, 1, 1)
+    raw = await play(*bench_backend, profile)
+    verbatim = raw["verbatim_turns"]
+
+    # Ours and the middleware: 2, 3 or 4 earlier turns verbatim once they have folded,
+    # folding every third turn.
+    assert set(verbatim["ours"][6:]) == {2, 3, 4}
+    assert set(verbatim["middleware"][8:]) == {2, 3, 4}
+    assert raw["summary_calls"]["ours"] == 4  # turns 5, 8, 11, 14
+    assert raw["summary_calls"]["middleware"] == 4  # turns 7, 10, 13, 16
+    # langmem: never more than 4 earlier turns verbatim, as ours.
+    assert max(verbatim["langmem"]) == 4 == max(verbatim["ours"])
+    assert raw["summary_calls"]["langmem"] >= 2
+    # Every contestant answered every turn, and each stored its thread.
+    assert all(len(t) == TURNS for t in raw["times_ms"].values())
+    assert all(s["rows"] > 0 for s in raw["storage"][str(TURNS)].values())
