@@ -42,7 +42,7 @@ def bench_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tu
 async def test_the_contestants_keep_comparable_windows(
     bench_backend: tuple[BenchEnv, str],
 ) -> None:
-    profile = Profile("test", TURNS, (TURNS,), 4, 1, 1, 1, 1, 1)
+    profile = Profile("test", TURNS, (TURNS,), 4, 1, 1, 1, 1, 1, 1, 1)
     raw = await play(*bench_backend, profile)
     verbatim = raw["verbatim_turns"]
 
