@@ -100,6 +100,10 @@ STAMP_SLOTS = 65_536
 """Slots in a SQLite database's shared stamp file (8 bytes each): threads sharing a
 slot only cost each other a latest-id lookup (``memory/stamps.py``)."""
 
+COMPACTION_START_DELAY_S = 0.05
+"""A deferred compaction starts this long after the write that triggered it, so the run
+that wrote the turn finishes first: the compaction model's request is built on the same
+event loop (a few ms of CPU) and would otherwise hold up the run's last steps."""
 COMPACTION_SHUTDOWN_GRACE_S = 10.0
 """How long closing memory waits for pending compactions before abandoning them (the
 next write then restores the window's bound inline)."""

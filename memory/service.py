@@ -44,6 +44,7 @@ from memory.extractive import ExtractiveCompactor
 from memory.hydration import hydration_dto
 from memory.limits import (
     COMPACTION_SHUTDOWN_GRACE_S,
+    COMPACTION_START_DELAY_S,
     WRITE_ATTEMPTS,
     WRITE_RETRY_FIRST_S,
     WRITE_RETRY_MAX_S,
@@ -228,6 +229,7 @@ class MemoryService:
     async def _compact_later(self, thread_id: str, request: CompactionRequest) -> None:
         """Run the model compaction, then land it; a failure only leaves the window long."""
         try:
+            await asyncio.sleep(COMPACTION_START_DELAY_S)
             output, used = await run_compactor(
                 request, primary=self.compactor, fallback=self.fallback, limits=self.limits
             )

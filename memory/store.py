@@ -94,7 +94,8 @@ class ThreadStore:
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
-        self._cache: OrderedDict[str, tuple[Head, ThreadState]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[Head | None, ThreadState]] = OrderedDict()
+        """Per thread, its head as last read or written (None: empty) and its state."""
 
     async def read(
         self, thread_id: str, *, for_write: bool = False
@@ -105,16 +106,17 @@ class ThreadStore:
         stale copy costs a refused write and a fresh read, never a lost turn.
         """
         kept = self._cache.get(thread_id)
+        known = kept[0] if kept else None
         stamps = self.backend.stamps
-        if kept and (for_write or (stamps and stamps.is_latest(thread_id, kept[0].id))):
+        if kept and (for_write or (stamps and known and stamps.is_latest(thread_id, known.id))):
             self._cache.move_to_end(thread_id)
-            return _copy(kept[1]), kept[0]
-        head = await self.backend.threads.latest(thread_id, kept[0].id if kept else None)
+            return _copy(kept[1]), known
+        head = await self.backend.threads.latest(thread_id, known.id if known else None)
         if head is UNCHANGED and kept:
             self._cache.move_to_end(thread_id)
-            return _copy(kept[1]), kept[0]
+            return _copy(kept[1]), known
         if not isinstance(head, Head):
-            self._cache.pop(thread_id, None)
+            self._keep(thread_id, None, ThreadState())  # a first write builds on "empty"
             return ThreadState(), None
         values = head.checkpoint["channel_values"]
         state = ThreadState.model_validate(
@@ -123,7 +125,7 @@ class ThreadStore:
         self._keep(thread_id, head, state)
         return _copy(state), head
 
-    def _keep(self, thread_id: str, head: Head, state: ThreadState) -> None:
+    def _keep(self, thread_id: str, head: Head | None, state: ThreadState) -> None:
         self._cache[thread_id] = (head, state)
         self._cache.move_to_end(thread_id)
         while len(self._cache) > STATE_CACHE_THREADS:

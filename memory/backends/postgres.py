@@ -288,7 +288,9 @@ class _Freshness:
     async def check(self, conn: AsyncConnection) -> None:
         idle = time.monotonic() - self._used.get(conn, -math.inf)
         if idle > POOL_RECHECK_AFTER_S or _has_pending_input(conn):
-            await AsyncConnectionPool.check_connection(conn)
+            # One round trip (the pool's own check prepares its empty query first,
+            # which costs two on connections with prepare_threshold=0).
+            await conn.execute("", prepare=False)
 
     async def mark_used(self, conn: AsyncConnection) -> None:
         """Pool ``reset`` hook: runs when a healthy connection comes back."""
