@@ -235,16 +235,19 @@ against a baseline measured in the same process on the same database, interleave
 by turn (or block by block) with the variant order rotating, so neighbours' load hits
 both sides alike. Variants of the turn loop (`bench/variants.py`):
 
-- **ours** — `MemoryService.load` + `append_turn` (window 4 turns, keep 2, one
-  checkpoint per turn written by memory's compare-and-put, pruned every 8 writes), with
-  a fake compaction model that answers instantly (its compaction runs after the turn;
-  `load` waits for it);
+- **ours** — what a run does: `MemoryService.snapshot` (the read for the model's
+  context) + `append_turn` (window 4 turns, keep 2, one checkpoint per turn written by
+  memory's compare-and-put, pruned every 8 writes), with a fake compaction model that
+  answers instantly; a compaction runs after the turn that starts it and lands before
+  the next turn, outside the timed turn, as between a user's turns (its latency is
+  benchmark 7's);
 - **(a) bare** — the floor inside the checkpointer abstraction: one `aget_tuple` + one
   `aput` of the same state on a saver from `memory.checkpointer.open_checkpointer`;
 - **(b) graph** — the common LangGraph way: a `MessagesState` (`add_messages`) graph
   holding the whole conversation, one `ainvoke` per turn on the same saver type;
 - **(c) article** — our service with `KEEP_TURNS == RECENT_TURNS == 4`, i.e. compaction
-  on every turn past the window, same fake model.
+  on every turn past the window, same fake model, timed within the turn as the article
+  compacts before answering.
 
 Storage counts the stored row payloads of the session's thread in every table (no index
 or page overhead). Context size counts the characters of every message the model gets (≈

@@ -60,7 +60,7 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
         bare_saver = await stack.enter_async_context(open_checkpointer(dbs["bare"].url))
         graph_saver = await stack.enter_async_context(open_checkpointer(dbs["graph"].url))
         ours = MemoryTurns(ours_mem, TOKEN.format("ours"))
-        article = MemoryTurns(article_mem, TOKEN.format("article"))
+        article = MemoryTurns(article_mem, TOKEN.format("article"), compaction_on_path=True)
         bare = BareSaverTurns(bare_saver, "bench-bare-thread")
         graph = GraphTurns(graph_saver, "bench-graph-thread")
         threads = {

@@ -105,16 +105,16 @@ def merge_pins(old: list[str], new: list[str], limits: MemoryLimits) -> list[str
     An equivalent pin keeps the old one's place; a superseding one moves to the
     end (newest).
     """
-    merged = list(old)
+    merged = [(normalize(p), p) for p in old]  # (comparison key, pin), keys made once
     for pin in clamp_pins(new, limits):
         key = normalize(pin)
-        same = [i for i, p in enumerate(merged) if normalize(p) == key]
-        if same:
-            merged[same[0]] = pin
+        same = next((i for i, (k, _) in enumerate(merged) if k == key), None)
+        if same is not None:
+            merged[same] = (key, pin)
             continue
-        merged = [p for p in merged if not _supersedes(key, normalize(p))]
-        merged.append(pin)
-    return clamp_pins(merged, limits)
+        merged = [(k, p) for k, p in merged if not _supersedes(key, k)]
+        merged.append((key, pin))
+    return clamp_pins([p for _, p in merged], limits)
 
 
 def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:
