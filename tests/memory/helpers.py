@@ -150,9 +150,12 @@ class GatedCompactor:
     name: str = "gated"
     requests: list[CompactionRequest] = field(default_factory=list)
     release: asyncio.Event = field(default_factory=asyncio.Event)
+    asked: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a compaction is asked for."""
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput:
         self.requests.append(request)
+        self.asked.set()
         await self.release.wait()
         folded = " | ".join(m.text for m in request.folded)
         return CompactionOutput(

@@ -45,9 +45,7 @@ async def test_a_model_compaction_never_delays_the_turn_that_starts_it(db_url: s
         assert result.written and result.pending and not result.compacted
         snapshot = await mem.snapshot(token)
         assert snapshot.pending and len(snapshot.state.messages) == 10
-        async with asyncio.timeout(10):  # the compaction starts just after the turn
-            while not gate.requests:
-                await asyncio.sleep(0.01)
+        await asyncio.wait_for(gate.asked.wait(), 10)  # it starts just after the turn
         assert len(gate.requests) == 1
         gate.release.set()
         state = await mem.load(token)
