@@ -22,7 +22,13 @@ from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from adapters.final_turn import FinalTurn, latest_human, load_memory_state, memory_message_id
+from adapters.final_turn import (
+    FinalTurn,
+    latest_human,
+    load_memory_state,
+    memory_message_id,
+    refuse_memory_thread,
+)
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
@@ -107,8 +113,11 @@ class DeliveryChain:
         model = self._models.get(stage) or self._model
         return model if model is not None else chat_model(purpose=f"{GRAPH_NAME}-{stage}")
 
-    async def load(self, state: DeliveryState, runtime: Runtime[SessionContext]) -> dict[str, Any]:
+    async def load(
+        self, state: DeliveryState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
         """Take the requirement (input field or latest human message) and the rubrics."""
+        refuse_memory_thread(config)
 
         async def work() -> dict[str, Any]:
             update: dict[str, Any] = {}
