@@ -223,7 +223,7 @@ async def delete_thread(request: Request) -> Response:
     except Exception:
         log.warning("clearing chat memory failed", exc_info=True)
         return _error(503, MEMORY_UNAVAILABLE)
-    return _json(hydration_dto(memory_thread_id(identity), None))
+    return _json(_empty_thread(identity))
 
 
 async def index(request: Request) -> Response:

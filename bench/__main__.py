@@ -11,31 +11,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import (
-    compaction_latency,
-    compaction_rate,
-    concurrency,
-    context_size,
-    dev_queue,
-    peers,
-    recall,
-    report,
-    roundtrips,
-    storage,
-    turn_cost,
-)
+from bench import compaction_rate, concurrency, context_size, report, storage, turn_cost
 from bench.common import BACKENDS, FULL, QUICK, RESULTS_DIR, Profile, bench_env, postgres_version
 
 LOOP_BENCHES = ("turn_cost", "storage", "context_size", "compaction_rate")
-ALL = (
-    *LOOP_BENCHES,
-    "concurrency",
-    "recall",
-    "roundtrips",
-    "compaction_latency",
-    "peers",
-    "dev_queue",
-)
+ALL = (*LOOP_BENCHES, "concurrency", *(m.NAME for m in report.REPORTING))
 
 
 async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]:
@@ -55,21 +35,10 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
         if "concurrency" in only:
             print("[bench] concurrency", flush=True)
             results["concurrency"] = await concurrency.run(env, profile, out)
-        if "recall" in only:
-            print("[bench] recall: planted facts and decisions after long chats", flush=True)
-            results["recall"] = await recall.run(env, out)
-        if "dev_queue" in only:
-            print("[bench] dev run queue: one client, with and without the wake-up", flush=True)
-            results["dev_queue"] = await dev_queue.run(env, profile, out)
-        if "roundtrips" in only:
-            print("[bench] round trips per turn", flush=True)
-            results["roundtrips"] = await roundtrips.run(env, profile, out)
-        if "compaction_latency" in only:
-            print("[bench] compaction latency under langgraph dev", flush=True)
-            results["compaction_latency"] = await compaction_latency.run(env, profile, out)
-        if "peers" in only:
-            print("[bench] peers: SummarizationMiddleware, langmem", flush=True)
-            results["peers"] = await peers.run(env, profile, out)
+        for module in report.REPORTING:  # each gives its own targets and README section
+            if module.NAME in only:
+                print(f"[bench] {module.LABEL}", flush=True)
+                results[module.NAME] = await module.run(env, profile, out)
         results["_environment"] = report.environment(postgres_version(env.pg_server_url))
     return results
 

@@ -56,6 +56,7 @@ from bench.common import (
 from memory import MemoryService, open_memory
 
 NAME = "compaction_latency"
+LABEL = "compaction latency under langgraph dev"
 TURNS = {"full": 77, "quick": 8}
 """Turns of the measured session: compactions start at turns 5, 8, 11, …"""
 WARM_TURNS = {"full": 5, "quick": 2}

@@ -23,6 +23,7 @@ from bench.common import BenchEnv, Profile, pct, pyplot, ratio, save_figure, wri
 from bench.common import target as _target
 
 NAME = "dev_queue"
+LABEL = "dev run queue: one client, with and without the wake-up"
 SIDES = ("stock", "wakeup")
 SWITCH = {"stock": {"AIMIND_DEV_QUEUE_WAKEUP": "0"}, "wakeup": {}}
 TOKEN = "bench-dev-queue-session-01"

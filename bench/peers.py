@@ -68,6 +68,7 @@ from memory.context import PINS_HEADER
 from memory.limits import SUMMARY_CHARS
 
 NAME = "peers"
+LABEL = "peers: SummarizationMiddleware, langmem"
 CONTESTANTS = ("ours", "middleware", "langmem")
 PEERS = CONTESTANTS[1:]
 TOKEN = "bench-peers-ours-0001"

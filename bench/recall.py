@@ -26,20 +26,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from adapters.models import compaction_model
-from bench.common import BenchEnv, pyplot, ratio, save_figure, write_json
+from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_json
 from bench.common import target as _target
 from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
 from memory.compaction import CompactionRequest
 from memory.decisions import decision_strength, pin_strength
 from memory.extractive import new_pins
 from memory.limits import MemoryLimits
+from memory.model_config import compaction_model
 from memory.models import ChatThreadMessage, utcnow
 from memory.salience import information
 from memory.text import normalize
 from memory.words import content_words
 
 NAME = "recall"
+LABEL = "recall: planted facts and decisions after long chats"
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data"
 CONVERSATIONS = DATA / "conversations"
@@ -289,10 +290,10 @@ def plot(results: dict[str, Any], out: Path) -> None:
     save_figure(fig, out / "recall.png")
 
 
-async def run(env: BenchEnv, out: Path) -> dict[str, Any]:
+async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     """Replay every conversation, one by one and chained, and score what memory kept.
 
-    The whole run takes seconds, so the quick profile runs it all too.
+    The whole run takes seconds, so every profile runs it all.
     """
     chats = conversations()
     chosen = [*chats, *(chained(lang, chats) for lang in ("en", "zh"))]

@@ -43,6 +43,7 @@ from memory import FinalTurn, MemoryService, open_checkpointer, open_memory
 from memory.limits import POOL_RECHECK_AFTER_S
 
 NAME = "roundtrips"
+LABEL = "round trips per turn"
 TURNS = {"full": 48, "quick": 12}
 PAUSED_TURNS = {"full": 4, "quick": 1}
 WARM_TURNS = 4

@@ -111,7 +111,7 @@ class DeliveryChain:
 
     def model_for(self, stage: str) -> BaseChatModel:
         model = self._models.get(stage) or self._model
-        return model if model is not None else chat_model(purpose=f"{GRAPH_NAME}-{stage}")
+        return model if model is not None else chat_model()
 
     async def load(
         self, state: DeliveryState, config: RunnableConfig, runtime: Runtime[SessionContext]

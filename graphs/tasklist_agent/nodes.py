@@ -52,7 +52,6 @@ from graphs.tasklist_agent.validation import render_markdown, repair_tasklist
 log = logging.getLogger("aimind.tasklist_agent")
 
 SOURCE = "tasklist-agent"
-MODEL_PURPOSE = "tasklist"
 SUMMARY_ID_SUFFIX = ":tasklist-summary"
 REVIEW_ACTIONS = ("approve", "edit", "respond", "reject")
 FINAL_DECISION_ACTIONS = ("approve", "edit", "reject")
@@ -156,7 +155,7 @@ class TasklistNodes:
         self._model = model
 
     def planner(self) -> BaseChatModel:
-        return self._model or chat_model(purpose=MODEL_PURPOSE)
+        return self._model or chat_model()
 
     async def ask(
         self,

@@ -15,11 +15,11 @@ from langchain_core.messages import AIMessageChunk
 from langchain_openai import ChatOpenAI
 
 from adapters.memory_runtime import get_memory
-from adapters.models import chat_model, compaction_model
+from adapters.models import chat_model
 from adapters.tools import local_tools
 from graphs.chat import build_graph
 from memory import LLMCompactor, open_memory
-from memory.model_config import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S
+from memory.model_config import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S, compaction_model
 from tests.chat.helpers import TOKEN, status_events, user
 from tests.memory.helpers import turn
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, text, tool_call

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from adapters.models import compaction_model
 from memory import LLMCompactor, open_memory
 from memory.compaction import CompactionRequest
+from memory.model_config import compaction_model
 from memory.models import ChatThreadMessage, utcnow
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub
 

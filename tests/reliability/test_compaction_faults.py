@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from adapters.models import compaction_model
 from memory import (
     AppendResult,
     FinalTurn,
@@ -19,6 +18,7 @@ from memory import (
     ThreadState,
     open_memory,
 )
+from memory.model_config import compaction_model
 from tests.support.fakes import ScriptedChatModel
 from tests.support.faults import assert_bounded
 from tests.support.openai_stub import running_stub, text
