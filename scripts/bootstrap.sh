@@ -3,8 +3,32 @@
 # once: a second call with the same lock, pyproject.toml and Python returns at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
+# --- a Python >= 3.12 (Aegra's floor; one interpreter for development and production) ---
+is_312() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; }
+find_python() {
+  if [ -n "${PYTHON:-}" ]; then
+    is_312 "$PYTHON" && { echo "$PYTHON"; return; }
+    echo "bootstrap: PYTHON=$PYTHON is not a Python 3.12 or newer" >&2
+    return 1
+  fi
+  local c v
+  for c in python3.13 python3.12 python3; do
+    command -v "$c" >/dev/null 2>&1 && is_312 "$c" && { command -v "$c"; return; }
+  done
+  if command -v pyenv >/dev/null 2>&1; then
+    for v in $(pyenv versions --bare 2>/dev/null | grep -E '^3\.(1[2-9]|[2-9][0-9])(\.|$)' | sort -rV); do
+      c="$(pyenv root)/versions/$v/bin/python3"
+      is_312 "$c" && { echo "$c"; return; }
+    done
+  fi
+  echo "bootstrap: no Python 3.12 or newer found: install one (e.g. Debian's python3.12, or 'pyenv install 3.12'), or point PYTHON= at it" >&2
+  return 1
+}
+if [ -x .venv/bin/python ] && ! is_312 .venv/bin/python; then
+  rm -rf .venv  # made by an older Python: start again on 3.12+
+fi
 if [ ! -x .venv/bin/python ]; then
+  PY=$(find_python)
   "$PY" -m venv .venv
 fi
 STAMP=.venv/.aimind-installed
@@ -24,13 +48,20 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   fi
   echo "$WANT" >"$STAMP"
 fi
-# The browser tests drive Debian's Chromium (no browser download at run time).
-if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" != "1" ] && ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "chromium is missing: install Debian's 'chromium' package for the browser tests" >&2
-    exit 1
+# The tests drive Debian's Chromium (no browser download at run time) and start Debian's
+# redis-server for the production replicas; the serve scripts need neither.
+if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" != "1" ]; then
+  missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+      apt-get update -qq >/dev/null &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+      echo "missing for the tests: ${missing[*]} (install Debian's packages of those names)" >&2
+      exit 1
+    fi
   fi
 fi
 # --- npm: the official LangGraph JS SDK for tests/node (the stock-client test) -----------

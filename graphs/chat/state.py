@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from langchain_core.messages import AnyMessage, BaseMessage, convert_to_messages
 from langgraph.channels import UntrackedValue
 from langgraph.graph.message import add_messages
-from typing_extensions import TypedDict  # pydantic needs it for schemas on 3.11
+from typing_extensions import TypedDict  # pydantic needs it for schemas before 3.12
 
 from adapters.final_turn import ThreadState
 

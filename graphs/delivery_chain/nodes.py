@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
+from pydantic import BaseModel
 
 from adapters.final_turn import (
     FinalTurn,
@@ -50,7 +51,7 @@ from graphs.delivery_chain.schemas import (
     RuntimeArtifact,
     TaskBreakdown,
 )
-from graphs.delivery_chain.stages import LOAD, PLAN, STAGES, SYNTHESIZE, TASK, S, ask, run_stage
+from graphs.delivery_chain.stages import LOAD, PLAN, STAGES, SYNTHESIZE, TASK, ask, run_stage
 from graphs.delivery_chain.state import DeliveryState, StageError, fresh
 
 GRAPH_NAME = "delivery-chain"
@@ -96,7 +97,7 @@ def _advanced(
     return {**result, "messages": [*result.get("messages", []), shown]}
 
 
-def _artifact(state: DeliveryState, stage: str, schema: type[S]) -> S:
+def _artifact[S: BaseModel](state: DeliveryState, stage: str, schema: type[S]) -> S:
     return schema.model_validate(state["artifacts"][stage]["content"])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -22,8 +22,6 @@ STAGES: tuple[str, ...] = (LOAD, PLAN, TASK, *REVIEWERS, SYNTHESIZE)
 PROGRESS_EVENT = "workflow-progress"
 NOSTREAM_TAG = "nostream"
 """Subagent calls are not streamed as chat tokens: their output is not the answer."""
-
-S = TypeVar("S", bound=BaseModel)
 
 
 def progress(runtime: Runtime | None, stage: str, status: str) -> None:
@@ -65,7 +63,9 @@ async def run_stage(
     return update
 
 
-async def ask(model: BaseChatModel, schema: type[S], messages: list[BaseMessage]) -> S:
+async def ask[S: BaseModel](
+    model: BaseChatModel, schema: type[S], messages: list[BaseMessage]
+) -> S:
     """One subagent call: the model's structured output, validated against ``schema``."""
     try:
         structured = model.with_structured_output(schema)

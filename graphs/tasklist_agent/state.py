@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
-from typing_extensions import TypedDict  # pydantic needs it for schemas on 3.11
+from typing_extensions import TypedDict  # pydantic needs it for schemas before 3.12
 
 Status = Literal[
     "planning",
