@@ -93,7 +93,8 @@ async def on_thread_run(
     """
     turn = str(value.get("assistant_id")) in _turn_assistants()
     try:
-        check_run_input((value.get("kwargs") or {}).get("input"), turn=turn)
+        kwargs = value.get("kwargs") or {}
+        check_run_input(kwargs.get("input"), turn=turn, command=kwargs.get("command"))
     except RunInputError as exc:
         raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
     return _stamp(value, ctx)

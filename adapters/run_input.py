@@ -7,8 +7,9 @@ Any run's input must be an object whose ``messages`` (if any) are chat
 messages. A run of one of our graphs (``TURN_GRAPHS``) must also carry the
 turn — ``messages`` whose latest user message has text, or (the delivery
 chain's shortcut) a non-empty ``requirement``; another graph served beside
-them keeps its own input schema. A run without input (a resume with
-``command``, or a continue) is not checked.
+them keeps its own input schema. A run that carries a ``command`` is a resume
+whatever its input (agent-chat-ui sends ``{"input": {}, "command": …}``), and a
+run without input (a continue) is not checked either.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-__all__ = ["TURN_GRAPHS", "RunInputError", "check_run_input"]
+__all__ = ["TURN_GRAPHS", "RunInputError", "check_run_input", "is_resume"]
 
 TURN_GRAPHS = frozenset({"chat", "tasklist-agent", "delivery-chain"})
 """The graphs (``langgraph.json``) whose input is a user's turn."""
@@ -72,10 +73,16 @@ class RunInputError(ValueError):
     """A run's input is malformed; the message is a sentence safe to return."""
 
 
-def check_run_input(value: Any, *, turn: bool = True) -> None:
-    """Raise RunInputError unless ``value`` (a run's ``input``) is None or a well-formed
-    object that, with ``turn``, carries the user's turn."""
-    if value is None:
+def is_resume(command: Any) -> bool:
+    """A run's ``command`` makes it a resume (``{"resume": …}``, ``{"goto": …}``,
+    ``{"update": …}``): the one place that decides, for the HTTP check and the graphs."""
+    return isinstance(command, dict) and bool(command)
+
+
+def check_run_input(value: Any, *, turn: bool = True, command: Any = None) -> None:
+    """Raise RunInputError unless the run is a resume (``command``), ``value`` (its
+    ``input``) is None, or a well-formed object that, with ``turn``, carries the turn."""
+    if value is None or is_resume(command):
         return
     if not isinstance(value, dict):
         raise RunInputError(f"The run input must be a JSON object, e.g. {EXAMPLE}.")
