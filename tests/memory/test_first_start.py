@@ -1,11 +1,11 @@
-"""Postgres: several processes opening memory at once on a fresh database all come up (SPEC §10).
+"""Several processes opening memory at once on a fresh database all come up (SPEC §10).
 
-The stock migrations build indexes with ``CREATE INDEX CONCURRENTLY``, which waits
-for every transaction holding a snapshot, and a process queued in
+On Postgres the stock migrations build indexes with ``CREATE INDEX CONCURRENTLY``,
+which waits for every transaction holding a snapshot, and a process queued in
 ``pg_advisory_lock`` holds one while it waits for the process running them: with
 several replicas starting together, one came up and the others died of a
 deadlock. Here real processes, imports done, are told to open memory on a new
-database at the same moment, several times over.
+database at the same moment, several times over; a new SQLite file too.
 """
 
 from __future__ import annotations
@@ -42,7 +42,27 @@ async def _worker() -> asyncio.subprocess.Process:
     return proc
 
 
-async def test_processes_starting_together_on_a_fresh_database_all_come_up(
+async def _start_together(workers: list[asyncio.subprocess.Process], url: str) -> list[dict]:
+    """Every worker opens memory on ``url`` at the same moment; their answers."""
+    line = url.encode() + b"\n"
+    for proc in workers:  # all at once: one write each, no await between
+        assert proc.stdin is not None
+        proc.stdin.write(line)
+    await asyncio.gather(*(p.stdin.drain() for p in workers if p.stdin))
+    lines = await asyncio.gather(
+        *(asyncio.wait_for(p.stdout.readline(), 120) for p in workers if p.stdout)
+    )
+    return [json.loads(answer) for answer in lines]
+
+
+async def _stop(workers: list[asyncio.subprocess.Process]) -> None:
+    for proc in workers:
+        if proc.stdin:
+            proc.stdin.close()
+    await asyncio.gather(*(asyncio.wait_for(p.wait(), 60) for p in workers))
+
+
+async def test_processes_starting_together_on_a_fresh_postgres_all_come_up(
     pg_server_url: str,
 ) -> None:
     workers = await asyncio.gather(*(_worker() for _ in range(PROCESSES)))
@@ -52,21 +72,24 @@ async def test_processes_starting_together_on_a_fresh_database_all_come_up(
         for name in names:
             with psycopg.connect(pg_server_url, autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{name}"')
-            url = with_database(pg_server_url, name).encode() + b"\n"
-            for proc in workers:  # all at once: one write each, no await between
-                assert proc.stdin is not None
-                proc.stdin.write(url)
-            await asyncio.gather(*(p.stdin.drain() for p in workers if p.stdin))
-            lines = await asyncio.gather(
-                *(asyncio.wait_for(p.stdout.readline(), 120) for p in workers if p.stdout)
-            )
-            answers.append([json.loads(line) for line in lines])
+            answers.append(await _start_together(workers, with_database(pg_server_url, name)))
     finally:
-        for proc in workers:
-            if proc.stdin:
-                proc.stdin.close()
-        await asyncio.gather(*(asyncio.wait_for(p.wait(), 60) for p in workers))
+        await _stop(workers)
         with psycopg.connect(pg_server_url, autocommit=True) as conn:
             for name in names:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    assert answers == [[{"ok": True}] * PROCESSES] * TRIALS
+
+
+async def test_processes_starting_together_on_a_new_sqlite_file_all_come_up(
+    tmp_path: Path,
+) -> None:
+    workers = await asyncio.gather(*(_worker() for _ in range(PROCESSES)))
+    try:
+        answers = [
+            await _start_together(workers, f"sqlite:///{tmp_path / str(trial) / 'aimind.sqlite'}")
+            for trial in range(TRIALS)
+        ]
+    finally:
+        await _stop(workers)
     assert answers == [[{"ok": True}] * PROCESSES] * TRIALS
