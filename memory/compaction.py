@@ -2,7 +2,8 @@
 
 Only ``summary`` and ``pinned_decisions`` ever come from a compactor; the kept
 messages and ``last_compacted_at`` are derived here. Whatever a compactor
-returns is clamped locally, and pins from before survive unless replaced.
+returns is cleaned like message text and clamped locally, and pins from before
+survive unless replaced.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 from memory.decisions import pin_strength
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
-from memory.text import clip, normalize
+from memory.text import clean_text, clip, normalize
 
 log = logging.getLogger("aimind.memory.compaction")
 
@@ -62,8 +63,8 @@ def emit(on_status: StatusCallback | None, status: str, state: ThreadState) -> N
         return
     try:
         on_status(status_event(status, state))
-    except Exception:  # a status listener is best-effort by contract
-        log.warning("thread-memory-status listener failed", exc_info=True)
+    except Exception as exc:  # a status listener is best-effort by contract
+        log.warning("thread-memory-status listener failed (%s)", type(exc).__name__)
 
 
 def _evict_weakest(pins: list[str], cap: int) -> list[str]:
@@ -83,9 +84,10 @@ def clamp_pins(pins: list[str], limits: MemoryLimits) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for raw in pins:
-        if not isinstance(raw, str):
+        cleaned = clean_text(raw)
+        if cleaned is None:
             continue
-        pin = clip(raw, limits.pin_chars)
+        pin = clip(cleaned, limits.pin_chars)
         key = normalize(pin)
         if not key or key in seen:
             continue
@@ -161,11 +163,11 @@ def fold(
     limits: MemoryLimits,
     messages: list[ChatThreadMessage] | None = None,
 ) -> ThreadState:
-    """The state after folding: the output clamped, old pins merged, ``messages`` (default:
-    the request's kept slice) verbatim, and the compaction's time."""
+    """The state after folding: the output cleaned like message text and clamped, old pins
+    merged, ``messages`` (default: the request's kept slice) verbatim, and the time."""
     return ThreadState(
         messages=request.kept if messages is None else messages,
-        summary=clip(output.summary, limits.summary_chars),
+        summary=clip(clean_text(output.summary) or "", limits.summary_chars),
         pinned_decisions=merge_pins(request.pinned_decisions, output.pinned_decisions, limits),
         last_compacted_at=utcnow(),
     )

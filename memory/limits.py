@@ -24,6 +24,10 @@ COMPACTION_TIMEOUT_S = 30.0
 PENDING_EXTRA_TURNS = 2
 """Turns the window may grow past RECENT_TURNS while a deferred compaction is pending;
 a write that would pass it compacts inline with the extractive compactor."""
+OVERTAKEN_TURNS = 12
+"""Turns an inline fold may fold past a pending model compaction's own while it runs
+(kept in its lease, ``memory/pending.py``) and its result still lands as the base;
+a compaction overtaken by more is dropped when it lands."""
 SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
 MESSAGE_ID_MAX_CHARS = 200
@@ -71,6 +75,11 @@ class MemoryLimits:
         """The window's bound while a deferred compaction is pending (SPEC §3)."""
         return 2 * (self.recent_turns + PENDING_EXTRA_TURNS)
 
+    @property
+    def overtaken_max_messages(self) -> int:
+        """Messages a pending compaction's lease may hold for its landing (``OVERTAKEN_TURNS``)."""
+        return 2 * OVERTAKEN_TURNS
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> MemoryLimits:
         """Read ``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``; unset means default."""
@@ -104,6 +113,9 @@ COMPACTION_START_DELAY_S = 0.05
 """A deferred compaction starts this long after the write that triggered it, so the run
 that wrote the turn finishes first: the compaction model's request is built on the same
 event loop (a few ms of CPU) and would otherwise hold up the run's last steps."""
+COMPACTION_LEASE_MARGIN_S = 5.0
+"""A pending compaction's lease lasts its start delay, ``COMPACTION_TIMEOUT_S`` and this
+(time to land): past that, the next write on any process starts the compaction anew."""
 COMPACTION_SHUTDOWN_GRACE_S = 10.0
 """How long closing memory waits for pending compactions before abandoning them (the
 next write then restores the window's bound inline)."""

@@ -1,8 +1,8 @@
 """Per-thread write locks: read-modify-write of one memory thread is never interleaved (SPEC §4).
 
-The write itself is a compare-and-put on both databases (``aput_if_latest``:
-under an advisory transaction lock on Postgres, in one ``BEGIN IMMEDIATE``
-transaction on SQLite), so no writer anywhere can lose another's turn. These
+The write itself is a compare-and-put on both databases (``MemoryThreads.put``:
+under an advisory transaction lock on Postgres, one ``INSERT … SELECT`` statement
+on SQLite), so no writer anywhere can lose another's turn. These
 locks keep writers from doing the same work twice: in-process an
 ``asyncio.Lock`` per thread id; on SQLite also a byte-range
 open-file-description lock on a lock file beside the database, so other
@@ -23,6 +23,8 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Protocol
+
+from memory.paths import open_private
 
 _POLL_S = 0.005
 _POLL_MAX_S = 0.05
@@ -71,7 +73,7 @@ class FileLocks(LocalLocks):
     def __init__(self, path: Path) -> None:
         super().__init__()
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        self._fd = open_private(path)
 
     def close(self) -> None:
         os.close(self._fd)

@@ -19,13 +19,23 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["DATABASE_FILE", "DATA_DIR_ENV", "data_dir", "default_database_url"]
+__all__ = [
+    "DATABASE_FILE",
+    "DATA_DIR_ENV",
+    "PRIVATE_MODE",
+    "create_private",
+    "data_dir",
+    "default_database_url",
+    "open_private",
+]
 
 DATA_DIR_ENV = "AIMIND_DATA_DIR"
 PROJECT_DATA_DIR = ".aimind"
 USER_DATA_DIR = "aimind"
 DATABASE_FILE = "aimind.sqlite"
 _CHECKOUT_MARKERS = ("pyproject.toml", "langgraph.json")
+PRIVATE_MODE = 0o600
+"""Every data file memory creates: the database, its lock and stamp files, the secret."""
 
 
 def _checkout_data_dir() -> Path | None:
@@ -54,3 +64,24 @@ def data_dir() -> Path:
 def default_database_url() -> str:
     """The embedded default: a SQLite file in the data folder."""
     return f"sqlite:///{data_dir() / DATABASE_FILE}"
+
+
+def open_private(path: Path, flags: int = os.O_RDWR) -> int:
+    """Open ``path``, creating it ``PRIVATE_MODE`` if it does not exist, whatever the umask
+    (a umask may clear bits of the mode ``open`` asks for; ``fchmod`` sets them exactly)."""
+    try:
+        fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    except FileExistsError:
+        return os.open(path, flags)
+    try:
+        os.fchmod(fd, PRIVATE_MODE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def create_private(path: Path) -> None:
+    """Create ``path`` empty and ``PRIVATE_MODE`` unless it exists (SQLite then gives its
+    ``-wal`` and ``-shm`` files the database file's mode)."""
+    os.close(open_private(path, os.O_RDONLY))

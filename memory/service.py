@@ -3,13 +3,15 @@
 A turn is one durable write. When it makes the window overflow, the
 extractive compactor folds the old turns in that same write (it takes a few
 milliseconds); a model compactor runs afterwards instead, in a task of this
-process, so the run that triggered it ends at once (SPEC §5). The task lands
-its result with a compare-and-put on whatever the thread holds by then: turns
-written meanwhile stay, and a result whose window was folded by someone else in
-the meantime is dropped. Only the write that made the window overflow starts
-a compaction, so two processes never compact the same window; if one is lost
-(a killed process) or slow, the window grows at most to
-``pending_max_messages`` and the next write folds it inline.
+process, so the run that triggered it ends at once (SPEC §5). The write that
+starts it stores a lease in the checkpoint (``memory/pending.py``): while it
+is live no other write, in any process, starts another; once it has expired
+(a killed process), the next write finds the window overflowing and starts the
+compaction anew. The task lands its result with a compare-and-put on whatever
+the thread holds by then, if the thread still holds its lease: turns written
+meanwhile stay. If the window would pass ``pending_max_messages`` first, the
+write folds it inline with the extractive compactor; the model's result, when
+it lands, becomes the base and what that fold took beyond it is folded onto it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import contextvars
 import logging
 import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,10 +58,12 @@ from memory.models import (
     WRITABLE_STATUSES,
     AppendResult,
     ChatThreadMessage,
+    CompactionOutput,
     FinalTurn,
     ThreadState,
     utcnow,
 )
+from memory.pending import PendingCompaction
 from memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
 from memory.store import ThreadStore, build_memory_graph
 from memory.text import clean_text, truncate
@@ -94,8 +98,29 @@ class MemorySnapshot:
     last_compaction: dict[str, Any] | None
     """``{"status", "compactor", "at"}`` of the thread's last compaction, if any."""
     landed: dict[str, Any] | None
-    """The ``thread-memory-status`` event of a deferred compaction that landed since the
-    last turn was written: the next run puts it on its stream."""
+    """The ``thread-memory-status`` event of a deferred compaction that landed (or failed)
+    since the last turn was written: the next run puts it on its stream."""
+
+
+@dataclass(slots=True)
+class _Write:
+    """What one write puts on a thread, and what it leaves to do after."""
+
+    state: ThreadState
+    metadata: dict[str, Any]
+    used: str | None = None
+    """The compactor that folded the window within this write, if one did."""
+    deferred: _Deferred | None = None
+    """The model compaction this write started, to run once it is stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Deferred:
+    request: CompactionRequest
+    lease: str
+
+
+Build = Callable[[ThreadState, Head | None], Awaitable[_Write | None]]
 
 
 class MemoryService:
@@ -115,7 +140,7 @@ class MemoryService:
         self.compactor = compactor
         self.fallback = ExtractiveCompactor(limits)
         self._secret = secret
-        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._pending: dict[str, set[asyncio.Task[None]]] = {}
         self.graph: CompiledStateGraph = build_memory_graph(backend.saver)
 
     @property
@@ -129,6 +154,20 @@ class MemoryService:
 
     def thread_id(self, session: str) -> str:
         return memory_thread_id(self.identity(session))
+
+    async def _commit(self, thread_id: str, build: Build) -> _Write | None:
+        """Read, ``build`` the next state, compare-and-put; again on fresh state while
+        other writers come first. ``build`` returning None writes nothing."""
+        async with self.locks.hold(thread_id):
+            for attempt in range(WRITE_ATTEMPTS):
+                state, head = await self.store.read(thread_id, for_write=attempt == 0)
+                write = await build(state, head)
+                if write is None:
+                    return None
+                if await self.store.write(thread_id, write.state, head, write.metadata):
+                    return write
+                await _pause(attempt)
+        raise WriteConflictError(thread_id)
 
     # --- writing a turn ----------------------------------------------------------------------
 
@@ -149,135 +188,194 @@ class MemoryService:
             return AppendResult(written=False, skipped="empty")
         cap = self.limits.message_char_cap
         user, assistant = truncate(user, cap), truncate(assistant, cap)
-        state = ThreadState()
+        latest = ThreadState()
+
+        async def build(state: ThreadState, head: Head | None) -> _Write | None:
+            nonlocal latest
+            if _is_duplicate(state, turn, user, assistant):
+                return None
+            latest = _with_turn(state, turn, user, assistant)
+            return await self._with_compaction(latest, head, on_status)
+
         try:
-            async with self.locks.hold(thread_id):
-                for attempt in range(WRITE_ATTEMPTS):
-                    state, head = await self.store.read(thread_id, for_write=attempt == 0)
-                    if _is_duplicate(state, turn, user, assistant):
-                        return AppendResult(written=False, skipped="duplicate")
-                    overflowing = len(state.messages) > self.limits.max_messages
-                    state = _with_turn(state, turn, user, assistant)
-                    state, used, metadata, defer = await self._compact_inline(
-                        state, head, overflowing, on_status
-                    )
-                    if await self.store.write(thread_id, state, head, metadata):
-                        break
-                    await _pause(attempt)
-                else:
-                    raise WriteConflictError(thread_id)
+            write = await self._commit(thread_id, build)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.warning("chat memory write failed (source=%s)", turn.source, exc_info=True)
-            emit(on_status, "failed", state)
+        except Exception as exc:
+            log.warning("chat memory write failed (source=%s, %s)", turn.source, type(exc).__name__)
+            emit(on_status, "failed", latest)
             return AppendResult(written=False, skipped="memory-unavailable")
-        if defer is not None:
-            emit(on_status, "started", state)
-            self._start_compaction(thread_id, defer)
-        log.debug("chat memory turn written (source=%s, compactor=%s)", turn.source, used)
+        if write is None:
+            return AppendResult(written=False, skipped="duplicate")
+        if write.deferred is not None:
+            emit(on_status, "started", write.state)
+            self._start_compaction(thread_id, write.deferred)
+        log.debug("chat memory turn written (source=%s, compactor=%s)", turn.source, write.used)
         return AppendResult(
-            written=True, compacted=used is not None, compactor=used, pending=defer is not None
+            written=True,
+            compacted=write.used is not None,
+            compactor=write.used,
+            pending=write.deferred is not None,
         )
 
-    async def _compact_inline(
-        self,
-        state: ThreadState,
-        head: Head | None,
-        overflowing: bool,
-        on_status: StatusCallback | None,
-    ) -> tuple[ThreadState, str | None, dict[str, Any], CompactionRequest | None]:
-        """What this write stores: the state (folded now if it must be), the compactor
-        used, the checkpoint metadata, and the request to fold later, if any."""
+    async def _with_compaction(
+        self, state: ThreadState, head: Head | None, on_status: StatusCallback | None
+    ) -> _Write:
+        """The write of ``state``: folded now if it must be, with the lease of the model
+        compaction under way (``memory/pending.py``), or of one it starts."""
         metadata = _carried(head)
+        pending = PendingCompaction.of(head.metadata if head else None)
+        if pending is not None and not pending.live():
+            pending = None  # its process died or gave up: the next overflow starts anew
         request = split_window(state, self.limits)
-        if request is None:
-            return state, None, metadata, None
-        if self.defers_compaction and len(state.messages) <= self.limits.pending_max_messages:
-            # Only the write that makes the window overflow starts a compaction.
-            return state, None, metadata, None if overflowing else request
-        # An inline compactor folds now; a deferred one that fell behind is replaced
-        # by the extractive one, so the window's bound holds.
-        state, used = await compact(
-            state,
-            request,
-            primary=self.fallback if self.defers_compaction else self.compactor,
-            fallback=self.fallback,
-            limits=self.limits,
-            on_status=on_status,
-        )
-        metadata[LAST_COMPACTION_KEY] = _outcome("succeeded", used)
-        return state, used, metadata, None
+        write = _Write(state, metadata)
+        if request is not None and (
+            not self.defers_compaction or len(state.messages) > self.limits.pending_max_messages
+        ):
+            # An inline compactor folds now; a deferred one that fell behind is overtaken
+            # by the extractive one, so the window's bound holds.
+            write.state, write.used = await compact(
+                state,
+                request,
+                primary=self.fallback if self.defers_compaction else self.compactor,
+                fallback=self.fallback,
+                limits=self.limits,
+                on_status=on_status,
+            )
+            metadata[LAST_COMPACTION_KEY] = _outcome("succeeded", write.used)
+            if pending is not None:
+                pending = pending.overtaken(request.folded, self.limits)
+        elif request is not None and pending is None:
+            pending = PendingCompaction.start(request, self.limits)
+            write.deferred = _Deferred(request, pending.lease)
+        if pending is not None:
+            metadata.update(pending.to_metadata())
+        return write
 
     # --- compactions after the turn --------------------------------------------------------
 
-    def _start_compaction(self, thread_id: str, request: CompactionRequest) -> None:
+    def _start_compaction(self, thread_id: str, deferred: _Deferred) -> None:
         # A fresh context: the task must not carry the finished run's config or callbacks.
         task = asyncio.get_running_loop().create_task(
-            self._compact_later(thread_id, request),
+            self._compact_later(thread_id, deferred),
             name=f"aimind-compaction-{thread_id[-8:]}",
             context=contextvars.Context(),
         )
-        self._pending[thread_id] = task
+        tasks = self._pending.setdefault(thread_id, set())
+        tasks.add(task)
 
         def done(finished: asyncio.Task[None]) -> None:
-            if self._pending.get(thread_id) is finished:
+            tasks.discard(finished)
+            if not tasks and self._pending.get(thread_id) is tasks:
                 del self._pending[thread_id]
 
         task.add_done_callback(done)
 
-    async def _compact_later(self, thread_id: str, request: CompactionRequest) -> None:
-        """Run the model compaction, then land it; a failure only leaves the window long."""
+    async def _compact_later(self, thread_id: str, deferred: _Deferred) -> None:
+        """Run the model compaction, then land it. A landing that fails for any reason is
+        reported ``failed`` to the next run; the log names the error's type only (a
+        database error may quote the conversation)."""
         try:
             await asyncio.sleep(COMPACTION_START_DELAY_S)
             output, used = await run_compactor(
-                request, primary=self.compactor, fallback=self.fallback, limits=self.limits
+                deferred.request, primary=self.compactor, fallback=self.fallback, limits=self.limits
             )
-            await self._land(thread_id, request, fold(request, output, self.limits), used)
+            await self._land(thread_id, deferred, output, used)
         except asyncio.CancelledError:
             log.info("a pending chat memory compaction was abandoned at shutdown")
             raise
-        except Exception:
-            log.warning("a deferred chat memory compaction failed", exc_info=True)
+        except Exception as exc:
+            log.warning("a deferred chat memory compaction failed (%s)", type(exc).__name__)
+            await self._report_failed(thread_id, deferred.lease)
 
     async def _land(
-        self, thread_id: str, request: CompactionRequest, folded: ThreadState, used: str
+        self, thread_id: str, deferred: _Deferred, output: CompactionOutput, used: str
     ) -> None:
+        """Put the compaction's result on whatever the thread holds now, if the thread
+        still holds this compaction's lease; turns written meanwhile stay."""
         status = "succeeded" if used == self.compactor.name else "failed"
-        async with self.locks.hold(thread_id):
-            for attempt in range(WRITE_ATTEMPTS):
-                state, head = await self.store.read(thread_id, for_write=attempt == 0)
-                if not _still_folds(state, request):
-                    log.info("a deferred compaction was superseded; its result is dropped")
-                    return
-                landed = folded.model_copy(
-                    update={"messages": state.messages[len(request.folded) :]}
-                )
-                metadata = {
-                    **_carried(head),
-                    LAST_COMPACTION_KEY: _outcome(status, used),
-                    LANDED_KEY: status_event(status, landed),
-                }
-                if await self.store.write(thread_id, landed, head, metadata):
-                    return
-                await _pause(attempt)
-        raise WriteConflictError(thread_id)
+        request = deferred.request
+
+        async def build(state: ThreadState, head: Head | None) -> _Write | None:
+            pending = _own_lease(head, deferred.lease)
+            if pending is None:
+                log.info("a deferred compaction was superseded; its result is dropped")
+                return None
+            landed = await self._rebased(state, request, pending, output, status)
+            if landed is None:
+                return None
+            metadata = {
+                **_carried(head),
+                LAST_COMPACTION_KEY: _outcome(status, used),
+                LANDED_KEY: status_event(status, landed),
+            }
+            return _Write(landed, metadata)
+
+        await self._commit(thread_id, build)
+
+    async def _rebased(
+        self,
+        state: ThreadState,
+        request: CompactionRequest,
+        pending: PendingCompaction,
+        output: CompactionOutput,
+        status: str,
+    ) -> ThreadState | None:
+        """The thread after the landing. Not overtaken: the result with the turns written
+        since. Overtaken by inline folds: the result is the base, and what they folded
+        beyond it (``pending.since``) is folded onto it, extractively as they did."""
+        if not pending.since:
+            folded = len(request.folded)
+            if [m.id for m in state.messages[:folded]] != list(pending.folded_ids):
+                return None  # not the window it folded (cannot happen under the lease)
+            return fold(request, output, self.limits, messages=state.messages[folded:])
+        if status != "succeeded":
+            return state  # the model failed: the inline folds already hold everything
+        base = fold(request, output, self.limits)
+        onto = CompactionRequest(
+            summary=base.summary,
+            pinned_decisions=base.pinned_decisions,
+            folded=list(pending.since),
+            kept=state.messages,
+        )
+        extracted = await self.fallback.compact(onto)
+        return fold(onto, extracted, self.limits, messages=state.messages)
+
+    async def _report_failed(self, thread_id: str, lease: str) -> None:
+        """Drop the lease and tell the next run (``LANDED_KEY``) that the compaction failed;
+        the thread's state stays as it is."""
+
+        async def build(state: ThreadState, head: Head | None) -> _Write | None:
+            if _own_lease(head, lease) is None:
+                return None
+            metadata = {
+                **_carried(head),
+                LAST_COMPACTION_KEY: _outcome("failed", self.compactor.name),
+                LANDED_KEY: status_event("failed", state),
+            }
+            return _Write(state, metadata)
+
+        try:
+            await self._commit(thread_id, build)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("a failed chat memory compaction went unreported (%s)", type(exc).__name__)
 
     async def settle(self, session: str | None = None, *, within_s: float | None = None) -> None:
         """Wait for this service's pending compactions (of ``session``, or all)."""
         if session is None:
-            tasks = set(self._pending.values())
+            tasks = {t for per_thread in self._pending.values() for t in per_thread}
         else:
-            task = self._pending.get(self.thread_id(session))
-            tasks = {task} if task else set()
+            tasks = set(self._pending.get(self.thread_id(session), ()))
         if tasks:
             await asyncio.wait(tasks, timeout=within_s)
 
     async def aclose(self) -> None:
         """Give pending compactions ``COMPACTION_SHUTDOWN_GRACE_S`` to land, then abandon
-        the rest (their windows are folded inline by a later write)."""
+        the rest (their leases expire: a later write on any process starts them anew)."""
         await self.settle(within_s=COMPACTION_SHUTDOWN_GRACE_S)
-        tasks = list(self._pending.values())
+        tasks = [t for per_thread in self._pending.values() for t in per_thread]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -293,7 +391,7 @@ class MemoryService:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("chat memory read failed", exc_info=True)
+            log.warning("chat memory read failed (%s)", type(exc).__name__)
             raise MemoryUnavailableError() from exc
         metadata = head.metadata if head else {}
         return MemorySnapshot(
@@ -337,15 +435,10 @@ def _outcome(status: str, compactor: str) -> dict[str, Any]:
     return {"status": status, "compactor": compactor, "at": utcnow().isoformat()}
 
 
-def _still_folds(state: ThreadState, request: CompactionRequest) -> bool:
-    """The thread still starts with the turns the compaction folded, on the same summary
-    and pins: nothing else compacted it in the meantime."""
-    folded = [m.id for m in request.folded]
-    return (
-        [m.id for m in state.messages[: len(folded)]] == folded
-        and state.summary == request.summary
-        and state.pinned_decisions == request.pinned_decisions
-    )
+def _own_lease(head: Head | None, lease: str) -> PendingCompaction | None:
+    """The thread's pending compaction if it is still the one of ``lease``."""
+    pending = PendingCompaction.of(head.metadata if head else None)
+    return pending if pending is not None and pending.lease == lease else None
 
 
 async def _pause(attempt: int) -> None:

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from memory.paths import data_dir
+from memory.paths import data_dir, open_private
 
 log = logging.getLogger("aimind.session")
 
@@ -88,7 +88,7 @@ def load_secret(directory: Path | None = None) -> bytes:
     # Write a private temp file, then link it into place: the secret file appears
     # complete or not at all, so processes starting together never read it half-written.
     tmp = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = open_private(tmp, os.O_WRONLY)
     with os.fdopen(fd, "w") as fh:
         fh.write(secrets.token_urlsafe(48))
     try:

@@ -20,6 +20,7 @@ import struct
 from pathlib import Path
 
 from memory.limits import STAMP_SLOTS
+from memory.paths import open_private
 
 _SLOT = struct.Struct("Q")  # native: one aligned 8-byte load or store
 UNKNOWN = 0
@@ -41,7 +42,7 @@ class SharedStamps:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = open_private(path)
         try:
             if os.fstat(fd).st_size < _SLOT.size:
                 os.ftruncate(fd, STAMP_SLOTS * _SLOT.size)  # zeros: every thread "ask"

@@ -7,21 +7,21 @@ import re
 from memory.limits import TRUNCATION_MARKER
 
 _WS = re.compile(r"\s+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters but tab and line breaks, and surrogates (in a ``str`` always lone)."""
 
 
 def clean_text(value: object) -> str | None:
     """The text worth storing, or None when it is not a non-blank string.
 
-    NUL bytes and lone surrogates cannot be stored by every backend (Postgres
-    rejects both), so they are dropped rather than failing the write.
+    For message text and model output alike (SPEC §5): NUL and lone surrogates
+    cannot be stored by every backend (Postgres rejects both, and its error
+    quotes the text), and other control characters are noise in plain text, so
+    all are dropped rather than failing the write.
     """
     if not isinstance(value, str):
         return None
-    text = value.replace("\x00", "")
-    if _SURROGATE.search(text):
-        text = _SURROGATE.sub("\ufffd", text)
-    text = text.strip()
+    text = _UNSTORABLE.sub("", value).strip()
     return text or None
 
 

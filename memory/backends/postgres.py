@@ -4,13 +4,31 @@ All SQL of this backend is in this module. The server's saver is
 ``AsyncPostgresSaver`` as released, plus the two capabilities it lacks
 (``adelete_for_runs``, ``acopy_thread``), written over its tables. Memory
 threads are read in one query and written in one round trip: a multi-statement
-query (one implicit transaction) that takes the thread's advisory lock, inserts
+query, one explicit transaction, that takes the thread's advisory lock, inserts
 the blobs and the checkpoint only if the thread's latest checkpoint is still the
-parent, and prunes if asked. Values are inlined as literals by ``psycopg.sql``.
+parent, and prunes if asked. A clear is the same kind of transaction: the
+thread's lock, then its rows. Values are inlined as literals by ``psycopg.sql``.
+
+Isolation: memory's transactions run at READ COMMITTED, stated in their
+``BEGIN``, whatever the database's ``default_transaction_isolation``. The
+compare-and-put depends on it: each statement after the advisory lock takes a
+new snapshot, so it sees what the lock's previous holder committed. Under
+REPEATABLE READ the whole transaction would read the snapshot taken before the
+lock was granted, and two writers would both find "the latest is my parent".
+The pool is shared with the stock saver, so nothing is set on its connections:
+the level is named per transaction.
+
+Schema set-up (the stock migrations) runs once across processes under an
+advisory lock that waiters poll with ``pg_try_advisory_lock``: a waiter blocked
+in ``pg_advisory_lock`` holds a snapshot all along, and the migrations'
+``CREATE INDEX CONCURRENTLY`` waits for every snapshot: replicas starting
+together on a fresh database would deadlock.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import os
 import select
@@ -22,7 +40,8 @@ from typing import Any
 
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
-from psycopg import AsyncConnection, sql
+from psycopg import AsyncConnection, AsyncCursor, sql
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
@@ -36,9 +55,6 @@ from memory.limits import (
     POOL_RECHECK_AFTER_S,
 )
 from memory.locks import lock_key
-
-SETUP_LOCK_KEY = 0x41494D494E44
-""""AIMIND": one migration at a time across processes."""
 
 # --- memory threads ------------------------------------------------------------------------
 
@@ -63,8 +79,11 @@ _LATEST_ID = sql.SQL(
     "(SELECT checkpoint_id FROM checkpoints WHERE thread_id = {tid} AND checkpoint_ns = '' "
     "ORDER BY checkpoint_id DESC LIMIT 1)"
 )
-PUT_LOCK_SQL = sql.SQL("SELECT pg_advisory_xact_lock({key})")
-"""Writers of one thread queue here, so "latest is the parent" holds until commit."""
+BEGIN_SQL = sql.SQL("BEGIN ISOLATION LEVEL READ COMMITTED")
+COMMIT_SQL = sql.SQL("COMMIT")
+THREAD_LOCK_SQL = sql.SQL("SELECT pg_advisory_xact_lock({key})")
+"""Writers (and the clear) of one thread queue here, so "latest is the parent" holds
+until commit."""
 PUT_BLOBS_SQL = sql.SQL(
     "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) "
     "VALUES {rows} ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING"
@@ -93,11 +112,22 @@ PRUNE_SQL = (
 )
 """After a put, in its transaction: only the new checkpoint and the blobs it uses remain
 (ids grow from parent to child, so every other checkpoint of the thread is older)."""
-DELETE_THREAD_SQL = (
-    "DELETE FROM checkpoints WHERE thread_id = %(tid)s",
-    "DELETE FROM checkpoint_blobs WHERE thread_id = %(tid)s",
-    "DELETE FROM checkpoint_writes WHERE thread_id = %(tid)s",
+DELETE_THREAD_SQL = tuple(
+    sql.SQL(f"DELETE FROM {table} WHERE thread_id = {{tid}}")
+    for table in ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
 )
+
+# --- schema set-up ---------------------------------------------------------------------------
+
+SETUP_LOCK_KEY = 0x41494D494E44
+""""AIMIND": one process runs the migrations at a time."""
+MIGRATIONS_TABLE_SQL = "SELECT to_regclass('checkpoint_migrations') IS NOT NULL AS present"
+MIGRATED_SQL = "SELECT coalesce(max(v), -1) AS v FROM checkpoint_migrations"
+"""The stock migrations' latest applied version (-1: none)."""
+TRY_SETUP_LOCK_SQL = "SELECT pg_try_advisory_lock(%s) AS taken"
+SETUP_UNLOCK_SQL = "SELECT pg_advisory_unlock(%s)"
+SETUP_POLL_S = 0.02
+SETUP_POLL_MAX_S = 0.5
 
 # --- capabilities the stock saver lacks -------------------------------------------------------
 
@@ -236,7 +266,7 @@ class PostgresMemoryThreads:
             "cid": sql.Literal(head.id),
             "parent": sql.Literal(parent_id),
         }
-        statements = [PUT_LOCK_SQL.format(key=sql.Literal(lock_key(thread_id)))]
+        statements = [_thread_lock(thread_id)]
         if blob_rows:
             statements.append(PUT_BLOBS_SQL.format(rows=sql.SQL(", ").join(blob_rows)))
         statements.append(
@@ -254,10 +284,7 @@ class PostgresMemoryThreads:
                 s.format(**names, written=written, versions=sql.Literal(Jsonb(versions)))
                 for s in PRUNE_SQL
             ]
-        async with self.pool.connection() as conn:
-            # One Query message: the statements run as one transaction, in one round trip.
-            query = sql.SQL("; ").join(statements).as_bytes(conn)
-            cur = await conn.execute(query, prepare=False)
+        async with _transaction(self.pool, statements) as cur:
             written = False
             while True:
                 if cur.description and cur.description[0].name == "written_id":
@@ -266,9 +293,35 @@ class PostgresMemoryThreads:
                     return written
 
     async def delete(self, thread_id: str) -> None:
-        async with self.pool.connection() as conn, conn.transaction():
-            for statement in DELETE_THREAD_SQL:
-                await conn.execute(statement, {"tid": thread_id})
+        """The thread's rows, in one transaction under its lock: a put racing the clear
+        commits wholly before it (and is cleared) or after it (on the empty thread)."""
+        tid = sql.Literal(thread_id)
+        statements = [_thread_lock(thread_id), *(s.format(tid=tid) for s in DELETE_THREAD_SQL)]
+        async with _transaction(self.pool, statements):
+            pass
+
+
+def _thread_lock(thread_id: str) -> sql.Composable:
+    return THREAD_LOCK_SQL.format(key=sql.Literal(lock_key(thread_id)))
+
+
+@asynccontextmanager
+async def _transaction(
+    pool: AsyncConnectionPool, statements: Sequence[sql.Composable]
+) -> AsyncIterator[AsyncCursor[Any]]:
+    """Run ``statements`` as one READ COMMITTED transaction in one Query message (one
+    round trip); yields the cursor over their results."""
+    async with pool.connection() as conn:
+        query = sql.SQL("; ").join([BEGIN_SQL, *statements, COMMIT_SQL]).as_bytes(conn)
+        try:
+            cur = await conn.execute(query, prepare=False)
+        except BaseException:
+            # A failed statement leaves the explicit transaction open and aborted.
+            if conn.info.transaction_status == TransactionStatus.INERROR:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+            raise
+        yield cur
 
 
 # --- the pool -----------------------------------------------------------------------------------
@@ -329,15 +382,39 @@ async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[A
         await pool.close()
 
 
+async def _migrated(conn: AsyncConnection) -> bool:
+    """Every stock migration is applied already (the usual start: no lock needed)."""
+    row = await (await conn.execute(MIGRATIONS_TABLE_SQL)).fetchone()
+    if row is None or not row["present"]:
+        return False
+    row = await (await conn.execute(MIGRATED_SQL)).fetchone()
+    return row is not None and row["v"] >= len(AsyncPostgresSaver.MIGRATIONS) - 1
+
+
+async def _take_setup_lock(conn: AsyncConnection) -> None:
+    """Poll for the setup lock: between two tries this process holds no snapshot, so the
+    holder's ``CREATE INDEX CONCURRENTLY`` never waits on it."""
+    delay = SETUP_POLL_S
+    while True:
+        cur = await conn.execute(TRY_SETUP_LOCK_SQL, (SETUP_LOCK_KEY,))
+        row = await cur.fetchone()
+        if row is not None and row["taken"]:
+            return
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, SETUP_POLL_MAX_S)
+
+
 async def _setup(pool: AsyncConnectionPool) -> None:
-    """Run the stock migrations once across processes, on the connection that holds the
-    setup lock (a second connection would deadlock a pool of one)."""
+    """Run the stock migrations once across processes (none when they are all applied),
+    on the connection that holds the setup lock (a second one would deadlock a pool of one)."""
     async with pool.connection() as conn:
-        await conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        if await _migrated(conn):
+            return
+        await _take_setup_lock(conn)
         try:
             await AsyncPostgresSaver(conn).setup()
         finally:
-            await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+            await conn.execute(SETUP_UNLOCK_SQL, (SETUP_LOCK_KEY,))
 
 
 @asynccontextmanager

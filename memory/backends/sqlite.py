@@ -4,11 +4,15 @@ connection beside it.
 All SQL of this backend is in this module. The server's saver is
 ``AsyncSqliteSaver`` as released, plus what it lacks (``aprune``,
 ``adelete_for_runs``, ``acopy_thread``), on its own connection under its own
-lock. Memory threads use a second connection in autocommit mode: a turn is one
-``INSERT … SELECT … WHERE latest IS parent`` statement, which SQLite runs
-atomically under its write lock. Across processes, a record lock per thread
-(``memory.locks``) keeps writers of one session in line and the shared stamps
-(``memory.stamps``) let a reader skip the query when its copy is still the latest.
+lock. Memory threads use a second connection in autocommit mode, shared by every
+session: a turn is one ``INSERT … SELECT … WHERE latest IS parent`` statement,
+which SQLite runs atomically under its write lock. Nothing on that connection
+ever opens a transaction (other sessions' statements would join it and share its
+fate): a clear, two statements, runs on a connection of its own. Across
+processes, a record lock per thread (``memory.locks``) keeps writers of one
+session in line and the shared stamps (``memory.stamps``) let a reader skip the
+query when its copy is still the latest. The database file is created 0600;
+SQLite gives its ``-wal`` and ``-shm`` the same mode.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from memory.backends import sqlite_path
 from memory.backends.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.limits import SQLITE_BUSY_ENV, SQLITE_BUSY_TIMEOUT_S
 from memory.locks import FileLocks
+from memory.paths import create_private
 from memory.stamps import SharedStamps
 
 # --- memory threads ------------------------------------------------------------------------
@@ -175,8 +180,9 @@ class SqliteServerSaver(AsyncSqliteSaver):
 class SqliteMemoryThreads:
     """Memory threads on a connection of their own, in autocommit mode."""
 
-    def __init__(self, conn: aiosqlite.Connection, serde: SerializerProtocol) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, serde: SerializerProtocol) -> None:
         self.conn = conn
+        self.path = path
         self.serde = serde
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
@@ -214,18 +220,26 @@ class SqliteMemoryThreads:
         return True
 
     async def delete(self, thread_id: str) -> None:
-        await self.conn.execute_fetchall("BEGIN IMMEDIATE")
-        try:
+        """One transaction on a connection of its own: atomic for this thread, and no
+        other session's write ever joins it (or is rolled back with it, if cancelled)."""
+        async with _connect(self.path) as conn:
+            await conn.execute_fetchall("BEGIN IMMEDIATE")
             for statement in DELETE_THREAD_SQL:
-                await self.conn.execute_fetchall(statement, {"tid": thread_id})
-        except BaseException:
-            await self.conn.execute_fetchall("ROLLBACK")
-            raise
-        await self.conn.execute_fetchall("COMMIT")
+                await conn.execute_fetchall(statement, {"tid": thread_id})
+            await conn.execute_fetchall("COMMIT")  # closing before this rolls back
 
 
-def _busy_timeout_s() -> float:
-    return float(os.environ.get(SQLITE_BUSY_ENV) or SQLITE_BUSY_TIMEOUT_S)
+def _connect(path: Path, *, autocommit: bool = True) -> aiosqlite.Connection:
+    """A connection to the database (``autocommit``: no implicit transactions)."""
+    timeout = float(os.environ.get(SQLITE_BUSY_ENV) or SQLITE_BUSY_TIMEOUT_S)
+    if autocommit:
+        return aiosqlite.connect(str(path), timeout=timeout, isolation_level=None)
+    return aiosqlite.connect(str(path), timeout=timeout)
+
+
+def _prepare_file(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    create_private(path)
 
 
 @asynccontextmanager
@@ -233,8 +247,8 @@ async def open_sqlite_saver(url: str) -> AsyncIterator[SqliteServerSaver]:
     """The server's saver on its own connection, tables set up."""
     path = sqlite_path(url)
     # Off the event loop: `langgraph dev` rejects blocking file-system calls in async code.
-    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
-    async with aiosqlite.connect(str(path), timeout=_busy_timeout_s()) as conn:
+    await asyncio.to_thread(_prepare_file, path)
+    async with _connect(path, autocommit=False) as conn:  # as the stock saver expects
         saver = SqliteServerSaver(conn)
         await saver.setup()
         yield saver
@@ -246,12 +260,10 @@ async def open_sqlite(url: str) -> AsyncIterator[Backend]:
     path = sqlite_path(url)
     async with AsyncExitStack() as stack:
         saver = await stack.enter_async_context(open_sqlite_saver(url))
-        conn = await stack.enter_async_context(
-            aiosqlite.connect(str(path), timeout=_busy_timeout_s(), isolation_level=None)
-        )
+        conn = await stack.enter_async_context(_connect(path))
         locks = await asyncio.to_thread(FileLocks, Path(f"{path}.lock"))
         stack.callback(locks.close)
         stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
         stack.callback(stamps.close)
-        threads = SqliteMemoryThreads(conn, saver.serde)
+        threads = SqliteMemoryThreads(conn, path, saver.serde)
         yield Backend("sqlite", saver, threads, locks=locks, stamps=stamps)

@@ -4,7 +4,8 @@
 tool calls, or JSON for ``response_format: json_schema``), or from a
 ``responder(body)`` callable, plain or streamed as server-sent events. Every
 request body is recorded in ``requests``. A reply with ``delay_s`` is sent that
-many seconds late, without holding up other requests (a slow model call).
+many seconds late (and one with ``after`` once that event is set), without holding
+up other requests (a slow model call).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class Reply:
     tool_calls: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)
     delay_s: float = 0.0
     """Seconds to wait before answering, as a slow model would."""
+    after: threading.Event | None = None
+    """Answer only once this is set (then ``delay_s`` later): a model call that is still
+    in flight whatever the machine's speed, until the test lets it finish."""
 
 
 def text(content: str) -> Reply:
@@ -76,6 +80,9 @@ class OpenAIStub:
         body = await request.json()
         self.requests.append(body)
         reply = self._next(body)
+        # a threading.Event, set from the test's thread: polled, not awaited
+        while reply.after is not None and not reply.after.is_set():  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
         if reply.delay_s > 0:
             await asyncio.sleep(reply.delay_s)
         self._count += 1
