@@ -80,3 +80,13 @@ class ScriptedChatModel(BaseChatModel):
             return step
 
         return RunnableLambda(run)
+
+
+def answering(rule: Callable[[list[BaseMessage]], Any]) -> ScriptedChatModel:
+    """A model that answers every call by ``rule(messages)`` (and records each request)."""
+    return ScriptedChatModel(script=[rule], loop_last=True)
+
+
+def calling(name: str, args: dict[str, Any], call_id: str = "call-1") -> AIMessage:
+    """The model's message asking for one tool call."""
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": call_id}])
