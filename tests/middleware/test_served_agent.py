@@ -167,3 +167,21 @@ async def test_a_run_without_a_turn_is_refused(served: Served) -> None:
         )
     assert response.status_code == 422
     assert "no messages" in response.json()["detail"]
+
+
+async def test_studio_sees_its_schemas_and_its_runs_have_a_memory(served: Served) -> None:
+    """Studio (``x-auth-scheme: langsmith`` under ``langgraph dev``) draws the agent, finds
+    ``session_id`` in its context schema, and its runs share Studio's own memory."""
+    studio = get_client(url=served.server.base_url, headers={"x-auth-scheme": "langsmith"})
+    [assistant] = await studio.assistants.search(graph_id="agent")
+    schemas = await studio.assistants.get_schemas(assistant["assistant_id"])
+    assert "messages" in schemas["input_schema"]["properties"]
+    assert "session_id" in schemas["context_schema"]["properties"]
+    drawn = await studio.assistants.get_graph(assistant["assistant_id"])
+    assert {"model", "tools", "ChatMemoryMiddleware.after_agent"} <= {
+        n["id"] for n in drawn["nodes"]
+    }
+    await studio.runs.wait(None, "agent", input=user("Studio says: the code word is heron."))
+    await studio.runs.wait(None, "agent", input=user("Studio asks: what is the code word?"))
+    sent = [m["content"] for m in served.chat_requests()[-1]["messages"]]
+    assert "Studio says: the code word is heron." in sent
