@@ -6,7 +6,8 @@
 — LangChain's documented way to register tools at run time. Every tool call runs
 under the chat graph's timeout, and a failure reaches the model and the client as one
 of its fixed sentences, never an exception's text (it can carry paths or hosts). After
-``MAX_TOOL_ROUNDS`` rounds in a turn the model must answer without tools.
+``MAX_TOOL_ROUNDS`` rounds in a turn the model must answer without tools, and the
+turn ends with that answer.
 """
 
 from __future__ import annotations
@@ -48,6 +49,18 @@ def _failed(request: ToolCallRequest, content: str) -> ToolMessage:
     )
 
 
+def _answer_only(response: ModelResponse) -> ModelResponse:
+    """The model's reply without tool calls: past the round limit the turn ends here, as
+    the chat graph's does, even if the model asked for tools it was no longer offered."""
+    result = [
+        m.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
+        if isinstance(m, AIMessage) and (m.tool_calls or m.invalid_tool_calls)
+        else m
+        for m in response.result
+    ]
+    return ModelResponse(result=result, structured_response=response.structured_response)
+
+
 class ProjectToolsMiddleware(AgentMiddleware):
     """MCP tools beside the agent's own (``mcp`` off: none), and the chat graph's limits."""
 
@@ -62,7 +75,7 @@ class ProjectToolsMiddleware(AgentMiddleware):
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> ModelResponse | AIMessage:
         if tool_rounds(request.messages) >= MAX_TOOL_ROUNDS:
-            return await handler(request.override(tools=[]))
+            return _answer_only(await handler(request.override(tools=[])))
         known = {getattr(t, "name", None) for t in request.tools}
         extra = [t for t in await self._mcp_tools() if t.name not in known]
         if not extra:
