@@ -1,9 +1,10 @@
 """The one final-turn adapter every graph ends in, and the memory read at a turn's start.
 
-Graphs reach memory only through this module (SPEC §2). A graph maps its
-finished state to a ``FinalTurn``; this node hands it to
-memory once, routes ``thread-memory-status`` to the custom stream, and never
-raises into the run (SPEC §4).
+Graphs reach memory only through this module (SPEC §2), and so does the agent
+middleware (``adapters/middleware.py``): ``load_memory_state`` is the read, and
+``write_final_turn`` the write. A graph maps its finished state to a ``FinalTurn``;
+the write hands it to memory once, routes ``thread-memory-status`` to the custom
+stream, and never raises into the run (SPEC §4).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from adapters.memory_runtime import get_memory, session_of
-from memory import FinalTurn, MemoryUnavailableError, ThreadState, build_context
+from memory import FinalTurn, MemoryService, MemoryUnavailableError, ThreadState, build_context
 from memory.compaction import emit
 from memory.limits import MESSAGE_ID_MAX_CHARS
 from memory.session import MEMORY_THREAD_PREFIX
@@ -25,6 +26,7 @@ from memory.session import MEMORY_THREAD_PREFIX
 __all__ = [
     "FINAL_TURN_NODE",
     "FinalTurn",
+    "MemoryOpener",
     "MemoryThreadError",
     "ThreadState",
     "build_context",
@@ -33,12 +35,15 @@ __all__ = [
     "load_memory_state",
     "memory_message_id",
     "refuse_memory_thread",
+    "write_final_turn",
 ]
 
 log = logging.getLogger("aimind.final_turn")
 
 FINAL_TURN_NODE = "final_turn"
 TurnExtractor = Callable[[Any], FinalTurn | None]
+MemoryOpener = Callable[[], Awaitable[MemoryService]]
+"""Gives the service to use (``get_memory`` by default: the graphs')."""
 
 
 class MemoryThreadError(ValueError):
@@ -79,17 +84,24 @@ def _writer(runtime: Runtime | None) -> Callable[[Any], None] | None:
     return getattr(runtime, "stream_writer", None)
 
 
-async def load_memory_state(config: RunnableConfig, runtime: Runtime | None) -> ThreadState | None:
+async def load_memory_state(
+    config: RunnableConfig,
+    runtime: Runtime | None,
+    *,
+    opener: MemoryOpener = get_memory,
+    report_landed: bool = True,
+) -> ThreadState | None:
     """The session's memory, or None (no session, or memory unreadable: run without it).
 
     Never waits for a compaction. A deferred compaction that landed since the last
-    turn is reported on this run's stream (SPEC §5 ``thread-memory-status``).
+    turn is reported on this run's stream (SPEC §5 ``thread-memory-status``), unless
+    ``report_landed`` is off (a later read of the same turn).
     """
     session = session_of(config, getattr(runtime, "context", None))
     if session is None:
         return None
     try:
-        memory = await get_memory()
+        memory = await opener()
         snapshot = await memory.snapshot(session)
     except MemoryUnavailableError:
         return None
@@ -97,9 +109,37 @@ async def load_memory_state(config: RunnableConfig, runtime: Runtime | None) -> 
         log.warning("chat memory could not be opened; running without memory", exc_info=True)
         return None
     writer = _writer(runtime)
-    if snapshot.landed and writer is not None:
+    if report_landed and snapshot.landed and writer is not None:
         writer(dict(snapshot.landed))
     return snapshot.state
+
+
+async def write_final_turn(
+    turn_of: Callable[[], FinalTurn | None],
+    config: RunnableConfig,
+    runtime: Runtime | None,
+    *,
+    opener: MemoryOpener = get_memory,
+) -> None:
+    """Write the finished turn ``turn_of()`` gives (None: nothing to write) once.
+
+    Never raises: a failure, the extraction's included, is logged and reported as a
+    ``thread-memory-status`` ``failed`` event; the run goes on (SPEC §4).
+    """
+    writer = _writer(runtime)
+    try:
+        turn = turn_of()
+        if turn is None:
+            return
+        session = session_of(config, getattr(runtime, "context", None))
+        if session is None:
+            log.warning("no session for this run: the turn is not written to chat memory")
+            return
+        memory = await opener()
+        await memory.append_turn(session, turn, on_status=writer)
+    except Exception:
+        log.warning("chat memory write failed; the run goes on", exc_info=True)
+        emit(writer, "failed", ThreadState())
 
 
 def final_turn_node(
@@ -108,20 +148,7 @@ def final_turn_node(
     """Build the graph's last node: ``extract(state)`` → memory, once, after the turn."""
 
     async def final_turn(state: Any, config: RunnableConfig, runtime: Runtime) -> dict[str, Any]:
-        writer = _writer(runtime)
-        try:
-            turn = extract(state)
-            if turn is None:
-                return {}
-            session = session_of(config, runtime.context)
-            if session is None:
-                log.warning("no session for this run: the turn is not written to chat memory")
-                return {}
-            memory = await get_memory()
-            await memory.append_turn(session, turn, on_status=writer)
-        except Exception:
-            log.warning("chat memory write failed; the run goes on", exc_info=True)
-            emit(writer, "failed", ThreadState())
+        await write_final_turn(lambda: extract(state), config, runtime)
         return {}
 
     final_turn.__name__ = FINAL_TURN_NODE

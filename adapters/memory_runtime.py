@@ -1,8 +1,15 @@
-"""The memory service that graph nodes use: opened lazily, one per event loop and URL.
+"""The memory service that graph nodes and the agent middleware use: opened lazily, one
+per event loop and set of options, closed at shutdown.
 
 Nodes open their own saver from ``AIMIND_DATABASE_URL`` rather than borrowing
 the run's (private, and absent for stateless runs), so memory persists for
 every kind of run.
+
+Each service lives in a task of its own that holds ``open_memory`` open until
+``close_memory()`` (the server's shutdown, the CLI's exit) — or until the loop shuts
+down: ``asyncio.run`` cancels every task before it closes its loop, so a script that
+never calls ``close_memory()`` still closes memory in order, pending compactions
+first, instead of leaving the loop to finalise the open context managers one by one.
 
 A run's session is the authenticated user's identity (a session hash). LangGraph
 Studio under ``langgraph dev`` is authenticated by the server itself as
@@ -16,19 +23,21 @@ Studio runs have no memory.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import copy
 import functools
 import logging
 import weakref
-from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langgraph_sdk.auth import is_studio_user
 from pydantic import BaseModel
 
 from adapters.dev_server import is_langgraph_dev
-from memory import MemoryService, open_memory
+from memory import Compactor, MemoryLimits, MemoryService, open_memory
 from memory.backends import database_url
 from memory.session import (
     HASH_RE,
@@ -49,9 +58,24 @@ __all__ = [
 
 log = logging.getLogger("aimind.memory_runtime")
 
-_open: weakref.WeakKeyDictionary[
-    asyncio.AbstractEventLoop, dict[str, tuple[AsyncExitStack, MemoryService]]
-] = weakref.WeakKeyDictionary()
+ServiceKey = tuple[str, int | None, MemoryLimits | None]
+"""A service's database URL, compactor (by identity) and limits."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """An open service, the task holding it open, and what tells that task to close it."""
+
+    service: MemoryService
+    stop: asyncio.Event
+    task: asyncio.Task[None]
+    compactor: object
+    """Kept alive while the service is: its key holds only its ``id``."""
+
+
+_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[ServiceKey, _Held]] = (
+    weakref.WeakKeyDictionary()
+)
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
     weakref.WeakKeyDictionary()
 )
@@ -92,19 +116,64 @@ def _context_json_schema(
     return super(SessionContext, cls).model_json_schema(*args, **dict(kwargs))
 
 
-async def get_memory() -> MemoryService:
-    """The memory service for this loop and the current ``AIMIND_DATABASE_URL``."""
+async def get_memory(
+    url: str | None = None,
+    *,
+    compactor: Compactor | BaseChatModel | None = None,
+    limits: MemoryLimits | None = None,
+) -> MemoryService:
+    """The memory service for this loop and these options (``open_memory``'s); ``url``
+    None means the current ``AIMIND_DATABASE_URL``. Callers with the same options share
+    one service."""
     loop = asyncio.get_running_loop()
-    url = database_url()
+    key: ServiceKey = (database_url(url), None if compactor is None else id(compactor), limits)
     services = _open.setdefault(loop, {})
-    if url in services:
-        return services[url][1]
+    if key in services:
+        return services[key].service
     async with _opening.setdefault(loop, asyncio.Lock()):
-        if url not in services:
-            stack = AsyncExitStack()
-            service = await stack.enter_async_context(open_memory(url))
-            services[url] = (stack, service)
-    return services[url][1]
+        if key not in services:
+            services[key] = await _hold(key[0], compactor, limits)
+    return services[key].service
+
+
+async def _hold(
+    url: str, compactor: Compactor | BaseChatModel | None, limits: MemoryLimits | None
+) -> _Held:
+    """Open a service in a task that keeps it open until told to stop or cancelled."""
+    loop = asyncio.get_running_loop()
+    opened: asyncio.Future[MemoryService] = loop.create_future()
+    opened.add_done_callback(lambda f: f.cancelled() or f.exception())  # read by a waiter
+    stop = asyncio.Event()
+
+    async def keep_open() -> None:
+        try:
+            async with open_memory(url, compactor=compactor, limits=limits) as service:
+                opened.set_result(service)
+                await stop.wait()
+        except asyncio.CancelledError:
+            if not opened.done():
+                opened.cancel()
+            raise
+        except Exception as exc:
+            if not opened.done():
+                opened.set_exception(exc)
+            else:
+                log.warning("closing chat memory failed", exc_info=True)
+
+    # A fresh context: the task outlives the run that opened it and must not carry its
+    # config or callbacks.
+    task = loop.create_task(keep_open(), name="aimind-memory", context=contextvars.Context())
+    try:
+        service = await asyncio.shield(opened)
+    except asyncio.CancelledError:
+        stop.set()  # the caller gave up: close it once it is open
+        raise
+    return _Held(service, stop, task, compactor)
+
+
+async def _release(held: _Held) -> None:
+    held.stop.set()
+    await held.task
 
 
 async def close_memory() -> None:
@@ -117,12 +186,12 @@ async def close_memory() -> None:
     closing = []
     for loop, services in list(_open.items()):
         del _open[loop]
-        for stack, _ in services.values():
+        for held in services.values():
             if loop is here:
-                closing.append(stack.aclose())
+                closing.append(_release(held))
             elif loop.is_running():
                 closing.append(
-                    asyncio.wrap_future(asyncio.run_coroutine_threadsafe(stack.aclose(), loop))
+                    asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_release(held), loop))
                 )
     for outcome in await asyncio.gather(*closing, return_exceptions=True):
         if isinstance(outcome, Exception):
@@ -138,7 +207,8 @@ def _is_studio(user: Any, identity: Any) -> bool:
 
 def session_of(config: RunnableConfig | None, context: Any) -> str | None:
     """The authenticated user's session hash (Studio's development identity for a Studio
-    run under ``langgraph dev``), else run context ``session_id``, else None."""
+    run under ``langgraph dev``), else run context ``session_id``, else
+    ``configurable.session_id``, else None (SPEC §8, §13a)."""
     configurable = (config or {}).get("configurable", {})
     user = configurable.get("langgraph_auth_user")
     identity = getattr(user, "identity", None) or configurable.get("langgraph_auth_user_id")
@@ -150,4 +220,6 @@ def session_of(config: RunnableConfig | None, context: Any) -> str | None:
         session_id = context.get("session_id")
     else:
         session_id = getattr(context, "session_id", None)
+    if not (isinstance(session_id, str) and session_id):
+        session_id = configurable.get("session_id")
     return session_id if isinstance(session_id, str) and session_id else None

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 __all__ = ["TURN_GRAPHS", "RunInputError", "check_run_input", "is_resume"]
 
-TURN_GRAPHS = frozenset({"chat", "tasklist-agent", "delivery-chain"})
+TURN_GRAPHS = frozenset({"chat", "tasklist-agent", "delivery-chain", "agent"})
 """The graphs (``langgraph.json``) whose input is a user's turn."""
 
 MessageKind = Literal["human", "user", "ai", "assistant", "system", "tool"]

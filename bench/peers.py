@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, TypedDict
@@ -103,6 +103,8 @@ class Script:
         self.verbatim_turns: list[int] = []
         self.pins_chars: list[int] = []
         """Ours only: the pinned-decisions block, which the peers do not have."""
+        self.last_shown = ""
+        """The text of every message of the last chat call."""
 
     def summary(self, shown: str) -> str:
         """The first ``GIST_CHARS`` of every user message in ``shown``, newest first."""
@@ -118,9 +120,24 @@ class Script:
 
     def chat(self, messages: Sequence[BaseMessage]) -> str:
         self.context_chars.append(sum(len(m.text) for m in messages))
+        self.last_shown = "\n".join(m.text for m in messages)
         self.verbatim_turns.append(sum(isinstance(m, AIMessage) for m in messages))
         self.pins_chars.append(sum(len(m.text) for m in messages if m.text.startswith(PINS_HEADER)))
         return self.reply
+
+
+def next_turn(
+    texts: Iterator[tuple[str, str]], i: int, scripts: dict[str, Script]
+) -> tuple[str, list[str]]:
+    """Turn ``i``'s user text — every script now answers it with the turn's reply — and the
+    order the contestants (the scripts' keys) take it in, rotating turn by turn."""
+    user, assistant = next(texts)
+    for script in scripts.values():
+        script.user_texts[i] = user
+        script.reply = assistant
+    names = list(scripts)
+    shift = i % len(names)
+    return user, names[shift:] + names[:shift]
 
 
 class InstantChatModel(BaseChatModel):
@@ -200,7 +217,9 @@ def ours_graph(mem: MemoryService, model: BaseChatModel) -> Any:
     return _chain(OursState, [("answer", answer), ("remember", remember)])
 
 
-def middleware_agent(chat: BaseChatModel, summarizer: BaseChatModel, saver: Any) -> Any:
+def middleware_agent(chat: BaseChatModel, summarizer: Any, saver: Any) -> Any:
+    """``SummarizationMiddleware`` set to ours' window; ``summarizer`` writes its summaries
+    (a chat model, or a function of the messages to fold)."""
     from langchain.agents import create_agent
     from langchain.agents.middleware import SummarizationMiddleware
 
@@ -285,12 +304,8 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
         texts = conversation()
         started = time.perf_counter()
         for i in range(1, profile.turns + 1):
-            user, assistant = next(texts)
-            user_texts[i] = user
-            for script in scripts.values():
-                script.reply = assistant
-            shift = i % len(CONTESTANTS)
-            for c in CONTESTANTS[shift:] + CONTESTANTS[:shift]:
+            user, order = next_turn(texts, i, scripts)
+            for c in order:
                 t0 = time.perf_counter()
                 if c == "ours":
                     await graphs[c].ainvoke({"user": user})

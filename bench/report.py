@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from bench import compaction_latency, dev_queue, peers, recall, roundtrips
+from bench import agent, compaction_latency, dev_queue, peers, recall, roundtrips
 from bench.common import Profile
 from bench.common import target as _target
 
@@ -27,7 +27,7 @@ PACKAGES = (
     "langchain",
     "langmem",
 )
-REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue)
+REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue, agent)
 """Benchmarks that give their own targets and README section."""
 BENCHES = (
     "turn_cost",

@@ -5,9 +5,6 @@ The peers are the ``bench`` extra (``pip install -e '.[bench]'``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from bench.common import BenchEnv, Profile
@@ -27,16 +24,6 @@ def test_every_summary_is_the_same_rule_newest_first_within_the_cap() -> None:
     assert script.summary(shown) == " ".join(texts[n][:120] for n in (12, 7, 3))
     assert len(script.summary(" ".join(f"Turn {n}:" for n in texts))) <= SUMMARY_CHARS
     assert script.summary_calls == 2
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def bench_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[BenchEnv, str]]:
-    """The bench's own databases on a real SQLite file, then on a real PostgreSQL."""
-    server = request.getfixturevalue("pg_server_url") if request.param == "postgres" else ""
-    env = BenchEnv(tmp_path, server)
-    yield env, request.param
-    if server:
-        env.drop_databases()
 
 
 async def test_the_contestants_keep_comparable_windows(

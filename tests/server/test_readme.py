@@ -25,8 +25,8 @@ README_URL = "http://127.0.0.1:2024"
 NODE_MODULES = REPO_ROOT / "tests" / "node" / "node_modules"
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 RUN_TIMEOUT_S = 300
-EXPECTED = {"python": 2, "js": 1}
-"""The library example and the SDK example; the JS SDK example."""
+EXPECTED = {"python": 3, "js": 1}
+"""The SDK example, the agent middleware example and the library example; the JS SDK example."""
 
 
 def blocks(language: str) -> list[str]:

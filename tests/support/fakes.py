@@ -29,6 +29,8 @@ class ScriptedChatModel(BaseChatModel):
 
     script: list[Any] = Field(default_factory=list)
     calls: list[list[BaseMessage]] = Field(default_factory=list)
+    offered: list[list[str]] = Field(default_factory=list)
+    """The names of the tools each call was offered (bound with ``bind_tools``)."""
     bound_tools: list[Any] = Field(default_factory=list)
     loop_last: bool = False
 
@@ -54,6 +56,7 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        self.offered.append(list(kwargs.get("tools") or []))
         step = self._next(messages)
         message = step if isinstance(step, AIMessage) else AIMessage(content=str(step))
         return ChatResult(generations=[ChatGeneration(message=message)])
@@ -67,9 +70,9 @@ class ScriptedChatModel(BaseChatModel):
     ) -> ChatResult:
         return self._generate(messages, stop, None, **kwargs)
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable:
         self.bound_tools = list(tools)
-        return self
+        return self.bind(tools=[getattr(t, "name", str(t)) for t in tools])
 
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable:
         def run(value: Any) -> Any:
@@ -80,3 +83,13 @@ class ScriptedChatModel(BaseChatModel):
             return step
 
         return RunnableLambda(run)
+
+
+def answering(rule: Callable[[list[BaseMessage]], Any]) -> ScriptedChatModel:
+    """A model that answers every call by ``rule(messages)`` (and records each request)."""
+    return ScriptedChatModel(script=[rule], loop_last=True)
+
+
+def calling(name: str, args: dict[str, Any], call_id: str = "call-1") -> AIMessage:
+    """The model's message asking for one tool call."""
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": call_id}])

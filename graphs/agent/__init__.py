@@ -1,0 +1,5 @@
+"""The ``agent`` graph (SPEC §13a): a LangChain v1 ``create_agent`` agent on chat memory."""
+
+from graphs.agent.graph import build_graph, graph
+
+__all__ = ["build_graph", "graph"]
