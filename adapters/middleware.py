@@ -58,8 +58,7 @@ from adapters.final_turn import (
     write_final_turn,
 )
 from adapters.memory_runtime import get_memory
-from memory import Compactor, FinalTurn, MemoryLimits
-from memory.context import memory_messages
+from memory import Compactor, FinalTurn, MemoryLimits, memory_messages
 
 __all__ = ["ChatMemoryMiddleware", "finished_turn", "older_turns"]
 

@@ -16,13 +16,14 @@ What else a library user may need:
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
-- ``build_context`` to give a model SPEC §7's context from a ``ThreadState``;
+- ``build_context`` to give a model SPEC §7's context from a ``ThreadState``, and
+  ``memory_messages`` for just memory's part of it (summary, pins, recent turns);
 - ``open_checkpointer`` for an agent graph on the same database (SPEC §10).
 """
 
 from memory.checkpointer import open_checkpointer
 from memory.compaction import CompactionRequest, Compactor
-from memory.context import build_context
+from memory.context import build_context, memory_messages
 from memory.extractive import ExtractiveCompactor
 from memory.guard import assert_no_forbidden_fields
 from memory.limits import MemoryLimits
@@ -45,6 +46,7 @@ __all__ = [
     "ThreadState",
     "assert_no_forbidden_fields",
     "build_context",
+    "memory_messages",
     "open_checkpointer",
     "open_memory",
 ]
