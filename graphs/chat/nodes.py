@@ -59,7 +59,7 @@ MAX_TOOL_ROUNDS = 6
 TOOL_TIMEOUT_S = 60.0
 TOOL_FAILED = "error: the tool failed; the details are in the server log"
 TOOL_TIMED_OUT = "error: the tool timed out"
-LOAD_NODE, AGENT_NODE, TOOLS_NODE = "load_context", "agent", "tools"
+AGENT_NODE, TOOLS_NODE = "agent", "tools"
 _SOURCE_RANK: dict[Source, int] = {"chat": 0, "tool": 1, "mcp-resource": 2}
 
 
@@ -179,11 +179,11 @@ class ChatNodes:
             return self._tools
         return [*local_tools(), *await cached_mcp_tools()]
 
-    async def load_context(
+    async def _start_turn(
         self, state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
     ) -> dict[str, Any]:
-        """This turn's question (the latest human message of the input) and the session's
-        memory; the input's other messages leave the transcript."""
+        """The run's first call: this turn's question (the latest human message the input
+        added), the session's memory, and the input's other messages out of the transcript."""
         refuse_memory_thread(config)
         added = after_transcript(state)
         human = latest_human(added)
@@ -206,10 +206,25 @@ class ChatNodes:
             "source": "mcp-resource" if references else "chat",
         }
 
-    async def agent(self, state: ChatState, config: RunnableConfig) -> dict[str, Any]:
-        """One model call on SPEC §7's context plus this turn's own tool loop."""
+    async def agent(
+        self, state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """One model call on SPEC §7's context plus this turn's own tool loop (the run's
+        first call reads the question and memory first: one step, one checkpoint, less)."""
+        started: dict[str, Any] = {}
+        human = latest_human(after_transcript(state))
+        if human is None or human.id != state.get("turn_id"):
+            started = await self._start_turn(state, config, runtime)
+            gone = {m.id for m in started.get("messages", [])}
+            kept = [m for m in state.get("messages") or [] if m.id not in gone]
+            state = {**state, **started, "messages": kept}
+        if not question_text(state):
+            return started
+        memory = state.get("memory")
+        if memory is None and not started:  # resumed mid-turn: memory is never checkpointed
+            memory = await load_memory_state(config, runtime)
         context = build_context(
-            state.get("memory"),
+            memory,
             system_prompt=SYSTEM_PROMPT,
             latest_user_text=state.get("model_text") or question_text(state),
         )
@@ -223,16 +238,19 @@ class ChatNodes:
             else llm
         )
         response = await bound.ainvoke([*context, *loop], config)
+        dropped = list(started.get("messages", []))
         if getattr(response, "tool_calls", None):  # more tools, or no answer within the limit
-            return {"messages": [response]}
-        if not response.id:
-            response = response.model_copy(update={"id": f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}"})
-        messages = list(state.get("messages") or [])
-        earlier = messages[: len(messages) - len(turn)]
+            return {**started, "messages": [*dropped, response]}
+        answer = AIMessage(  # what the user sees: the text, under the model's id
+            content=str(response.text), id=response.id or f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}"
+        )
+        kept = list(state.get("messages") or [])
+        earlier = kept[: len(kept) - len(turn)]
         oldest = earlier[: trimmed(len(earlier) + 2)]
         return {  # the answer replaces the tool loop; the oldest go past the bound
-            "messages": [*_removals(oldest), *_removals(loop), response],
-            "transcript_end": response.id,
+            **started,
+            "messages": [*dropped, *_removals(oldest), *_removals(loop), answer],
+            "transcript_end": answer.id,
         }
 
     async def tools(self, state: ChatState) -> dict[str, Any]:
@@ -253,11 +271,9 @@ class ChatNodes:
         }
 
 
-def after_load(state: ChatState) -> str:
-    return AGENT_NODE if question_text(state) else END
-
-
 def after_agent(state: ChatState) -> str:
+    if not question_text(state):  # the input brought no question: nothing to answer
+        return END
     last = state["messages"][-1]
     if getattr(last, "tool_calls", None) and state.get("tool_rounds", 0) < MAX_TOOL_ROUNDS:
         return TOOLS_NODE
