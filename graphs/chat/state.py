@@ -13,9 +13,9 @@ import uuid
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from langchain_core.messages import AnyMessage, BaseMessage, convert_to_messages
+from langchain_core.messages import AnyMessage, BaseMessage, RemoveMessage, convert_to_messages
 from langgraph.channels import DeltaChannel, UntrackedValue
-from langgraph.graph.message import add_messages
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from typing_extensions import TypedDict  # pydantic needs it for schemas before 3.12
 
 from adapters.final_turn import ThreadState
@@ -25,8 +25,12 @@ AUTO_ID_PREFIX = "auto-"
 TRANSCRIPT_MAX_MESSAGES = 200
 """A chat thread shows at most this many messages; the oldest go first."""
 TRANSCRIPT_SNAPSHOT_EVERY = 100
-"""Updates of ``messages`` between two full copies of it in a checkpoint: the cost of
-reading a thread (the writes since the last copy are replayed) against its storage."""
+"""Updates of ``messages`` (about two a turn) between two full copies of it in a
+checkpoint. A read replays the writes since the last copy, walking one checkpoint per
+step back to it (``langgraph dev`` walks with one query per checkpoint: its server does
+not pass on the savers' one-query walk, ~0.4 ms a checkpoint); each copy costs storage.
+At 100 a 100-turn thread of 1,000-character messages takes ~9x its transcript on
+``langgraph dev``, and a read there walks at most ~200 checkpoints."""
 _AUTO_IDS = uuid.UUID("6f1d0c52-3f7a-4b8e-9a51-2c4e8d7b1a90")
 Source = Literal["chat", "tool", "mcp-resource"]
 
@@ -38,24 +42,43 @@ def _auto_id(anchor: str, index: int, message: BaseMessage) -> str:
     return f"{AUTO_ID_PREFIX}{uuid.uuid5(_AUTO_IDS, seed).hex}"
 
 
+def _incoming(anchor: str, right: Sequence[Any] | Any) -> list[BaseMessage]:
+    """A write's messages, those without an id given their deterministic auto id."""
+    messages = convert_to_messages(right if isinstance(right, list | tuple) else [right])
+    return [
+        message if message.id else message.model_copy(update={"id": _auto_id(anchor, i, message)})
+        for i, message in enumerate(messages)
+    ]
+
+
 def turn_messages(left: Sequence[Any], right: Sequence[Any] | Any) -> list[BaseMessage]:
     """``add_messages``, but input messages without an id get a recognisable auto id."""
-    anchor = str(left[-1].id) if left else ""
-    incoming = [
-        message if message.id else message.model_copy(update={"id": _auto_id(anchor, i, message)})
-        for i, message in enumerate(
-            convert_to_messages(right if isinstance(right, list | tuple) else [right])
-        )
-    ]
-    return add_messages(left, incoming)  # type: ignore[return-value]
+    return transcript(left, [right])
 
 
 def transcript(left: Sequence[Any], writes: Sequence[Any]) -> list[BaseMessage]:
-    """The ``DeltaChannel`` reducer: every write folded in, in order (batching-invariant)."""
-    messages = list(left)
+    """The ``DeltaChannel`` reducer: each write folded in, in order, as ``add_messages``
+    would (a message with a known id replaces it in place, ``RemoveMessage`` removes one
+    or all), in one pass: a read replays every write since the last full copy, so the
+    earlier messages are never converted or scanned again."""
+    messages: list[BaseMessage | None] = list(convert_to_messages(list(left)))
+    at = {m.id: i for i, m in enumerate(messages) if m is not None}
+    last = len(messages) - 1
     for write in writes:
-        messages = turn_messages(messages, write)
-    return messages
+        anchor = str(messages[last].id) if last >= 0 and messages[last] is not None else ""
+        for message in _incoming(anchor, write):
+            if isinstance(message, RemoveMessage):
+                if message.id == REMOVE_ALL_MESSAGES:
+                    messages, at = [], {}
+                elif (index := at.pop(message.id, None)) is not None:
+                    messages[index] = None
+            elif (index := at.get(message.id)) is not None:
+                messages[index] = message
+            else:
+                at[message.id] = len(messages)
+                messages.append(message)
+        last = max((i for i in at.values()), default=-1)
+    return [m for m in messages if m is not None]
 
 
 Messages = Annotated[
