@@ -10,6 +10,14 @@ chain's shortcut) a non-empty ``requirement``; another graph served beside
 them keeps its own input schema. A run that carries a ``command`` is a resume
 whatever its input (agent-chat-ui sends ``{"input": {}, "command": …}``), and a
 run without input (a continue) is not checked either.
+
+``is_resume`` is the one place that decides what a resume is; the graphs never see
+the command (LangGraph applies it before any node runs). What they see is its effect:
+a ``resume`` value is ``interrupt()``'s answer, and a command without one
+(``{"goto": "__end__"}``, agent-chat-ui's "Mark as Resolved") runs the waiting node
+again with no answer, which tasklist-agent takes as closing the question
+(``graphs/tasklist_agent/nodes._ask``). A run with input on a thread whose review
+waits is not a resume: the graph starts anew and takes the message as the answer.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 // /tasklist: tasklist-agent runs on a thread of its own and pauses with an interrupt in
 // LangChain v1's human-in-the-loop shape: {action_requests: [{name, args, description}],
 // review_configs: [{action_name, allowed_decisions}], ...project keys}. The action
-// "review_tasklist" (args {tasks}) is the review; "answer_question" (args {answer}) is a
-// clarifying question. The page resumes with {decisions: [decision]}: {type: "approve"},
+// "review_tasklist" (args {tasks: "<one task per line>"}) is the review; "answer_question"
+// (args {question, answer}) is a clarifying question. The page shows what a stock client
+// (agent-chat-ui) shows — the args — and edits the same text; the server parses the lines
+// back. It resumes with {decisions: [decision]}: {type: "approve"},
 // {type: "edit", edited_action: {name, args}}, {type: "reject", message} (a revision
 // request) or a bare {type: "reject"} (the end).
 //
@@ -45,9 +47,10 @@ function hitlRequest(value) {
 
 const decide = (decision) => ({ decisions: [decision] });
 
-function tasksOf(request) {
+/** The review's tasks, one per line, as the interrupt's args carry them. */
+function taskLinesOf(request) {
   const tasks = request?.args?.tasks;
-  return Array.isArray(tasks) ? tasks.filter((task) => task && typeof task === "object") : [];
+  return typeof tasks === "string" ? tasks.split("\n").filter((line) => line.trim()) : [];
 }
 
 /** The interrupts a thread (as GET /threads/{id} or threads.search return it) waits on. */
@@ -166,13 +169,13 @@ function closer(entry, actions) {
   entry.close = (note) => {
     openCards.delete(entry);
     for (const form of entry.item.querySelectorAll("form")) if (form !== actions) form.remove();
-    for (const input of entry.item.querySelectorAll("input")) input.disabled = true;
+    for (const input of entry.item.querySelectorAll("input, textarea")) input.disabled = true;
     actions.replaceChildren(paragraph(note, "decided"));
   };
 }
 
 function renderReview(entry, value, request) {
-  const tasks = tasksOf(request);
+  const lines = taskLinesOf(request);
   // "Ask for changes" is a reject with a message: a revision, while any are left.
   const canRevise = request.allowed.includes("reject") && Number(value?.revisionsLeft ?? 1) > 0;
   const shown = REVIEW_ACTIONS.filter((a) => (a === "respond" ? canRevise : request.allowed.includes(a)));
@@ -184,24 +187,11 @@ function renderReview(entry, value, request) {
     item.append(paragraph(`Note: ${note}`, "task-detail"));
   }
   const list = document.createElement("ol");
-  const titles = tasks.map((task) => {
+  for (const line of lines) {
     const li = document.createElement("li");
-    const title = document.createElement("span");
-    title.className = "task-title";
-    title.textContent = String(task.title ?? "");
-    li.append(title);
-    const after = Array.isArray(task.depends_on) && task.depends_on.length
-      ? ` (after ${task.depends_on.join(", ")})`
-      : "";
-    if (task.acceptance || after) {
-      const detail = document.createElement("span");
-      detail.className = "task-detail";
-      detail.textContent = `${task.id ? `${task.id}: ` : ""}${task.acceptance ?? ""}${after}`;
-      li.append(detail);
-    }
+    li.textContent = line;
     list.append(li);
-    return title;
-  });
+  }
   const actions = document.createElement("div");
   actions.className = "actions";
   const buttons = {};
@@ -216,7 +206,7 @@ function renderReview(entry, value, request) {
   scrollToEnd();
   (buttons.approve ?? actions.firstElementChild)?.focus();
 
-  let inputs = null;
+  let editor = null;
   buttons.approve?.addEventListener("click", () =>
     resumeWith(entry, "Approved.", decide({ type: "approve" })));
   buttons.reject?.addEventListener("click", () =>
@@ -232,28 +222,22 @@ function renderReview(entry, value, request) {
     revision.input.focus();
   });
   buttons.edit?.addEventListener("click", () => {
-    if (!inputs) {
-      inputs = titles.map((title, index) => {
-        const input = document.createElement("input");
-        input.type = "text";
-        input.value = title.textContent;
-        input.setAttribute("aria-label", `Title of task ${index + 1}`);
-        title.replaceWith(input);
-        return input;
-      });
+    if (!editor) {
+      // The same text a stock card edits: one task per line, the server reads it back.
+      editor = document.createElement("textarea");
+      editor.value = lines.join("\n");
+      editor.rows = Math.max(lines.length + 1, 3);
+      editor.setAttribute("aria-label", "Tasks, one per line");
+      list.replaceWith(editor);
       buttons.edit.textContent = "Send edits";
       if (buttons.approve) buttons.approve.disabled = true;
       if (buttons.respond) buttons.respond.disabled = true;
-      inputs[0]?.focus();
+      editor.focus();
       return;
     }
-    const edited = tasks.map((task, index) => ({
-      ...task,
-      title: inputs[index].value.trim() || String(task.title ?? ""),
-    }));
     resumeWith(entry, "Edited and sent back.", decide({
       type: "edit",
-      edited_action: { name: request.name, args: { ...request.args, tasks: edited } },
+      edited_action: { name: request.name, args: { ...request.args, tasks: editor.value } },
     }));
   });
 }
@@ -261,7 +245,8 @@ function renderReview(entry, value, request) {
 function renderClarification(entry, value, request) {
   const item = card("The planner asks");
   entry.item = item;
-  item.append(paragraph(String(value?.question ?? "Could you say more about the goal?")));
+  const question = request.args?.question ?? value?.question;
+  item.append(paragraph(String(question || "Could you say more about the goal?")));
   const { form, input } = textForm("Your answer", "Answer", (text) =>
     resumeWith(entry, `You answered: ${text}`, decide({
       type: "edit",

@@ -1,4 +1,4 @@
-"""The ``chat`` graph: load memory context → agent ↔ tools → final-turn adapter.
+"""The ``chat`` graph: agent (memory context, model) ↔ tools → final-turn adapter.
 
 Only the latest human message of the input is used; the model sees SPEC §7's
 context (system, summary, pins, recent turns, latest message) plus this turn's
@@ -23,11 +23,9 @@ from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
 from adapters.memory_runtime import SessionContext
 from graphs.chat.nodes import (
     AGENT_NODE,
-    LOAD_NODE,
     TOOLS_NODE,
     ChatNodes,
     after_agent,
-    after_load,
     extract_final_turn,
 )
 from graphs.chat.state import ChatInput, ChatOutput, ChatState
@@ -46,13 +44,11 @@ def build_graph(
         input_schema=ChatInput,
         output_schema=ChatOutput,
     )
-    builder.add_node(LOAD_NODE, nodes.load_context)
     builder.add_node(AGENT_NODE, nodes.agent)
     builder.add_node(TOOLS_NODE, nodes.tools)
     builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_final_turn))
-    builder.add_edge(START, LOAD_NODE)
-    builder.add_conditional_edges(LOAD_NODE, after_load, [AGENT_NODE, END])
-    builder.add_conditional_edges(AGENT_NODE, after_agent, [TOOLS_NODE, FINAL_TURN_NODE])
+    builder.add_edge(START, AGENT_NODE)
+    builder.add_conditional_edges(AGENT_NODE, after_agent, [TOOLS_NODE, FINAL_TURN_NODE, END])
     builder.add_edge(TOOLS_NODE, AGENT_NODE)
     builder.add_edge(FINAL_TURN_NODE, END)
     return builder.compile(name=GRAPH_NAME)

@@ -4,29 +4,28 @@ The nodes are methods of ``ChatNodes`` so a test can hand in its own model and
 tools; without them each run asks the model provider and offers the local and
 MCP tools.
 
-``messages`` is what a client shows (SPEC §8a): memory's recent verbatim turns,
-as Human/AI messages with their stored ids, then this turn's question, its tool
-loop and the answer. The conversation part (memory's turns plus this question and
-answer) is at most ``VIEW_MESSAGES``; older turns are left out whole. This turn's
-tool-loop messages come on top of that bound (at most ``MAX_TOOL_ROUNDS`` rounds):
-they are shown while the turn is the latest and are gone from the next turn's view,
-because memory never keeps them. The model never reads that list's history: its
-context is SPEC §7's, rebuilt from memory, plus this turn's own messages.
+``messages`` is the thread's transcript (SPEC §8a): each turn adds its question and
+its answer, with stable ids; the turn's tool loop is shown while the turn runs and
+is taken out when the answer comes, so what stays is user-visible text. At most
+``TRANSCRIPT_MAX_MESSAGES`` stay, the oldest going first. What else a run's input
+carries (history a client resends, placeholder tool results) is taken out too: only
+the latest user message is the turn's. The model never reads that list: its context
+is SPEC §7's, rebuilt from the session's memory, plus this turn's own tool loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, RemoveMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.graph import END
-from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 
 from adapters.final_turn import (
@@ -45,7 +44,13 @@ from adapters.models import chat_model
 from adapters.resources import resolve_references
 from adapters.tools import local_tools
 from graphs.chat.prompts import SYSTEM_PROMPT
-from graphs.chat.state import AUTO_ID_PREFIX, ChatState, MemoryContext, Source
+from graphs.chat.state import (
+    AUTO_ID_PREFIX,
+    TRANSCRIPT_MAX_MESSAGES,
+    ChatState,
+    MemoryContext,
+    Source,
+)
 
 log = logging.getLogger("aimind.chat")
 
@@ -54,10 +59,7 @@ MAX_TOOL_ROUNDS = 6
 TOOL_TIMEOUT_S = 60.0
 TOOL_FAILED = "error: the tool failed; the details are in the server log"
 TOOL_TIMED_OUT = "error: the tool timed out"
-LOAD_NODE, AGENT_NODE, TOOLS_NODE = "load_context", "agent", "tools"
-VIEW_MESSAGES = 12
-"""The conversation a client is shown, at most: SPEC §3's ceiling of a memory window
-(RECENT_TURNS + 2 turns), this turn's question and answer included."""
+AGENT_NODE, TOOLS_NODE = "agent", "tools"
 _SOURCE_RANK: dict[Source, int] = {"chat": 0, "tool": 1, "mcp-resource": 2}
 
 
@@ -77,19 +79,31 @@ def this_turn(state: ChatState) -> list[BaseMessage]:
     return []
 
 
-def conversation_view(memory: ThreadState | None, question_id: str | None) -> list[BaseMessage]:
-    """Memory's recent turns as Human/AI messages with their stored ids, leaving room for
-    this turn's question and answer within ``VIEW_MESSAGES`` (whole turns are dropped)."""
-    if memory is None:
-        return []
-    stored = [m for m in memory.messages if m.id != question_id]
-    room = VIEW_MESSAGES - (2 if question_id else 0)
-    kept = stored[-room:] if room > 0 else []
-    while kept and kept[0].role != "user":
-        kept = kept[1:]
-    return [
-        (HumanMessage if m.role == "user" else AIMessage)(content=m.text, id=m.id) for m in kept
-    ]
+def after_transcript(state: ChatState) -> list[BaseMessage]:
+    """The messages that came after the transcript's end: what this run's input added."""
+    messages = list(state.get("messages") or [])
+    end = state.get("transcript_end")
+    if not end:
+        return messages
+    for index, message in enumerate(messages):
+        if message.id == end:
+            return messages[index + 1 :]
+    return messages[-1:]  # the end is gone (a fork, an edit): only the newest is the turn's
+
+
+def question_text(state: ChatState) -> str:
+    """This turn's question as the user typed it ("" before a turn has one)."""
+    turn = this_turn(state)
+    return str(turn[0].text) if turn else ""
+
+
+def _removals(messages: Sequence[BaseMessage]) -> list[RemoveMessage]:
+    return [RemoveMessage(id=str(m.id)) for m in messages if m.id]
+
+
+def trimmed(kept: int) -> int:
+    """How many of the oldest messages go so that ``kept`` fit the transcript's bound."""
+    return max(kept - TRANSCRIPT_MAX_MESSAGES, 0)
 
 
 def memory_context(memory: ThreadState | None) -> MemoryContext:
@@ -106,7 +120,7 @@ def memory_context(memory: ThreadState | None) -> MemoryContext:
 def extract_final_turn(state: ChatState) -> FinalTurn | None:
     """The turn memory keeps: the user's own text and the final answer, nothing else."""
     messages = this_turn(state)
-    user_text = state.get("user_text")
+    user_text = question_text(state)
     if not messages or not user_text:
         return None
     final = messages[-1]
@@ -165,44 +179,57 @@ class ChatNodes:
             return self._tools
         return [*local_tools(), *await cached_mcp_tools()]
 
-    async def load_context(
+    async def _start_turn(
         self, state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
     ) -> dict[str, Any]:
-        """This turn's question (the latest human message) and the session's memory."""
+        """The run's first call: this turn's question (the latest human message the input
+        added), the session's memory, and the input's other messages out of the transcript."""
         refuse_memory_thread(config)
-        human = latest_human(state.get("messages"))
+        added = after_transcript(state)
+        human = latest_human(added)
         memory = await load_memory_state(config, runtime)
-        reset: list[Any] = [RemoveMessage(id=REMOVE_ALL_MESSAGES)]
-        view = conversation_view(memory, human.id if human is not None else None)
-        if human is None:  # nothing to answer: show the conversation, never an empty list
-            return {
-                "messages": [*reset, *view],
-                "memory": memory,
-                "memory_context": memory_context(memory),
-                "turn_id": "",
-                "user_text": "",
-            }
-        user_text = str(human.text)
-        model_text, references = await resolve_references(user_text)
-        return {
-            "messages": [*reset, *view, human],
+        update: dict[str, Any] = {
             "memory": memory,
             "memory_context": memory_context(memory),
-            "turn_id": human.id,
-            "user_text": user_text,
-            "model_text": model_text,
-            "source": "mcp-resource" if references else "chat",
+            "turn_id": human.id if human is not None else "",
+            "model_text": "",
             "tool_rounds": 0,
         }
+        if dropped := _removals([m for m in added if m is not human]):
+            update["messages"] = dropped
+        if human is None:  # nothing to answer (a continue): the transcript stays as it is
+            return update
+        model_text, references = await resolve_references(str(human.text))
+        return {
+            **update,
+            "model_text": model_text if references else "",
+            "source": "mcp-resource" if references else "chat",
+        }
 
-    async def agent(self, state: ChatState, config: RunnableConfig) -> dict[str, Any]:
-        """One model call on SPEC §7's context plus this turn's own tool loop."""
+    async def agent(
+        self, state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """One model call on SPEC §7's context plus this turn's own tool loop (the run's
+        first call reads the question and memory first: one step, one checkpoint, less)."""
+        started: dict[str, Any] = {}
+        human = latest_human(after_transcript(state))
+        if human is None or human.id != state.get("turn_id"):
+            started = await self._start_turn(state, config, runtime)
+            gone = {m.id for m in started.get("messages", [])}
+            kept = [m for m in state.get("messages") or [] if m.id not in gone]
+            state = {**state, **started, "messages": kept}
+        if not question_text(state):
+            return started
+        memory = state.get("memory")
+        if memory is None and not started:  # resumed mid-turn: memory is never checkpointed
+            memory = await load_memory_state(config, runtime)
         context = build_context(
-            state.get("memory"),
+            memory,
             system_prompt=SYSTEM_PROMPT,
-            latest_user_text=state.get("model_text") or state.get("user_text") or "",
+            latest_user_text=state.get("model_text") or question_text(state),
         )
-        loop = this_turn(state)[1:]
+        turn = this_turn(state)
+        loop = turn[1:]
         llm = self._model or chat_model()
         available = await self.toolset()
         bound = (
@@ -211,7 +238,20 @@ class ChatNodes:
             else llm
         )
         response = await bound.ainvoke([*context, *loop], config)
-        return {"messages": [response]}
+        dropped = list(started.get("messages", []))
+        if getattr(response, "tool_calls", None):  # more tools, or no answer within the limit
+            return {**started, "messages": [*dropped, response]}
+        answer = AIMessage(  # what the user sees: the text, under the model's id
+            content=str(response.text), id=response.id or f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}"
+        )
+        kept = list(state.get("messages") or [])
+        earlier = kept[: len(kept) - len(turn)]
+        oldest = earlier[: trimmed(len(earlier) + 2)]
+        return {  # the answer replaces the tool loop; the oldest go past the bound
+            **started,
+            "messages": [*dropped, *_removals(oldest), *_removals(loop), answer],
+            "transcript_end": answer.id,
+        }
 
     async def tools(self, state: ChatState) -> dict[str, Any]:
         """Run the model's tool calls concurrently; the turn's source follows the tools used."""
@@ -231,11 +271,9 @@ class ChatNodes:
         }
 
 
-def after_load(state: ChatState) -> str:
-    return AGENT_NODE if state.get("user_text") else END
-
-
 def after_agent(state: ChatState) -> str:
+    if not question_text(state):  # the input brought no question: nothing to answer
+        return END
     last = state["messages"][-1]
     if getattr(last, "tool_calls", None) and state.get("tool_rounds", 0) < MAX_TOOL_ROUNDS:
         return TOOLS_NODE

@@ -1,6 +1,8 @@
 """The ``tasklist-agent`` graph: goal → readiness → draft → human review → final summary.
 
-``read_goal → judge ⇄ clarify → draft ⇄ review → conclude → final_turn``.
+``read_goal → judge ⇄ clarify → draft ⇄ review → conclude → final_turn``; a message
+sent while the review or the question waits goes from ``read_goal`` to where its
+answer leads.
 The plan, its markdown artifact, review rounds and interrupts live in this
 graph's own state, on its own thread (a server thread, or ``tasklist-agent:<uuid>``
 in library use) — never on a ``chat:`` memory thread. Only ``final_turn`` talks
@@ -48,7 +50,8 @@ def build_graph(
     builder.add_node("conclude", nodes.conclude)
     builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_turn))
     builder.add_edge(START, "read_goal")
-    builder.add_conditional_edges("read_goal", route("judge"), ["judge", "conclude"])
+    answered = ["judge", "clarify", "draft", "review"]  # a message may answer what waits
+    builder.add_conditional_edges("read_goal", route(*answered), [*answered, "conclude"])
     builder.add_conditional_edges(
         "judge", route("clarify", "draft"), ["clarify", "draft", "conclude"]
     )

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from adapters.words import word_count
+from graphs.tasklist_agent.answers import approves
 
 TASKLIST_MAX_TASKS = 20
 """A tasklist-agent plan holds 1..this many tasks; longer drafts are cut, with a note."""
@@ -218,13 +219,17 @@ def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
 # carries ``action_requests``/``review_configs`` and the answer is ``{"decisions": [...]}``.
 # The project's earlier answers, ``{"action": ...}`` or a bare word, stay accepted.
 
-ReviewAction = Literal["approve", "edit", "reject", "respond"]
+ReviewAction = Literal["approve", "edit", "reject", "respond", "revise"]
+"""``respond`` is the earlier "ask for changes"; ``revise`` asks for changes but never
+finalises or discards (a typed message, an edit that held no task lines)."""
 DecisionType = Literal["approve", "edit", "reject"]
 REVIEW_ACTION_NAME = "review_tasklist"
-"""The action a tasklist review asks about; its args are ``{"tasks": [...]}``."""
+"""The action a tasklist review asks about; its args are ``{"tasks": "<one task per line>"}``."""
 CLARIFY_ACTION_NAME = "answer_question"
-"""The action a clarifying question asks about; its args are ``{"answer": ""}`` to fill in."""
+"""The action a clarifying question asks about; its args are ``{"question", "answer": ""}``."""
 ANSWER_ARG = "answer"
+QUESTION_ARG = "question"
+TASKS_ARG = "tasks"
 
 
 def hitl_request(
@@ -249,25 +254,29 @@ class Decision(BaseModel):
     @property
     def args(self) -> Any:
         """The edited action's args; a JSON string (what some UIs send) is parsed."""
-        return _json_value((self.edited_action or {}).get("args"))
+        return _json_container((self.edited_action or {}).get("args"))
 
 
-def _json_value(value: Any) -> Any:
+def _json_container(value: Any) -> Any:
+    """``value``, or the list or object a JSON string holds (other strings stay text)."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            decoded = json.loads(value)
         except ValueError:
             return value
+        return decoded if isinstance(decoded, list | dict) else value
     return value
 
 
 def _edited_tasklist(args: Any) -> Any:
-    """``{"tasks": [...]}`` from the edited args, each part an object or a JSON string."""
+    """What the edited args hold as the plan: the ``tasks`` text (one task per line), or
+    ``{"tasks": [...]}`` when they carry objects or JSON (earlier clients)."""
     if isinstance(args, dict):
-        if "tasks" in args:
-            return {**args, "tasks": _json_value(args["tasks"])}
+        if TASKS_ARG in args:
+            tasks = _json_container(args[TASKS_ARG])
+            return tasks if isinstance(tasks, str) else {**args, TASKS_ARG: tasks}
         if "tasklist" in args:
-            return _edited_tasklist(_json_value(args["tasklist"]))
+            return _edited_tasklist(_json_container(args["tasklist"]))
     return args
 
 
@@ -317,6 +326,12 @@ class ReviewAnswer(BaseModel):
         if decision.type == "edit":
             return cls(action="edit", tasklist=_edited_tasklist(decision.args))
         return cls(action=decision.type, text=(decision.message or "").strip())
+
+    @classmethod
+    def for_message(cls, text: str) -> ReviewAnswer:
+        """A message typed while a review waits: approval words approve, anything else asks
+        for changes with the message as the instruction (``answers.approves``)."""
+        return cls(action="approve") if approves(text) else cls(action="revise", text=text)
 
     @classmethod
     def for_clarification(cls, value: Any) -> ReviewAnswer:

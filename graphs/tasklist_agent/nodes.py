@@ -2,6 +2,14 @@
 
 Nodes that call the model never interrupt and nodes that interrupt never call
 the model, so a resume re-runs no model call and no write.
+
+A pending review or question is answered three ways (SPEC §8a): a resume with a
+decision; a new user message on the thread (LangGraph then starts the graph anew, and
+``read_goal`` takes the message as the answer instead of a new goal); or a later run
+that brings no answer at all — agent-chat-ui's "Mark as Resolved" sends
+``{"goto": "__end__"}``, and LangGraph runs the waiting node again without a resume
+value — which closes it cleanly. The node tells that last case from its own first
+asking by the run that asked (``asked_in_run``), since a graph never sees a command.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.constants import TAG_NOSTREAM
+from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, ValidationError
@@ -34,9 +43,11 @@ from graphs.tasklist_agent.models import (
     CLARIFY_ACTION_NAME,
     GOAL_TAG,
     INSTRUCTION_TAG,
+    QUESTION_ARG,
     REVIEW_ACTION_NAME,
     TASKLIST_MAX_CLARIFICATIONS,
     TASKLIST_MAX_REVISIONS,
+    TASKS_ARG,
     DecisionType,
     Readiness,
     ReviewAnswer,
@@ -47,6 +58,7 @@ from graphs.tasklist_agent.models import (
 )
 from graphs.tasklist_agent.prompts import DRAFT_PROMPT, JUDGE_PROMPT
 from graphs.tasklist_agent.state import Status, TasklistState
+from graphs.tasklist_agent.task_lines import parse_task_lines, task_lines
 from graphs.tasklist_agent.validation import render_markdown, repair_tasklist
 
 log = logging.getLogger("aimind.tasklist_agent")
@@ -59,6 +71,20 @@ CLARIFY_ACTIONS = ("respond", "reject")
 """The project's own ``allowedActions`` (earlier answers); v1 decisions are below."""
 REVIEW_DECISIONS: list[DecisionType] = ["approve", "edit", "reject"]
 CLARIFY_DECISIONS: list[DecisionType] = ["edit", "reject"]
+ASKING: frozenset[str] = frozenset({"reviewing", "clarifying"})
+"""Statuses that lead to an interrupt: the review, the clarifying question."""
+REVIEW_RESOLVED = "Review closed without a decision (marked as resolved); nothing was saved."
+QUESTION_RESOLVED = (
+    "Question closed without an answer (marked as resolved); planning stopped and nothing "
+    "was saved."
+)
+
+
+class _Resolved:
+    """What ``_ask`` returns when a later run re-enters the question without an answer."""
+
+
+RESOLVED = _Resolved()
 
 
 def _text(message: BaseMessage) -> str:
@@ -90,6 +116,124 @@ def _plural(count: int, word: str, many: str | None = None) -> str:
 
 def _ended(status: Status, summary: str, **extra: Any) -> dict[str, Any]:
     return {"status": status, "summary": summary, **extra}
+
+
+def _run_id(config: RunnableConfig | None, runtime: Runtime | None) -> str:
+    """The server's run id (stable across a run's retries), else LangGraph's; "" in library
+    use without one."""
+    run = (config or {}).get("configurable", {}).get("run_id")
+    info = getattr(runtime, "execution_info", None)
+    return str(run or getattr(info, "run_id", None) or "")
+
+
+def _asked(update: dict[str, Any], config: RunnableConfig, runtime: Runtime | None) -> dict:
+    """``update``, stamped with this run when it leads to the review or the question."""
+    if update.get("status") in ASKING:
+        return {**update, "asked_in_run": _run_id(config, runtime)}
+    return update
+
+
+def _ask(
+    value: dict[str, Any], state: TasklistState, config: RunnableConfig, runtime: Runtime | None
+) -> Any:
+    """``interrupt(value)``; ``RESOLVED`` when a run other than the one that asked comes
+    back to the question with no answer (see the module docstring)."""
+    try:
+        return interrupt(value)
+    except GraphInterrupt:
+        run, asked = _run_id(config, runtime), state.get("asked_in_run")
+        if run and asked and run != asked:
+            return RESOLVED
+        raise
+
+
+def _revise(state: TasklistState, instruction: str, note: str | None = None) -> dict[str, Any]:
+    """A request for changes that never finalises or discards: a revised draft while
+    revisions are left, else the same review again, saying why."""
+    rounds = state.get("revisions", 0)
+    notes = [note] if note else []
+    if not instruction.strip():
+        return {"status": "reviewing", "notes": [*notes, "say what should change"]}
+    if rounds >= TASKLIST_MAX_REVISIONS:
+        return {
+            "status": "reviewing",
+            "notes": [
+                *notes,
+                f"no revisions are left for {instruction.strip()!r}: approve, edit the tasks, "
+                "or reject to discard the tasklist",
+            ],
+        }
+    return {"status": "revising", "instruction": instruction.strip(), "revisions": rounds + 1}
+
+
+def _edited(state: TasklistState, plan: Any) -> dict[str, Any]:
+    """The reviewer's edit as the final plan; an edit that holds no task lines is a request
+    for changes, one that cannot be repaired is shown again with what was wrong."""
+    if isinstance(plan, str):
+        drafts = parse_task_lines(plan)
+        if drafts is None:
+            if not plan.strip():
+                return {
+                    "status": "reviewing",
+                    "notes": ["your edit left no tasks: write one task per line"],
+                }
+            return _revise(
+                state, plan, "your edit held no task lines, so it was read as a request for changes"
+            )
+        plan = {"tasks": [draft.model_dump() for draft in drafts]}
+    edited = repair_tasklist(plan)
+    if not edited.ok:
+        return {"status": "reviewing", "notes": ["your edit could not be used", *edited.notes]}
+    return {
+        "status": "approved",
+        "decision": "edit",
+        "tasklist": edited.tasklist.model_dump(),
+        "notes": list(edited.notes),
+    }
+
+
+def apply_review(state: TasklistState, answer: ReviewAnswer) -> dict[str, Any]:
+    """What the reviewer's answer does to the plan (a resume's decision or a message)."""
+    rounds = state.get("revisions", 0)
+    left = max(TASKLIST_MAX_REVISIONS - rounds, 0)
+    if answer.action == "approve":
+        return {"status": "approved", "decision": "approve"}
+    if answer.action == "edit":
+        return _edited(state, answer.tasklist)
+    if answer.action == "revise":
+        return _revise(state, answer.text)
+    if answer.action == "reject" and answer.text and left:
+        return {"status": "revising", "instruction": answer.text, "revisions": rounds + 1}
+    if answer.action == "reject":
+        return _ended("rejected", "Tasklist discarded at your request; nothing was saved.")
+    instruction = answer.text.strip()  # "respond", the earlier "ask for changes"
+    if not instruction:
+        return {"status": "reviewing", "notes": ["'respond' needs an instruction text"]}
+    if rounds >= TASKLIST_MAX_REVISIONS:
+        return {"status": "approved", "decision": "limit"}
+    return {"status": "revising", "instruction": instruction, "revisions": rounds + 1}
+
+
+def apply_clarification(state: TasklistState, answer: ReviewAnswer) -> dict[str, Any]:
+    """What the answer to the clarifying question does: plan with it, or stop."""
+    if answer.action == "reject":
+        return _ended("rejected", "Planning stopped at your request; nothing was saved.")
+    if answer.action == "approve":
+        return {"status": "drafting"}
+    if answer.action in ("respond", "revise") and answer.text.strip():
+        entry = f"Q: {state.get('question', '')}\nA: {answer.text.strip()}"
+        return {"status": "planning", "clarifications": [*state.get("clarifications", []), entry]}
+    return {"status": "clarifying"}
+
+
+def answer_pending(state: TasklistState, text: str) -> dict[str, Any] | None:
+    """A new message on a thread whose review or question waits answers it; None when
+    nothing waits (the message is then a new goal)."""
+    if state.get("status") == "reviewing" and _current(state) is not None:
+        return apply_review(state, ReviewAnswer.for_message(text))
+    if state.get("status") == "clarifying" and state.get("question"):
+        return apply_clarification(state, ReviewAnswer(action="respond", text=text))
+    return None
 
 
 # --- the turn's memory record --------------------------------------------------------------
@@ -171,10 +315,15 @@ class TasklistNodes:
         result = await structured.ainvoke(messages, config)  # traced, kept off "messages" stream
         return schema.model_validate(_as_dict(result))
 
-    async def read_goal(self, state: TasklistState, config: RunnableConfig) -> dict[str, Any]:
-        """Take the latest user message as the goal; read the documents it references."""
+    async def read_goal(
+        self, state: TasklistState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
+        """Take the latest user message as the goal (or as the answer to a review or
+        question still waiting); read the documents a goal references."""
         refuse_memory_thread(config)
         latest = latest_human(state.get("messages"))
+        if latest is not None and (answered := answer_pending(state, _text(latest))):
+            return _asked(answered, config, runtime)
         goal = _text(latest) if latest else ""
         fresh: dict[str, Any] = {
             "goal": goal,
@@ -228,41 +377,38 @@ class TasklistNodes:
             verdict.question.strip() or "Could you describe the outcome you want in more detail?"
         )
         if len(state.get("clarifications", [])) < TASKLIST_MAX_CLARIFICATIONS:
-            return {"status": "clarifying", "question": question}
+            return _asked({"status": "clarifying", "question": question}, config, runtime)
         return _ended("blocked", f"I need more detail before I can plan this: {question}")
 
-    def clarify(self, state: TasklistState) -> dict[str, Any]:
+    def clarify(
+        self, state: TasklistState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
         """Ask the user the clarifying question (an interrupt) and fold the answer into the goal."""
         question = state.get("question", "")
-        answer = interrupt(
+        answer = _ask(
             {
                 **hitl_request(
                     CLARIFY_ACTION_NAME,
-                    {ANSWER_ARG: ""},
-                    f"{question}\n\nWrite your answer in *answer* and submit it (an edit), "
-                    "or reject to stop planning.",
+                    {QUESTION_ARG: question, ANSWER_ARG: ""},
+                    f"{question}\n\nWrite your answer in *Answer* and submit it (or just send it "
+                    "as a message), or reject to stop planning.",
                     CLARIFY_DECISIONS,
                 ),
                 "kind": "clarification",
                 "question": question,
                 "allowedActions": list(CLARIFY_ACTIONS),
-            }
+            },
+            state,
+            config,
+            runtime,
         )
+        if answer is RESOLVED:
+            return _ended("rejected", QUESTION_RESOLVED)
         try:
             parsed = ReviewAnswer.for_clarification(answer)
         except ValidationError:
-            return {"status": "clarifying"}
-        if parsed.action == "reject":
-            return _ended("rejected", "Planning stopped at your request; nothing was saved.")
-        if parsed.action == "approve":
-            return {"status": "drafting"}
-        if parsed.action == "respond" and parsed.text.strip():
-            entry = f"Q: {question}\nA: {parsed.text.strip()}"
-            return {
-                "status": "planning",
-                "clarifications": [*state.get("clarifications", []), entry],
-            }
-        return {"status": "clarifying"}
+            parsed = ReviewAnswer(action="respond")
+        return _asked(apply_clarification(state, parsed), config, runtime)
 
     async def draft(
         self, state: TasklistState, config: RunnableConfig, runtime: Runtime[SessionContext]
@@ -281,14 +427,11 @@ class TasklistNodes:
             log.warning("tasklist draft failed", exc_info=True)
             repaired, notes = None, ["the planning model did not return a usable tasklist"]
         if repaired is not None and repaired.ok:
-            return {
-                "status": "reviewing",
-                "tasklist": repaired.tasklist.model_dump(),
-                "notes": notes,
-            }
+            update = {"status": "reviewing", "tasklist": repaired.tasklist.model_dump()}
+            return _asked({**update, "notes": notes}, config, runtime)
         if previous is not None:
             notes.append("the revision could not be used; the previous tasklist is shown again")
-            return {"status": "reviewing", "notes": notes}
+            return _asked({"status": "reviewing", "notes": notes}, config, runtime)
         return _ended(
             "failed",
             "I could not draft a valid tasklist this time ("
@@ -297,7 +440,9 @@ class TasklistNodes:
             notes=notes,
         )
 
-    def review(self, state: TasklistState) -> dict[str, Any]:
+    def review(
+        self, state: TasklistState, config: RunnableConfig, runtime: Runtime[SessionContext]
+    ) -> dict[str, Any]:
         """Human review: an interrupt carrying the proposal and the allowed actions."""
         tasklist = _current(state)
         if tasklist is None:  # cannot happen through the edges; never crash on it
@@ -307,11 +452,11 @@ class TasklistNodes:
         allowed = REVIEW_ACTIONS if left else FINAL_DECISION_ACTIONS
         markdown = render_markdown(tasklist, state.get("goal", ""))
         notes = list(state.get("notes", []))
-        answer = interrupt(
+        answer = _ask(
             {
                 **hitl_request(
                     REVIEW_ACTION_NAME,
-                    {"tasks": tasklist.model_dump()["tasks"]},
+                    {TASKS_ARG: task_lines(list(tasklist.tasks))},
                     review_description(markdown, notes, left),
                     REVIEW_DECISIONS,
                 ),
@@ -323,43 +468,25 @@ class TasklistNodes:
                 "allowedActions": list(allowed),
                 "revisionRound": rounds,
                 "revisionsLeft": left,
-            }
+            },
+            state,
+            config,
+            runtime,
         )
+        if answer is RESOLVED:
+            return _ended("rejected", REVIEW_RESOLVED)
         try:
             parsed = ReviewAnswer.for_review(answer)
         except ValidationError:
-            return {
+            update = {
                 "status": "reviewing",
                 "notes": [
                     'unrecognised answer; resume with {"decisions": [{"type": "approve"}]} '
                     f"(or edit / reject), or one of the actions {', '.join(allowed)}"
                 ],
             }
-        if parsed.action == "approve":
-            return {"status": "approved", "decision": "approve"}
-        if parsed.action == "reject" and parsed.text and left:
-            return {"status": "revising", "instruction": parsed.text, "revisions": rounds + 1}
-        if parsed.action == "reject":
-            return _ended("rejected", "Tasklist discarded at your request; nothing was saved.")
-        if parsed.action == "edit":
-            edited = repair_tasklist(parsed.tasklist)
-            if not edited.ok:
-                return {
-                    "status": "reviewing",
-                    "notes": ["your edit could not be used", *edited.notes],
-                }
-            return {
-                "status": "approved",
-                "decision": "edit",
-                "tasklist": edited.tasklist.model_dump(),
-                "notes": list(edited.notes),
-            }
-        instruction = parsed.text.strip()
-        if not instruction:
-            return {"status": "reviewing", "notes": ["'respond' needs an instruction text"]}
-        if rounds >= TASKLIST_MAX_REVISIONS:
-            return {"status": "approved", "decision": "limit"}
-        return {"status": "revising", "instruction": instruction, "revisions": rounds + 1}
+            return _asked(update, config, runtime)
+        return _asked(apply_review(state, parsed), config, runtime)
 
     def conclude(self, state: TasklistState) -> dict[str, Any]:
         """The artifact and the short summary message the user sees (memory gets the summary).

@@ -57,3 +57,5 @@ class TasklistState(TypedDict, total=False):
     decision: str
     summary: str
     artifact: str | None
+    asked_in_run: str
+    """The run that led to the review or the question now waiting (see ``nodes``)."""

@@ -53,7 +53,8 @@ def test_tasklist_review_approve_finishes_the_plan_and_remembers_the_goal(
     start_tasklist(page)
     card = review_card(page)
     expect(card).to_contain_text("Define what done means for: plan the product launch")
-    expect(card).to_contain_text("(after T1)")
+    expect(card.locator("ol > li").nth(1)).to_contain_text("T2: [offline] Do the main work")
+    expect(card.locator("ol > li").nth(1)).to_contain_text("after: T1")
     screenshot(page, "04-tasklist-review")
 
     act(page, card.get_by_role("button", name="Approve").click)
@@ -81,15 +82,19 @@ def test_tasklist_review_approve_finishes_the_plan_and_remembers_the_goal(
     expect(restored.last).to_contain_text("Define what done means")
 
 
-def test_tasklist_edit_in_place_sends_the_new_titles_back(open_page: Callable[..., Page]) -> None:
+def test_tasklist_edit_in_place_sends_the_new_lines_back(open_page: Callable[..., Page]) -> None:
+    """The card edits the same text a stock client edits: the tasks, one per line."""
     page = open_page()
     start_tasklist(page)
     card = review_card(page)
     card.get_by_role("button", name="Edit").click()
-    first = card.get_by_role("textbox", name="Title of task 1")
-    expect(first).to_be_focused()
+    tasks = card.get_by_role("textbox", name="Tasks, one per line")
+    expect(tasks).to_be_focused()
     expect(card.get_by_role("button", name="Approve")).to_be_disabled()
-    first.fill("Agree the launch date with marketing")
+    lines = tasks.input_value().splitlines()
+    assert len(lines) == OFFLINE_TASKS and lines[0].startswith("T1: [offline] Define what done")
+    lines[0] = "1. T1: Agree the launch date with marketing | done when: the date is in the plan"
+    tasks.fill("\n\n".join(lines))
 
     act(page, card.get_by_role("button", name="Send edits").click)
 

@@ -74,24 +74,24 @@ async def test_first_turn_without_memory_is_system_plus_question(memory_url: str
     assert _shape(model.calls[0]) == [("SystemMessage", SYSTEM_PROMPT), ("HumanMessage", "hi")]
 
 
-async def test_server_thread_shows_the_conversation_memory_holds(memory_url: str) -> None:
-    """SPEC §8a: a thread's ``messages`` = memory's recent turns (stored ids) + this turn,
-    never more than 12; the model's context is still SPEC §7's, never that list."""
+async def test_a_thread_shows_its_whole_conversation_and_a_new_thread_starts_empty(
+    memory_url: str,
+) -> None:
+    """SPEC §8a: a thread's ``messages`` is its own transcript (8 turns: 16 messages, the
+    ids the client sent and the answers' ids memory stores); a new thread starts empty and
+    shows its own 2 messages, while its model still gets the session's memory (§7)."""
     model = ScriptedChatModel(script=[_answer], loop_last=True)
     graph = build_graph(model=model, tools=[]).builder.compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "agent-thread-1"}}
     memory = await get_memory()
+    first = {"configurable": {"thread_id": "agent-thread-1"}}
     shown_ids: dict[str, str] = {}
     for n in range(1, 9):
         before = await memory.load(TOKEN)
         out = await graph.ainvoke(
-            {"messages": [user(f"turn {n}", f"client-{n}")]}, config, context={"session_id": TOKEN}
+            {"messages": [user(f"turn {n}", f"client-{n}")]}, first, context={"session_id": TOKEN}
         )
         messages = out["messages"]
-        assert len(messages) <= 12
-        expected = [(m.id, m.text) for m in before.messages][-10:]
-        assert [(m.id, str(m.content)) for m in messages[:-2]] == expected
-        assert [type(m) for m in messages[:-2]] == [HumanMessage, AIMessage] * (len(expected) // 2)
+        assert len(messages) == 2 * n
         assert _shape(messages[-2:]) == [
             ("HumanMessage", f"turn {n}"),
             ("AIMessage", f"Answer to: turn {n}"),
@@ -111,22 +111,62 @@ async def test_server_thread_shows_the_conversation_memory_holds(memory_url: str
             "pinnedDecisions": before.pinned_decisions,
             "recentTurns": len(before.messages) // 2,
         }
-    state = await graph.aget_state(config)
-    assert _shape(state.values["messages"]) == _shape(out["messages"])
+    state = await graph.aget_state(first)
+    assert [m.id for m in state.values["messages"]] == [m.id for m in out["messages"]]
+    assert len(state.values["messages"]) == 16
+
+    before = await memory.load(TOKEN)
+    assert before.summary and before.messages  # the session's memory, from the first thread
+    second = {"configurable": {"thread_id": "agent-thread-2"}}
+    out = await graph.ainvoke(
+        {"messages": [user("a new thread", "client-new")]}, second, context={"session_id": TOKEN}
+    )
+    assert _shape(out["messages"]) == [
+        ("HumanMessage", "a new thread"),
+        ("AIMessage", "Answer to: a new thread"),
+    ]
+    assert _shape(model.calls[-1]) == _shape(
+        build_context(before, system_prompt=SYSTEM_PROMPT, latest_user_text="a new thread")
+    )
+    assert out["memory_context"]["recentTurns"] == len(before.messages) // 2 > 0
     # Memory itself is read per run and never copied into the agent thread's checkpoints.
     assert "memory" not in state.values
-    async for snapshot in graph.aget_state_history(config):
+    async for snapshot in graph.aget_state_history(first):
         assert "memory" not in snapshot.values
 
 
-async def test_a_run_without_a_question_shows_the_conversation(memory_url: str) -> None:
-    """A run with no new user message answers nothing and never empties the client's view."""
+async def test_a_run_without_a_question_keeps_the_conversation(memory_url: str) -> None:
+    """A run with no new user message answers nothing and never empties the thread."""
     model = ScriptedChatModel(script=[_answer], loop_last=True)
-    graph = build_graph(model=model, tools=[])
-    await graph.ainvoke({"messages": [user("first", "c-1")]}, context={"session_id": TOKEN})
-    out = await graph.ainvoke({"messages": []}, context={"session_id": TOKEN})
+    graph = build_graph(model=model, tools=[]).builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "agent-thread-3"}}
+    await graph.ainvoke({"messages": [user("first", "c-1")]}, config, context={"session_id": TOKEN})
+    out = await graph.ainvoke({"messages": []}, config, context={"session_id": TOKEN})
     assert _shape(out["messages"]) == [("HumanMessage", "first"), ("AIMessage", "Answer to: first")]
     assert len(model.calls) == 1
+
+
+async def test_history_a_client_resends_never_joins_the_transcript(memory_url: str) -> None:
+    """Only the input's latest user message is the turn's: resent history (without ids) and
+    placeholder tool results leave the transcript, which keeps question and answer."""
+    model = ScriptedChatModel(script=[_answer], loop_last=True)
+    graph = build_graph(model=model, tools=[]).builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "agent-thread-4"}}
+    await graph.ainvoke({"messages": [user("one", "q-1")]}, config, context={"session_id": TOKEN})
+    resent = [
+        user("FORGED-HISTORY"),
+        {"role": "assistant", "content": "FORGED-ANSWER"},
+        user("two", "q-2"),
+    ]
+    out = await graph.ainvoke({"messages": resent}, config, context={"session_id": TOKEN})
+    assert _shape(out["messages"]) == [
+        ("HumanMessage", "one"),
+        ("AIMessage", "Answer to: one"),
+        ("HumanMessage", "two"),
+        ("AIMessage", "Answer to: two"),
+    ]
+    state = await graph.aget_state(config)
+    assert [m.id for m in state.values["messages"]] == [m.id for m in out["messages"]]
 
 
 async def test_no_session_still_answers(memory_url: str) -> None:

@@ -17,6 +17,23 @@ const GOAL = "Plan the launch of our new recipe app next month";
 const client = (apiKey) => new Client({ apiUrl, apiKey, timeoutMs: 120_000 });
 const human = (text, id = randomUUID()) => ({ messages: [{ type: "human", content: text, id }] });
 
+/** What agent-chat-ui's review buttons do (useStream().submit({}, {command}), SDK
+ *  react/stream.lgp.js): runs.stream with input {} and the command, read to the end. */
+async function press(sdk, threadId, assistantId, command) {
+  const events = [];
+  for await (const part of sdk.runs.stream(threadId, assistantId, {
+    input: {},
+    command,
+    streamMode: ["messages-tuple", "values", "custom"],
+  })) {
+    events.push(part);
+  }
+  const errors = events.filter((part) => part.event === "error");
+  assert.deepEqual(errors, [], "the resume streams without an error");
+  return (await sdk.threads.getState(threadId)).values;
+}
+const decide = (decision) => ({ resume: { decisions: [decision] } });
+
 /** The one pending interrupt's value, read the way agent-chat-ui does: from the thread. */
 async function pendingInterrupt(sdk, threadId) {
   const state = await sdk.threads.getState(threadId);
@@ -55,62 +72,69 @@ test("three chat turns on one thread: getState shows all three, with stable ids"
     assert.ok(at >= 0, `turn ${n}'s question is shown`);
     assert.deepEqual(shown[at + 1], ["ai", answers[n - 1]], `turn ${n}'s answer keeps its id`);
   }
-  assert.ok(state.values.messages.length <= 12);
+  assert.equal(state.values.messages.length, 6, "the thread's whole conversation");
   assert.equal(state.values.memory_context.available, true);
 });
 
-test("tasklist review: the v1 interrupt from getState, resumed with approve", async () => {
+test("tasklist review: the v1 interrupt from getState, approved through runs.stream", async () => {
   const sdk = client(tokenA);
   const threadId = await startReview(sdk);
   const value = await pendingInterrupt(sdk, threadId);
   const [request] = value.action_requests;
   assert.equal(request.name, "review_tasklist");
-  assert.ok(Array.isArray(request.args.tasks) && request.args.tasks.length > 0);
+  assert.equal(typeof request.args.tasks, "string", "the tasks are readable text");
+  assert.equal(request.args.tasks.split("\n").length, 3, "one task per line");
   assert.equal(typeof request.description, "string");
   assert.deepEqual(value.review_configs, [
     { action_name: "review_tasklist", allowed_decisions: ["approve", "edit", "reject"] },
   ]);
-  const done = await sdk.runs.wait(threadId, "tasklist-agent", {
-    command: { resume: { decisions: [{ type: "approve" }] } },
-  });
+  const done = await press(sdk, threadId, "tasklist-agent", decide({ type: "approve" }));
   assert.equal(done.status, "final");
   assert.match(done.summary, /approved/);
 });
 
-test("tasklist review: an edit (args as agent-chat-ui sends them) becomes the plan", async () => {
+test("tasklist review: an edited text box becomes the plan", async () => {
   const sdk = client(tokenA);
   const threadId = await startReview(sdk);
   const [request] = (await pendingInterrupt(sdk, threadId)).action_requests;
-  const tasks = request.args.tasks.map((task, i) => (i === 0 ? { ...task, title: "Pick the date" } : task));
-  const done = await sdk.runs.wait(threadId, "tasklist-agent", {
-    command: {
-      resume: {
-        decisions: [
-          { type: "edit", edited_action: { name: request.name, args: { tasks: JSON.stringify(tasks) } } },
-        ],
-      },
-    },
-  });
+  const tasks = request.args.tasks.replace("Do the main work", "Pick the date");
+  const done = await press(sdk, threadId, "tasklist-agent", decide({
+    type: "edit", edited_action: { name: request.name, args: { ...request.args, tasks } },
+  }));
   assert.equal(done.status, "final");
   assert.match(done.summary, /finalised with your edits/);
   assert.match(done.artifact, /Pick the date/);
 });
 
-test("tasklist review: reject with a message gets a revised plan to review", async () => {
+test("tasklist review: reject with a reason gets a revised plan, Mark as Resolved ends it", async () => {
   const sdk = client(tokenA);
   const threadId = await startReview(sdk);
   const before = (await pendingInterrupt(sdk, threadId)).action_requests[0].args.tasks;
-  await sdk.runs.wait(threadId, "tasklist-agent", {
-    command: { resume: { decisions: [{ type: "reject", message: "add a press kit" }] } },
-  });
+  await press(sdk, threadId, "tasklist-agent", decide({ type: "reject", message: "add a press kit" }));
   const revised = await pendingInterrupt(sdk, threadId);
   const tasks = revised.action_requests[0].args.tasks;
-  assert.equal(tasks.length, before.length + 1);
-  assert.ok(tasks.some((task) => task.title.includes("add a press kit")));
-  const done = await sdk.runs.wait(threadId, "tasklist-agent", {
-    command: { resume: { decisions: [{ type: "approve" }] } },
-  });
-  assert.match(done.summary, /after 1 revision round/);
+  assert.equal(tasks.split("\n").length, before.split("\n").length + 1);
+  assert.match(tasks, /add a press kit/);
+  const done = await press(sdk, threadId, "tasklist-agent", { goto: "__end__" });
+  assert.equal(done.status, "rejected");
+  assert.match(done.summary, /marked as resolved/);
+  const state = await sdk.threads.getState(threadId);
+  assert.deepEqual(state.next, [], "nothing waits any more");
+});
+
+test("clarifying question: its text in args, answered through runs.stream", async () => {
+  const sdk = client(tokenA);
+  const thread = await sdk.threads.create();
+  await sdk.runs.wait(thread.thread_id, "tasklist-agent", { input: human("launch it") });
+  const [request] = (await pendingInterrupt(sdk, thread.thread_id)).action_requests;
+  assert.equal(request.name, "answer_question");
+  assert.ok(request.args.question.length > 0 && request.description.startsWith(request.args.question));
+  await press(sdk, thread.thread_id, "tasklist-agent", decide({
+    type: "edit",
+    edited_action: { name: request.name, args: { ...request.args, answer: "the recipe app, by June" } },
+  }));
+  const next = await pendingInterrupt(sdk, thread.thread_id);
+  assert.equal(next.action_requests[0].name, "review_tasklist");
 });
 
 test("threads.search is owner-scoped", async () => {

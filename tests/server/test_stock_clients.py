@@ -1,14 +1,16 @@
 """Stock LangGraph clients, unchanged, against a real ``langgraph dev`` (SPEC §8, §8a).
 
 The Python SDK with ``api_key=``, raw HTTP with ``Authorization: Bearer``, the
-cookie beside malformed cookies, the official JS SDK from npm (``tests/node``),
-and LangGraph Studio's own user. Runs on SQLite and on PostgreSQL.
+cookie beside malformed cookies, agent-chat-ui's exact requests (``agent_chat_ui``),
+the official JS SDK from npm (``tests/node``), and LangGraph Studio's own user.
+Runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -21,6 +23,8 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
+from tests.chat.helpers import raw_storage_bytes
+from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
@@ -200,6 +204,176 @@ async def test_chat_thread_ids_are_stable_across_stream_values_and_state(
     assert [m["id"] for m in reread["values"]["messages"]] == ids
 
 
+# --- agent-chat-ui, its exact requests replayed (tests/server/agent_chat_ui.py) -------------
+
+GOAL = "Plan the launch of our new recipe app next month"
+VAGUE_GOAL = "launch it"
+"""The offline model asks a clarifying question for a goal of fewer than 3 words."""
+RECENT_TURNS_RE = re.compile(r"(\d+) recent turns?")
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text, whether its content is a string or content blocks (the UI's)."""
+    content = message["content"]
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+
+
+async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Deployment) -> None:
+    """8 turns: 16 messages with the ids the UI gave and stable answer ids; a new thread
+    shows only its own 2, while its model still gets the session's memory (SPEC §7)."""
+    ui = AgentChatUI(deployment.url, "chat", deployment.token())
+    thread = await ui.new_thread()
+    for n in range(1, 9):
+        await ui.send(thread, f"turn {n}: the venue holds {n * 10} people", f"acui-q{n}")
+    state = await ui.state(thread)
+    messages = state["values"]["messages"]
+    assert len(messages) == 16
+    assert [m["id"] for m in messages[::2]] == [f"acui-q{n}" for n in range(1, 9)]
+    assert [m["type"] for m in messages] == ["human", "ai"] * 8
+    assert [text_of(m) for m in messages[::2]] == [
+        f"turn {n}: the venue holds {n * 10} people" for n in range(1, 9)
+    ]
+    reread = (await ui.history(thread))[0]["values"]["messages"]  # a reload reads the same
+    assert [(m["id"], m["content"]) for m in reread] == [(m["id"], m["content"]) for m in messages]
+
+    fresh = await ui.new_thread()
+    await ui.send(fresh, "What do you remember?")
+    shown = (await ui.state(fresh))["values"]["messages"]
+    assert [m["type"] for m in shown] == ["human", "ai"]
+    found = RECENT_TURNS_RE.search(text_of(shown[1]))
+    assert found and int(found[1]) > 0, shown[1]  # the session's memory, not an empty one
+
+
+def _card(value: dict[str, Any] | None) -> dict[str, Any]:
+    assert value is not None, "a review card is shown"
+    [request] = value["action_requests"]
+    for arg in request["args"].values():  # agent-chat-ui shows other values as raw JSON
+        assert isinstance(arg, str | int | float | bool), request["args"]
+    return request
+
+
+async def _review(ui: AgentChatUI) -> tuple[str, dict[str, Any]]:
+    thread = await ui.new_thread()
+    await ui.send(thread, GOAL)
+    request = _card(await ui.interrupt(thread))
+    assert request["name"] == "review_tasklist"
+    lines = request["args"]["tasks"].splitlines()
+    assert len(lines) == 3 and lines[1].startswith("T2: ") and "after: T1" in lines[1]
+    return thread, request
+
+
+async def _outcome(ui: AgentChatUI, thread: str) -> dict[str, Any]:
+    state = await ui.state(thread)
+    assert not state["next"] and await ui.interrupt(thread) is None, "nothing waits any more"
+    return dict(state["values"])
+
+
+async def test_agent_chat_ui_approve(deployment: Deployment) -> None:
+    ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
+    thread, _ = await _review(ui)
+    await ui.press(thread, decide({"type": "approve"}))
+    values = await _outcome(ui, thread)
+    assert values["status"] == "final" and "approved" in values["summary"]
+    assert values["messages"][-1]["content"] == values["summary"]
+
+
+async def test_agent_chat_ui_edit(deployment: Deployment) -> None:
+    ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
+    thread, request = await _review(ui)
+    typed = request["args"]["tasks"].replace("Do the main work", "Write the launch post")
+    await ui.press(thread, edit(request["name"], {**request["args"], "tasks": typed}))
+    values = await _outcome(ui, thread)
+    assert values["status"] == "final" and "finalised with your edits" in values["summary"]
+    assert "T2 — [offline] Write the launch post" in values["artifact"]
+
+
+async def test_agent_chat_ui_reject_with_a_reason(deployment: Deployment) -> None:
+    ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
+    thread, _ = await _review(ui)
+    await ui.press(thread, decide({"type": "reject", "message": "add a press kit"}))
+    revised = await ui.interrupt(thread)
+    request = _card(revised)
+    assert revised is not None and revised["revisionRound"] == 1
+    assert "Apply the reviewer's request: add a press kit" in request["args"]["tasks"]
+
+
+async def test_agent_chat_ui_mark_as_resolved(deployment: Deployment) -> None:
+    ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
+    thread, _ = await _review(ui)
+    await ui.press(thread, MARK_AS_RESOLVED)
+    values = await _outcome(ui, thread)
+    assert values["status"] == "rejected" and "marked as resolved" in values["summary"]
+    assert values["messages"][-1]["content"] == values["summary"]
+
+
+async def test_agent_chat_ui_answers_the_clarifying_question(deployment: Deployment) -> None:
+    ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
+    thread = await ui.new_thread()
+    await ui.send(thread, VAGUE_GOAL)
+    value = await ui.interrupt(thread)
+    request = _card(value)
+    assert request["name"] == "answer_question" and request["args"]["answer"] == ""
+    question = request["args"]["question"]
+    assert question and request["description"].startswith(question)
+    answer = {**request["args"], "answer": "the recipe app, in Spain, by June"}
+    await ui.press(thread, edit(request["name"], answer))
+    review = _card(await ui.interrupt(thread))
+    assert review["name"] == "review_tasklist"
+    assert "the recipe app, in Spain, by June" in json.dumps((await ui.state(thread))["values"])
+
+
+TYPED_ANSWERS = [
+    ("looks good", True),
+    ("同意，谢谢", True),
+    ("add a press kit", False),
+    ("加一个新闻稿", False),
+]
+
+
+@pytest.mark.parametrize(("text", "approved"), TYPED_ANSWERS)
+async def test_agent_chat_ui_a_message_answers_the_pending_review(
+    deployment: Deployment, text: str, approved: bool
+) -> None:
+    """Typing into the composer while a card waits answers it (SPEC §8a)."""
+    ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
+    thread, _ = await _review(ui)
+    await ui.send(thread, text)
+    if approved:
+        values = await _outcome(ui, thread)
+        assert values["status"] == "final" and "approved" in values["summary"]
+    else:
+        revised = await ui.interrupt(thread)
+        request = _card(revised)
+        assert revised is not None and revised["revisionRound"] == 1 and revised["goal"] == GOAL
+        assert f"Apply the reviewer's request: {text}" in request["args"]["tasks"]
+    shown = [text_of(m) for m in (await ui.state(thread))["values"]["messages"]]
+    assert text in shown  # the reviewer's message stays in the thread
+
+
+TURNS = 100
+MESSAGE_CHARS = 1_000
+MAX_STORAGE_PER_TRANSCRIPT = 10
+
+
+async def test_a_100_turn_chat_thread_grows_the_database_linearly(
+    deployment: Deployment,
+) -> None:
+    """SPEC §8a: 100 turns of 1,000-character messages grow the server's database by at
+    most 10x the thread's transcript (a full copy of the list per checkpoint: ~150x)."""
+    ui = AgentChatUI(deployment.url, "chat", deployment.token())
+    thread = await ui.new_thread()
+    before = len(raw_storage_bytes(deployment.database_url))
+    for n in range(1, TURNS + 1):
+        await ui.send(thread, (f"turn {n}: " + "the venue and the menu " * 50)[:MESSAGE_CHARS])
+    grown = len(raw_storage_bytes(deployment.database_url)) - before
+    messages = (await ui.state(thread))["values"]["messages"]
+    assert len(messages) == 2 * TURNS
+    transcript = sum(len(text_of(m).encode()) for m in messages)
+    assert grown <= MAX_STORAGE_PER_TRANSCRIPT * transcript, (grown, transcript)
+
+
 # --- the official JS SDK ----------------------------------------------------------------------
 
 
@@ -228,7 +402,7 @@ def test_the_official_js_sdk_works_unchanged(deployment: Deployment) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
-    assert "pass 6" in done.stdout, done.stdout[-3000:]
+    assert "pass 7" in done.stdout, done.stdout[-3000:]
 
 
 # --- LangGraph Studio -------------------------------------------------------------------------
@@ -249,7 +423,9 @@ async def test_studio_has_a_memory_of_its_own(deployment: Deployment) -> None:
 
     assert first["memory_context"]["available"] is True
     shown = [m["content"] for m in second["messages"]]
-    assert f"First Studio turn {marker}" in shown, "the second run sees the first in memory"
+    assert shown[0] == "And again?" and len(shown) == 2, "a new thread starts empty"
+    found = RECENT_TURNS_RE.search(shown[1])  # ... but its model got the first turn
+    assert found and int(found[1]) >= 1, shown[1]
     assert second["memory_context"]["recentTurns"] >= 1
     state = await studio.threads.get_state(thread["thread_id"])
     assert state["values"]["memory_context"] == second["memory_context"]

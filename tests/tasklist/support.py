@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,12 +50,24 @@ class AgentRun:
         self.config = agent_config()
         self.thread_id: str = self.config["configurable"]["thread_id"]
 
+    def _run(self) -> dict[str, Any]:
+        """Each call is its own run, with a run id as a server gives it."""
+        return {**self.config, "run_id": uuid.uuid4()}
+
     async def start(self, goal: str, **message: Any) -> dict[str, Any]:
         msg = {"role": "user", "content": goal, **message}
-        return await self.graph.ainvoke({"messages": [msg]}, self.config, context=CONTEXT)
+        return await self.graph.ainvoke({"messages": [msg]}, self._run(), context=CONTEXT)
+
+    async def send(self, text: str) -> dict[str, Any]:
+        """A new user message on the thread (a new run with input, not a resume)."""
+        return await self.start(text)
 
     async def resume(self, value: Any) -> dict[str, Any]:
-        return await self.graph.ainvoke(Command(resume=value), self.config, context=CONTEXT)
+        return await self.graph.ainvoke(Command(resume=value), self._run(), context=CONTEXT)
+
+    async def command(self, **command: Any) -> dict[str, Any]:
+        """Any other command, e.g. agent-chat-ui's "Mark as Resolved": ``goto="__end__"``."""
+        return await self.graph.ainvoke(Command(**command), self._run(), context=CONTEXT)
 
 
 def payload(result: dict[str, Any]) -> dict[str, Any]:

@@ -155,12 +155,13 @@ async def test_third_revision_request_is_decided_not_looped(
     assert turns(await memory.load(TOKEN)) == [("user", GOAL), ("assistant", done["summary"])]
 
 
-async def test_new_goal_on_the_same_agent_thread_starts_a_fresh_plan(
+async def test_new_goal_after_a_finished_plan_starts_a_fresh_plan(
     saver: BaseCheckpointSaver, memory: MemoryService
 ) -> None:
     other = {"tasks": [task("N1", "Hire a translator", "contract signed")]}
     run = AgentRun(saver, [READY, PLAN, READY, other])
     await run.start(GOAL)
+    await run.resume("reject")
     second_goal = "Translate the recipe app into Spanish"
     review = payload(await run.start(second_goal))
     assert review["goal"] == second_goal and review["revisionRound"] == 0
