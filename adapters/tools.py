@@ -20,6 +20,12 @@ from langchain_core.tools import BaseTool, tool
 
 from adapters.resources import ResourceError, list_resources, read_resource
 
+MAX_TOOL_ROUNDS = 6
+"""Tool rounds per turn in the graphs that offer tools; after that the model must answer
+without them."""
+TOOL_TIMEOUT_S = 60.0
+TOOL_FAILED = "error: the tool failed; the details are in the server log"
+TOOL_TIMED_OUT = "error: the tool timed out"
 EXPRESSION_MAX_CHARS = 200
 MAX_EXPONENT = 1_000
 MAX_INT_BITS = 4_096

@@ -25,7 +25,7 @@ from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
 from adapters.mcp_client import cached_mcp_tools
-from graphs.chat.nodes import MAX_TOOL_ROUNDS, TOOL_FAILED, TOOL_TIMED_OUT, TOOL_TIMEOUT_S
+from adapters.tools import MAX_TOOL_ROUNDS, TOOL_FAILED, TOOL_TIMED_OUT, TOOL_TIMEOUT_S
 
 log = logging.getLogger("aimind.agent")
 

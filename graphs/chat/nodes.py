@@ -42,7 +42,13 @@ from adapters.mcp_client import cached_mcp_tools, is_mcp_tool
 from adapters.memory_runtime import SessionContext
 from adapters.models import chat_model
 from adapters.resources import resolve_references
-from adapters.tools import local_tools
+from adapters.tools import (
+    MAX_TOOL_ROUNDS,
+    TOOL_FAILED,
+    TOOL_TIMED_OUT,
+    TOOL_TIMEOUT_S,
+    local_tools,
+)
 from graphs.chat.prompts import SYSTEM_PROMPT
 from graphs.chat.state import (
     AUTO_ID_PREFIX,
@@ -54,11 +60,6 @@ from graphs.chat.state import (
 
 log = logging.getLogger("aimind.chat")
 
-MAX_TOOL_ROUNDS = 6
-"""Tool rounds per turn; after that the model must answer without tools."""
-TOOL_TIMEOUT_S = 60.0
-TOOL_FAILED = "error: the tool failed; the details are in the server log"
-TOOL_TIMED_OUT = "error: the tool timed out"
 AGENT_NODE, TOOLS_NODE = "agent", "tools"
 _SOURCE_RANK: dict[Source, int] = {"chat": 0, "tool": 1, "mcp-resource": 2}
 

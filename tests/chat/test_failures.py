@@ -10,9 +10,8 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
 from adapters.memory_runtime import get_memory
-from adapters.tools import calculator
+from adapters.tools import MAX_TOOL_ROUNDS, calculator
 from graphs.chat import build_graph
-from graphs.chat.nodes import MAX_TOOL_ROUNDS
 from tests.chat.helpers import TOKEN, raw_storage_bytes, status_events, user
 from tests.memory.helpers import turn
 from tests.support.fakes import ScriptedChatModel

@@ -9,8 +9,8 @@ from langchain_core.tools import tool
 
 from adapters.final_turn import MemoryThreadError
 from adapters.memory_runtime import get_memory
+from adapters.tools import MAX_TOOL_ROUNDS, TOOL_FAILED
 from graphs.agent import build_graph
-from graphs.chat.nodes import MAX_TOOL_ROUNDS, TOOL_FAILED
 from tests.middleware.conftest import user
 from tests.support.fakes import ScriptedChatModel, answering, calling
 
