@@ -174,3 +174,39 @@ async def test_thirty_sessions_alternating_replicas_lose_no_turn(memory_env: Clu
             state = await mem.load(token)
             assert_bounded(state)
             assert [m.text for m in state.messages if m.role == "user"] == reported[token]
+
+
+@pytest.mark.parametrize("index", [0, 1])
+async def test_run_input_is_checked_before_a_run_is_queued(memory_env: Cluster, index: int) -> None:
+    """Aegra hands auth the request body (``input``, ``command``, a bare graph id): a turn
+    without text is a 422 sentence on either replica; agent-chat-ui's resume passes."""
+    token = new_token()
+    headers = {"X-AIMind-Session": token}
+    no_text = {"messages": [{"role": "user", "content": "   "}]}
+    async with memory_env.http(index) as client:
+        thread = (await client.post("/threads", json={}, headers=headers)).json()["thread_id"]
+        refused = [
+            await client.post(path, json={"assistant_id": graph, "input": no_text}, headers=headers)
+            for path in ("/runs/wait", f"/threads/{thread}/runs/wait")
+            for graph in ("chat", "tasklist-agent")
+        ]
+        paused = await client.post(
+            f"/threads/{thread}/runs/wait",
+            json={"assistant_id": "tasklist-agent", "input": human("Plan the team offsite")},
+            headers=headers,
+        )
+        resumed = await client.post(
+            f"/threads/{thread}/runs/wait",
+            json={
+                "assistant_id": "tasklist-agent",
+                "input": {},
+                "command": {"resume": {"decisions": [{"type": "approve"}]}},
+            },
+            headers=headers,
+        )
+    for response in refused:
+        assert response.status_code == 422, response.text
+        assert "Traceback" not in response.text and "user message" in response.text.lower()
+    assert "__interrupt__" in paused.json()
+    assert resumed.status_code == 200 and resumed.json()["status"] == "final", resumed.text
+    assert texts(await hydrate(memory_env, index, token))[0] == "Plan the team offsite"
