@@ -1,21 +1,23 @@
 """Benchmark 11 — production: Aegra replicas on one PostgreSQL + Redis, and ``langgraph dev``.
 
-Four Aegra replicas (``scripts/serve-prod.sh``) and one ``langgraph dev`` run side by
-side, on one PostgreSQL server (a database each) and one ``redis-server`` (a Redis
-database per deployment, so each deployment has its own run queue):
+Aegra replicas (``scripts/serve-prod.sh``) and one ``langgraph dev`` on one PostgreSQL
+server (a database each) and one ``redis-server`` (a Redis database per deployment, so
+each deployment has its own run queue), in two phases, so that no more servers share
+PostgreSQL's 100 connections than a comparison needs:
 
 - **one** — a deployment of one replica; **two** — a deployment of two replicas;
 - **polled** — one replica with ``AIMIND_AEGRA_WAIT_WAKEUP=0`` (Aegra's own run wait);
 - **dev** — ``langgraph dev`` on PostgreSQL (with its run-queue wake-up).
 
-Throughput: ``sessions`` sessions at once, each sending ``turns`` chat turns one after
-another (``runs.wait``, stateless), to the one-replica deployment, then to the
-two-replica one (turn ``t`` of session ``i`` on replica ``(i + t) % 2``), in blocks
-that alternate. Every turn must be in its session's memory. Latency: one client,
-chat runs back to back (each on a new thread), alternating between the deployments; and for each of
-``runs.wait``, ``runs.stream`` and ``runs.create`` + ``runs.join``, how long after the
-run's own end the answer came (client time minus the run's own time, from its record:
-created to finished).
+Phase 1, throughput (one and two up): ``sessions`` sessions at once, each sending
+``turns`` chat turns one after another (``runs.wait``, stateless), to the one-replica
+deployment, then to the two-replica one (turn ``t`` of session ``i`` on replica
+``(i + t) % 2``), in blocks that alternate. Every turn must be in its session's memory.
+Phase 2, latency (one, polled and dev up): one client's chat runs back to back (each on
+a new thread), alternating between the deployments; and for each of ``runs.wait``,
+``runs.stream`` and ``runs.create`` + ``runs.join``, how long after the run's own end
+the answer came (client time minus the run's own time, from its record: created to
+finished).
 """
 
 from __future__ import annotations
@@ -160,17 +162,51 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     sizes = SIZES.get(profile.name, SIZES["quick"])
     secret = os.environ["AIMIND_SESSION_SECRET"]  # bench_env's: this process reads memory too
     root = env.workdir / NAME
+    load: dict[str, dict[str, Any]] = {
+        side: {"latencies": [], "elapsed_s": 0.0, "turns": 0, "missing": 0}
+        for side in ("one", "two")
+    }
+    latency: dict[str, list[float]] = {s: [] for s in ("one", "polled", "dev")}
     with contextlib.ExitStack() as stack:
         redis = stack.enter_context(redis_server(root / "redis"))
         databases = {name: env.backend("postgres").url for name in (*DEPLOYMENTS, "dev")}
-        envs, owners = [], []
-        for db, name in enumerate(DEPLOYMENTS):
+
+        def deployment(name: str) -> list[dict[str, str]]:
             extra = WAKE_UP_OFF if name == "polled" else {}
-            for i in range(2 if name == "two" else 1):
-                data = root / f"data-{name}{i}"
-                envs.append(replica_env(databases[name], redis.url(db), secret, data, extra))
-                owners.append(name)
-        replicas = stack.enter_context(aegra_replicas(envs, root / "aegra"))
+            return [
+                replica_env(
+                    databases[name],
+                    redis.url(DEPLOYMENTS.index(name)),
+                    secret,
+                    root / f"data-{name}{i}",
+                    extra,
+                )
+                for i in range(2 if name == "two" else 1)
+            ]
+
+        async def warm(targets: list[str]) -> None:  # graphs load on a process's first run
+            for url in targets:
+                await _latency_block(url, 2, "warm")
+
+        urls: dict[str, list[str]] = {}
+        # Phase 1, throughput: only the two deployments compared are up (PostgreSQL's 100
+        # connections are shared by every server process on it).
+        (one,) = stack.enter_context(aegra_replicas(deployment("one"), root / "one"))
+        urls["one"] = [one.base_url]
+        with aegra_replicas(deployment("two"), root / "two") as two:
+            urls["two"] = [r.base_url for r in two]
+            await warm(urls["one"] + urls["two"])
+            for r in range(sizes.rounds):
+                for side in ("one", "two") if r % 2 == 0 else ("two", "one"):
+                    block = await _load_block(urls[side], sizes, f"{side}{r}")
+                    load[side]["latencies"] += block["latencies"]
+                    load[side]["elapsed_s"] += block["elapsed_s"]
+                    load[side]["turns"] += len(block["latencies"])
+                    load[side]["missing"] += await _missing_turns(
+                        databases[side], block["tokens"], sizes.turns
+                    )
+        # Phase 2, latency: one replica with the wake-up, one without, langgraph dev.
+        (polled,) = stack.enter_context(aegra_replicas(deployment("polled"), root / "polled"))
         dev = stack.enter_context(
             langgraph_server(
                 databases["dev"],
@@ -179,29 +215,9 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
                 env={"AIMIND_SESSION_SECRET": secret},
             )
         )
-        urls = {
-            n: [r.base_url for r, o in zip(replicas, owners, strict=True) if o == n]
-            for n in DEPLOYMENTS
-        }
-        urls["dev"] = [dev.base_url]
-        for name, targets in urls.items():  # warm every process: graphs load on first use
-            for url in targets:
-                await _latency_block(url, 2, f"warm-{name}")
-
-        load: dict[str, dict[str, Any]] = {
-            side: {"latencies": [], "elapsed_s": 0.0, "turns": 0, "missing": 0}
-            for side in ("one", "two")
-        }
-        latency: dict[str, list[float]] = {s: [] for s in ("one", "polled", "dev")}
+        urls["polled"], urls["dev"] = [polled.base_url], [dev.base_url]
+        await warm(urls["polled"] + urls["dev"])
         for r in range(sizes.rounds):
-            for side in ("one", "two") if r % 2 == 0 else ("two", "one"):
-                block = await _load_block(urls[side], sizes, f"{side}{r}")
-                load[side]["latencies"] += block["latencies"]
-                load[side]["elapsed_s"] += block["elapsed_s"]
-                load[side]["turns"] += len(block["latencies"])
-                load[side]["missing"] += await _missing_turns(
-                    databases[side], block["tokens"], sizes.turns
-                )
             order = ("one", "polled", "dev") if r % 2 == 0 else ("dev", "polled", "one")
             for side in order:
                 latency[side] += await _latency_block(urls[side][0], sizes.runs, f"{side}{r}")
@@ -302,10 +318,10 @@ def targets(rp: dict[str, Any]) -> list[dict[str, Any]]:
         ),
         _target(
             f"two replicas serve {rp['sessions']} sessions with no lost turn",
-            "turns/s, two replicas / one (on 2 shared cores: no CPU to gain)",
+            "turns/s, two replicas / one (2 shared cores: the second core is the gain)",
             rp["two_vs_one_turns_per_s"],
-            "≥ 0.8, 0 lost",
-            rp["two_vs_one_turns_per_s"] >= 0.8 and lost == 0,
+            "≥ 1, 0 lost",
+            rp["two_vs_one_turns_per_s"] >= 1 and lost == 0,
             f"{tp['one']['turns_per_s']} vs {tp['two']['turns_per_s']} turns/s; lost {lost}",
         ),
     ]
@@ -317,11 +333,13 @@ def readme_section(rp: dict[str, Any]) -> list[str]:
     lines = [
         "### 11. Production: Aegra replicas (PostgreSQL + Redis) and `langgraph dev`",
         "",
-        "Four Aegra replicas (`scripts/serve-prod.sh`) and one `langgraph dev` run side by",
-        "side on one PostgreSQL server and one `redis-server`: a one-replica deployment, a",
-        "two-replica deployment, one replica with `AIMIND_AEGRA_WAIT_WAKEUP=0` (Aegra's own",
-        "run wait: a Redis key polled every 2 s) and `langgraph dev` on PostgreSQL, each",
-        f"on its own database and run queue. Throughput: {rp['sessions']} sessions at once,",
+        "Aegra replicas (`scripts/serve-prod.sh`) and `langgraph dev` on one PostgreSQL",
+        "server and one `redis-server`: a one-replica deployment, a two-replica deployment,",
+        "one replica with `AIMIND_AEGRA_WAIT_WAKEUP=0` (Aegra's own run wait: a Redis key",
+        "polled every 2 s) and `langgraph dev` on PostgreSQL, each on its own database and",
+        "run queue, in two phases (the embedded PostgreSQL allows 100 connections, and each",
+        "replica may take ~66: only the servers a comparison needs are up). Throughput",
+        f"(one and two up): {rp['sessions']} sessions at once,",
         f"{rp['turns_per_session']} chat turns each (`runs.wait`), on one replica then on two",
         f"(turns alternating between them), {rp['rounds']} blocks each, order alternating;",
         "every turn is then looked up in memory. Latency: one client's chat runs back to",
@@ -330,10 +348,10 @@ def readme_section(rp: dict[str, Any]) -> list[str]:
         "deployments; and how long after a run's own end",
         "(its record: created → finished) each call answered.",
         "",
-        "**2 cores.** Every process shares the same 2 cores (and the machine's other",
-        "users), so a second replica cannot add CPU: the two-replica figure shows that",
-        "spreading sessions over replicas costs nothing and loses nothing, not the gain a",
-        "second machine would bring.",
+        "**2 cores.** A replica is one Python process, one event loop: at most one core",
+        "busy. On this 2-core machine a second replica can use the second core, which it",
+        "shares with PostgreSQL, Redis, the client and the machine's other users; that is",
+        "all the gain there is to find here. More replicas need more cores or machines.",
         "",
         "| deployment | turns | turns/s | turn p50 ms | turn p99 ms | lost turns |",
         "|---|---|---|---|---|---|",

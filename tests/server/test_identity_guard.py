@@ -104,3 +104,12 @@ def test_the_aegra_only_parts_stay_off_elsewhere(monkeypatch: pytest.MonkeyPatch
     assert aegra_runs.inactive_reason() == f"{aegra_runs.SWITCH_ENV}=0"
     aegra_start.hold()  # not Aegra: takes no lock, opens no connection
     assert not aegra_start._held
+
+
+async def test_auth_takes_header_names_and_values_as_bytes_or_str() -> None:
+    """``langgraph dev`` hands the handler ``bytes``, Aegra ``str``: one identity either way."""
+    from adapters.auth import authenticate
+
+    as_bytes = await authenticate({b"x-aimind-session": A.encode()})
+    as_str = await authenticate({"X-AIMind-Session": A})
+    assert as_bytes == as_str and len(as_bytes["identity"]) == 64
