@@ -9,11 +9,12 @@ there, and the finished tasklist comes back in full on the first replica.
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from collections.abc import Iterator
 
-from tests.browser.conftest import TIMEOUT_MS, VIEWPORT, act, send
-from tests.browser.conftest import browser as browser  # the same headless Chromium fixture
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, VIEWPORT, act, send
 from tests.browser.conftest import wait_idle as wait_restored
 from tests.production.conftest import Cluster
 
@@ -21,6 +22,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 GOAL = "plan the product launch for spring"
 OFFLINE_TASKS = 3
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium as ``tests/browser`` drives it, for this module only: Playwright's sync API
+    runs an event loop of its own, which the async tests of this folder cannot share."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 def load(page: Page, base_url: str) -> None:
