@@ -32,27 +32,31 @@ class ConfigError(RuntimeError):
     """A replica cannot start; the message is one sentence for the operator."""
 
 
+_URLS = (
+    (
+        DATABASE_ENV,
+        POSTGRES_SCHEMES,
+        "the postgresql://… URL of the database every replica shares",
+        "a postgresql://… URL in production (the replicas share one PostgreSQL)",
+    ),
+    (
+        REDIS_ENV,
+        REDIS_SCHEMES,
+        "the redis://… URL of the Redis every replica shares",
+        "a redis://, rediss:// or unix:// URL",
+    ),
+)
+"""(variable, schemes, what to set it to, what it must be) for the URLs a replica needs."""
+
+
 def check_environment(environ: Mapping[str, str] = os.environ) -> None:
     """Raise ConfigError naming the first variable of SPEC §15 that is missing or malformed."""
-    database = environ.get(DATABASE_ENV, "").strip()
-    if not database:
-        raise ConfigError(
-            f"{DATABASE_ENV} is not set: set it to the postgresql://… URL of the database "
-            "every replica shares."
-        )
-    if not database.startswith(POSTGRES_SCHEMES):
-        raise ConfigError(
-            f"{DATABASE_ENV} must be a postgresql://… URL in production (the replicas share "
-            "one PostgreSQL)."
-        )
-    redis = environ.get(REDIS_ENV, "").strip()
-    if not redis:
-        raise ConfigError(
-            f"{REDIS_ENV} is not set: set it to the redis://… URL of the Redis every replica "
-            "shares."
-        )
-    if not redis.startswith(REDIS_SCHEMES):
-        raise ConfigError(f"{REDIS_ENV} must be a redis://, rediss:// or unix:// URL.")
+    for name, schemes, wanted, shape in _URLS:
+        value = environ.get(name, "").strip()
+        if not value:
+            raise ConfigError(f"{name} is not set: set it to {wanted}.")
+        if not value.startswith(schemes):
+            raise ConfigError(f"{name} must be {shape}.")
     secret = environ.get(SECRET_ENV, "")
     if not secret:
         raise ConfigError(
