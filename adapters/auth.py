@@ -15,12 +15,18 @@ LangGraph Studio (``langgraph dev`` only) is authenticated by the server as
 ``langgraph-studio-user``; it is treated as one more owner, so Studio can
 list the graphs, create threads and run them, but sees no session's threads.
 Its runs get a chat memory of their own in development (``adapters.memory_runtime``).
+An update never changes a resource's ``owner``.
+
+The module serves both servers unchanged, ``langgraph dev`` and Aegra (SPEC §15),
+so it imports neither: the authenticate handler takes header names and values as
+``bytes`` (``langgraph dev``) or ``str`` (Aegra), and a run's input is read from
+either shape of the ``create_run`` value (``run_request``).
 """
 
 from __future__ import annotations
 
-import functools
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph_sdk import Auth
@@ -31,6 +37,15 @@ from memory.session import load_secret
 
 OWNER_KEY = "owner"
 SYSTEM_CREATOR = {"created_by": "system"}
+GRAPH_ASSISTANT_NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
+"""The namespace both servers derive a graph's own assistant id from (``uuid5(ns, graph)``):
+``langgraph_api.graph.NAMESPACE_GRAPH`` and ``aegra_api.constants.ASSISTANT_NAMESPACE_UUID``."""
+TURN_ASSISTANTS = frozenset(
+    {*TURN_GRAPHS, *(str(uuid.uuid5(GRAPH_ASSISTANT_NAMESPACE, g)) for g in TURN_GRAPHS)}
+)
+"""How a run names one of our graphs: the graph id (what Aegra passes on, and what a
+client may send) or the id of the graph's own assistant. An assistant a user made of
+one of them has a random id: its input is only checked for shape."""
 
 # Loaded at import, i.e. at server start-up: a missing production secret stops the
 # server with a clear message instead of failing each request with a 500 (SPEC §12.6).
@@ -39,10 +54,17 @@ _SECRET = load_secret()
 auth = Auth()
 
 
+def _text(value: str | bytes) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else value
+
+
 @auth.authenticate
-async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDict:
-    """Identity = sessionHash. The raw token goes no further than this function."""
-    named = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in headers.items()}
+async def authenticate(headers: Mapping[str | bytes, str | bytes]) -> Auth.types.MinimalUserDict:
+    """Identity = sessionHash. The raw token goes no further than this function.
+
+    ``headers``: ``bytes`` under ``langgraph dev``, ``str`` under Aegra. A request with
+    two different tokens never gets here (``adapters.identity_guard``)."""
+    named = {_text(k).lower(): _text(v) for k, v in headers.items()}
     try:
         identity = session_identity(named, _SECRET)
     except SessionTokenError as exc:
@@ -73,14 +95,17 @@ async def on_create(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filte
     return _stamp(value, ctx)
 
 
-@functools.cache
-def _turn_assistants() -> frozenset[str]:
-    """The ids of our graphs' own assistants: what a run names when it gives a graph id.
-    (An assistant a user made of one of them has a random id: its input is only
-    checked for shape.)"""
-    from langgraph_api.graph import NAMESPACE_GRAPH  # the server's; loaded by now
+def run_request(value: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """(assistant_id, input, command) of a ``threads.create_run`` value, from either server.
 
-    return frozenset(str(uuid.uuid5(NAMESPACE_GRAPH, name)) for name in TURN_GRAPHS)
+    ``langgraph dev`` passes the run's ``Auth.types.RunsCreate``: the assistant's UUID
+    beside ``kwargs`` holding ``input`` and ``command``. Aegra passes the request body
+    itself: ``input``, ``command`` and ``assistant_id`` as the client sent it (a graph id
+    or an assistant's UUID).
+    """
+    kwargs = value.get("kwargs")
+    body = kwargs if isinstance(kwargs, Mapping) else value
+    return value.get("assistant_id"), body.get("input"), body.get("command")
 
 
 @auth.on.threads.create_run
@@ -91,22 +116,23 @@ async def on_thread_run(
 
     Malformed input is refused here with a 422, before a run is queued.
     """
-    turn = str(value.get("assistant_id")) in _turn_assistants()
+    assistant_id, run_input, command = run_request(value)
     try:
-        kwargs = value.get("kwargs") or {}
-        check_run_input(kwargs.get("input"), turn=turn, command=kwargs.get("command"))
+        check_run_input(run_input, turn=str(assistant_id) in TURN_ASSISTANTS, command=command)
     except RunInputError as exc:
         raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
     return _stamp(value, ctx)
 
 
 @auth.on.threads.update
-async def on_thread_update(
-    ctx: Auth.types.AuthContext, value: Auth.types.on.threads.update.value
-) -> Auth.types.FilterType:
+@auth.on.crons.update
+async def on_owned_update(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """Only the owner changes a thread or cron, and never its owner: an ``owner`` in the
+    new metadata is the caller's own (a cron re-owned would list under another session
+    and still run as the first)."""
     metadata = value.get("metadata")
     if isinstance(metadata, dict) and OWNER_KEY in metadata:
-        metadata[OWNER_KEY] = ctx.user.identity  # a thread cannot be handed to someone else
+        metadata[OWNER_KEY] = ctx.user.identity
     return _owner(ctx)
 
 
@@ -114,11 +140,10 @@ async def on_thread_update(
 @auth.on.threads.delete
 @auth.on.threads.search
 @auth.on.crons.read
-@auth.on.crons.update
 @auth.on.crons.delete
 @auth.on.crons.search
 async def on_owned_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
-    """Threads and crons: only the owner's are seen, changed or deleted."""
+    """Threads and crons: only the owner's are seen or deleted."""
     return _owner(ctx)
 
 

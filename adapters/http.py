@@ -1,4 +1,4 @@
-"""Custom HTTP routes mounted by ``langgraph.json`` ``http.app`` (SPEC §9).
+"""Custom HTTP routes: ``http.app`` of ``langgraph.json`` and of ``aegra.json`` (SPEC §9, §15).
 
 * ``GET /api/chat/thread`` — the hydration DTO for the caller's session; a
   browser with no session cookie gets a fresh token (HttpOnly cookie) and an
@@ -8,11 +8,17 @@
   summary, the pins, the window and the last compaction (``adapters.memory_panel``).
 * ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
 
-LangGraph does not run custom auth on custom routes, so these routes read the
+One FastAPI app for both servers: Aegra takes only a FastAPI app, and FastAPI is
+Starlette, which is what ``langgraph dev`` takes. Each server adds its own routes
+to it and runs its lifespan (memory opened at start, pending compactions given
+their grace at shutdown). Its middleware wraps every route of either server:
+``adapters.identity_guard`` refuses a request with two session tokens before any
+handler runs.
+
+Neither server runs custom auth on custom routes, so these routes read the
 session themselves, with the function ``adapters.auth`` uses
 (``adapters.session_token``). Errors are ``{"detail": "<one plain sentence>"}``,
-as on LangGraph's routes: no stack, no
-database error, nothing from the runtime.
+as on LangGraph's routes: no stack, no database error, nothing from the runtime.
 """
 
 from __future__ import annotations
@@ -25,14 +31,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
+from fastapi import FastAPI
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from adapters import dev_run_queue
+from adapters import aegra_runs, aegra_start, dev_run_queue
+from adapters.identity_guard import IdentityGuard
 from adapters.mcp_sessions import close_mcp_sessions
 from adapters.memory_panel import memory_panel_dto
 from adapters.memory_runtime import close_memory, get_memory
@@ -61,6 +67,8 @@ NO_STORE = {"Cache-Control": "no-store"}
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
 dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
+aegra_runs.activate()  # Aegra only: runs.wait and runs.join answer when the run ends
+aegra_start.hold()  # Aegra only: one replica's start-up at a time (released by the lifespan)
 # A stateless run (``/runs/stream`` with no thread: the page's chat turns) is run by
 # langgraph_api without a checkpointer but with its default ``durability``, so LangGraph
 # warns on every such run. Nothing is lost: chat memory keeps its own saver
@@ -129,24 +137,79 @@ def _empty_thread(identity: SessionHash) -> dict[str, Any]:
     return hydration_dto(memory_thread_id(identity), None)
 
 
+class PageFiles(StaticFiles):
+    """The page's assets; a plain 404 (not a 500) while the page is not installed."""
+
+    async def check_config(self) -> None:
+        if await asyncio.to_thread(STATIC_DIR.is_dir):
+            await super().check_config()
+
+
+async def _http_error_handler(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    detail = exc.detail if isinstance(exc, HTTPException) and status < 500 else GENERIC_ERROR
+    return _error(status, str(detail))
+
+
+async def _server_error_handler(request: Request, exc: Exception) -> Response:
+    log.error("unhandled error in a request", exc_info=exc)
+    return _error(500, GENERIC_ERROR)
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Open chat memory at start-up (a bad database URL shows in the log at once) and
+    close it, and the MCP servers the chat started, at shutdown: after this replica's
+    runs (Aegra: ``aegra_runs.drain``), so their pending compactions get their grace to
+    land. A failure to open is logged and retried on first use. Under Aegra this runs
+    after Aegra's own start-up: the next replica may start now (``aegra_start``)."""
+    try:
+        await get_memory()
+    except Exception:
+        log.warning(
+            "chat memory could not be opened at start-up; retrying on first use", exc_info=True
+        )
+    finally:
+        await aegra_start.release()
+    yield
+    await aegra_runs.drain()
+    await close_mcp_sessions()
+    await close_memory()
+
+
+def _documented(summary: str, *codes: tuple[int, str], description: str | None = None) -> Any:
+    """The OpenAPI entry of one of our routes (both servers publish FastAPI's)."""
+    return {
+        "summary": summary,
+        "description": description,
+        "responses": {code: {"description": text} for code, text in codes},
+    }
+
+
+app = FastAPI(
+    title="AI Mind memory runtime",
+    exception_handlers={HTTPException: _http_error_handler, Exception: _server_error_handler},
+    lifespan=lifespan,
+)
+app.add_middleware(IdentityGuard)
+
+
+@app.get(
+    "/api/chat/thread",
+    tags=["chat memory"],
+    **_documented(
+        "Read the session's chat memory",
+        (200, "The hydration DTO; empty when memory cannot be read."),
+        (401, "The X-AIMind-Session header is malformed."),
+        description=(
+            "The session's chat memory as the hydration DTO (threadId, messages, "
+            "summaryPreview, pinnedDecisions, restored). A request without a session gets "
+            "a new session cookie and an empty DTO."
+        ),
+    ),
+)
 async def get_thread(request: Request) -> Response:
-    """The hydration DTO; mints the session cookie when the browser has no valid one.
-
-    langgraph_api publishes the YAML after the last ``---`` as this route's OpenAPI entry.
-
-    ---
-    summary: Read the session's chat memory
-    description: >-
-      The session's chat memory as the hydration DTO (threadId, messages,
-      summaryPreview, pinnedDecisions, restored). A request without a session
-      gets a new session cookie and an empty DTO.
-    tags: [chat memory]
-    responses:
-      "200":
-        description: The hydration DTO; empty when memory cannot be read.
-      "401":
-        description: The X-AIMind-Session header is malformed.
-    """
+    """The hydration DTO; mints the session cookie when the browser has no valid one."""
     try:
         identity = _reader(request)
     except SessionTokenError as exc:
@@ -162,27 +225,26 @@ async def get_thread(request: Request) -> Response:
     return _json(dto)
 
 
+@app.get(
+    "/api/chat/memory",
+    tags=["chat memory"],
+    **_documented(
+        "Read the session's memory status",
+        (200, "The memory panel DTO."),
+        (401, "The X-AIMind-Session header is malformed."),
+        (503, "Chat memory is unavailable right now."),
+        description=(
+            "The whole summary, the pinned decisions, turnsInWindow, summaryLength, "
+            'lastCompaction ({at, status, compactor}: status "failed" means the model '
+            "compactor failed and the extractive fallback folded the turns), pending (a "
+            "compaction is due or running; the summary changes when it lands), "
+            "messageCharCap and truncationMarker (how memory cuts a long message). A "
+            "request without a session gets a new session cookie and an empty panel."
+        ),
+    ),
+)
 async def get_memory_panel(request: Request) -> Response:
-    """What the page's memory panel shows; the session is handled as by GET /api/chat/thread.
-
-    ---
-    summary: Read the session's memory status
-    description: >-
-      The whole summary, the pinned decisions, turnsInWindow, summaryLength,
-      lastCompaction ({at, status, compactor}: status "failed" means the model
-      compactor failed and the extractive fallback folded the turns), pending
-      (a compaction is due or running; the summary changes when it lands),
-      messageCharCap and truncationMarker (how memory cuts a long message). A
-      request without a session gets a new session cookie and an empty panel.
-    tags: [chat memory]
-    responses:
-      "200":
-        description: The memory panel DTO.
-      "401":
-        description: The X-AIMind-Session header is malformed.
-      "503":
-        description: Chat memory is unavailable right now.
-    """
+    """What the page's memory panel shows; the session is handled as by GET /api/chat/thread."""
     try:
         identity = _reader(request)
     except SessionTokenError as exc:
@@ -198,21 +260,19 @@ async def get_memory_panel(request: Request) -> Response:
     return _json(memory_panel_dto(snapshot, memory.limits))
 
 
+@app.delete(
+    "/api/chat/thread",
+    tags=["chat memory"],
+    **_documented(
+        "Clear the session's chat memory",
+        (200, "The empty hydration DTO."),
+        (401, "No session, or a malformed one."),
+        (503, "Chat memory is unavailable; nothing was cleared."),
+        description="Deletes the session's chat memory and returns the now empty hydration DTO.",
+    ),
+)
 async def delete_thread(request: Request) -> Response:
-    """Clear the session's chat memory; answers with the (now empty) DTO.
-
-    ---
-    summary: Clear the session's chat memory
-    description: Deletes the session's chat memory and returns the now empty hydration DTO.
-    tags: [chat memory]
-    responses:
-      "200":
-        description: The empty hydration DTO.
-      "401":
-        description: No session, or a malformed one.
-      "503":
-        description: Chat memory is unavailable; nothing was cleared.
-    """
+    """Clear the session's chat memory; answers with the (now empty) DTO."""
     try:
         identity = identity_of(request)
     except SessionTokenError as exc:
@@ -226,67 +286,21 @@ async def delete_thread(request: Request) -> Response:
     return _json(_empty_thread(identity))
 
 
-async def index(request: Request) -> Response:
-    """The browser chat page. No session is needed to load it.
-
-    ---
-    summary: The browser chat page
-    tags: [chat page]
-    responses:
-      "200":
-        description: The page's HTML.
-      "404":
-        description: The chat page is not installed on this server.
-    """
+@app.get(
+    "/",
+    tags=["chat page"],
+    **_documented(
+        "The browser chat page",
+        (200, "The page's HTML."),
+        (404, "The chat page is not installed on this server."),
+    ),
+)
+async def index() -> Response:
+    """The browser chat page. No session is needed to load it."""
     page = STATIC_DIR / INDEX_FILE
     if not await asyncio.to_thread(page.is_file):
         return _error(404, NO_PAGE)
     return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
 
-class PageFiles(StaticFiles):
-    """The page's assets; a plain 404 (not a 500) while the page is not installed."""
-
-    async def check_config(self) -> None:
-        if await asyncio.to_thread(STATIC_DIR.is_dir):
-            await super().check_config()
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    status = exc.status_code if isinstance(exc, HTTPException) else 500
-    detail = exc.detail if isinstance(exc, HTTPException) and status < 500 else GENERIC_ERROR
-    return _error(status, str(detail))
-
-
-async def _server_error(request: Request, exc: Exception) -> Response:
-    log.error("unhandled error in a custom route", exc_info=exc)
-    return _error(500, GENERIC_ERROR)
-
-
-@asynccontextmanager
-async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """Open chat memory at start-up (a bad database URL shows in the log at once) and
-    close it, and the MCP servers the chat started, at shutdown. A failure here is
-    logged and retried on first use."""
-    try:
-        await get_memory()
-    except Exception:
-        log.warning(
-            "chat memory could not be opened at start-up; retrying on first use", exc_info=True
-        )
-    yield
-    await close_mcp_sessions()
-    await close_memory()
-
-
-app = Starlette(
-    routes=[
-        Route("/api/chat/thread", get_thread, methods=["GET"]),
-        Route("/api/chat/thread", delete_thread, methods=["DELETE"]),
-        Route("/api/chat/memory", get_memory_panel, methods=["GET"]),
-        Route("/", index, methods=["GET"]),
-        Mount("/static", app=PageFiles(directory=STATIC_DIR, check_dir=False), name="static"),
-    ],
-    exception_handlers={HTTPException: _http_error, Exception: _server_error},
-    lifespan=lifespan,
-)
+app.mount("/static", PageFiles(directory=STATIC_DIR, check_dir=False), name="static")

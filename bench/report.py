@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from bench import agent, compaction_latency, dev_queue, peers, recall, roundtrips
+from bench import agent, compaction_latency, dev_queue, peers, recall, replicas, roundtrips
 from bench.common import Profile
 from bench.common import target as _target
 
@@ -21,13 +21,14 @@ PACKAGES = (
     "langgraph-checkpoint-sqlite",
     "langgraph-checkpoint-postgres",
     "langgraph-api",
+    "aegra-api",
     "psycopg",
     "aiosqlite",
     "pydantic",
     "langchain",
     "langmem",
 )
-REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue, agent)
+REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue, agent, replicas)
 """Benchmarks that give their own targets and README section."""
 BENCHES = (
     "turn_cost",

@@ -3,6 +3,9 @@
 # once: a second call with the same lock, pyproject.toml and Python returns at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Replicas started at the same moment on a fresh machine install once, one after another.
+exec 8<scripts/bootstrap.sh
+command -v flock >/dev/null 2>&1 && flock 8
 # --- a Python >= 3.12 (Aegra's floor; one interpreter for development and production) ---
 is_312() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; }
 find_python() {
@@ -48,20 +51,22 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   fi
   echo "$WANT" >"$STAMP"
 fi
-# The tests drive Debian's Chromium (no browser download at run time) and start Debian's
-# redis-server for the production replicas; the serve scripts need neither.
-if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" != "1" ]; then
-  missing=()
-  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
-  if [ "${#missing[@]}" -gt 0 ]; then
-    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-      apt-get update -qq >/dev/null &&
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-      echo "missing for the tests: ${missing[*]} (install Debian's packages of those names)" >&2
-      exit 1
-    fi
+# The tests drive Debian's Chromium (no browser download at run time), start Debian's
+# redis-server for the production replicas and run the JS SDK from tests/node; the serve
+# scripts need none of these (AIMIND_SKIP_BROWSER_INSTALL=1).
+if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" = "1" ]; then
+  exit 0
+fi
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "missing for the tests: ${missing[*]} (install Debian's packages of those names)" >&2
+    exit 1
   fi
 fi
 # --- npm: the official LangGraph JS SDK for tests/node (the stock-client test) -----------

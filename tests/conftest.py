@@ -74,6 +74,11 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "AIMIND_DATABASE_URL",
         "AIMIND_MODEL",
         "AIMIND_COMPACTION_MODEL",
+        # The LangGraph SDK sends these as X-Api-Key when a test passes no api_key: beside
+        # the test's own session header that is a second token, which the server refuses.
+        "LANGGRAPH_API_KEY",
+        "LANGSMITH_API_KEY",
+        "LANGCHAIN_API_KEY",
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANGSMITH_TRACING", "false")

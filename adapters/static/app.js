@@ -120,7 +120,7 @@ async function forgetAgentThreads() {
   for (const graph of [TASKLIST_GRAPH, DELIVERY_GRAPH]) {
     for (;;) {
       const threads = await searchThreads({
-        metadata: { graph_id: graph }, limit: THREADS_PER_SEARCH, select: ["thread_id"],
+        metadata: { graph_id: graph }, limit: THREADS_PER_SEARCH,
       });
       const results = await Promise.allSettled(
         threads.map((t) => request("DELETE", threadPath(t.thread_id))),

@@ -59,10 +59,34 @@ export async function requestJson(method, path, body) {
   return text ? JSON.parse(text) : null;
 }
 
-/** The session's threads matching ``query`` (owner-scoped by the server's auth). */
+/** The session's threads matching ``query`` (owner-scoped by the server's auth). Only what
+ *  both servers take (no ``select``, no ``values`` filter: Aegra refuses or ignores them). */
 export async function searchThreads(query) {
   const found = await requestJson("POST", "/threads/search", query);
   return Array.isArray(found) ? found : [];
 }
 
 export const threadPath = (threadId) => `/threads/${encodeURIComponent(threadId)}`;
+
+/** ``thread`` (a search result or ``GET /threads/{id}``'s answer) with its ``values`` and the
+ *  ``interrupts`` it waits on, read from ``GET /threads/{id}/state``: Aegra's thread objects
+ *  carry neither. ``interrupts`` keeps the shape ``langgraph dev`` gives its threads,
+ *  ``{task id: [interrupt, ...]}``; a thread whose state waits on one is ``interrupted``
+ *  even when the server says ``idle`` (Aegra sets a thread idle when a run on it is
+ *  cancelled, whatever its state holds). A thread
+ *  with no state yet has none. */
+export async function withState(thread) {
+  const state = await requestJson("GET", `${threadPath(thread.thread_id)}/state`).catch(() => null);
+  const waiting = (state?.tasks ?? []).filter((task) => Array.isArray(task?.interrupts) && task.interrupts.length);
+  return {
+    ...thread,
+    status: waiting.length && thread.status === "idle" ? "interrupted" : thread.status,
+    values: state?.values ?? {},
+    interrupts: Object.fromEntries(waiting.map((task) => [task.id, task.interrupts])),
+  };
+}
+
+/** ``GET /threads/{id}`` with its values and interrupts (``withState``). */
+export async function readThread(threadId) {
+  return withState(await requestJson("GET", threadPath(threadId)));
+}

@@ -3,13 +3,15 @@
 //   or a /delivery requirement without its command; the answer's id says which it was (the
 //   goal's id + ":tasklist-summary", the requirement's id + ":delivery-report"), so the
 //   prefix is put back. A message memory cut is marked.
-// - from the session's agent threads (threads.search, owner-scoped by the server): the last
-//   finished tasklist and delivery report in full (memory keeps only the tasklist's one-line
-//   summary), placed after their turn, or first when memory has compacted that turn away;
-//   and a pending review or question as a working card — unless something newer happened
-//   in the conversation since (then it stays closed, as it was on the page).
+// - from the session's agent threads (threads.search, owner-scoped by the server, then each
+//   one's GET /threads/{id}/state: the calls both servers, langgraph dev and Aegra, serve
+//   alike): the last finished tasklist and delivery report in full (memory keeps only the
+//   tasklist's one-line summary), placed after their turn, or first when memory has
+//   compacted that turn away; and a pending review or question as a working card — unless
+//   something newer happened in the conversation since (then it stays closed, as it was on
+//   the page).
 
-import { requestJson, searchThreads } from "./http.js";
+import { requestJson, searchThreads, withState } from "./http.js";
 import { DELIVERY_GRAPH, DELIVERY_PREFIX, REPORT_ID_SUFFIX } from "./delivery.js";
 import { refreshMemoryPanel, truncation } from "./memory_panel.js";
 import {
@@ -20,25 +22,29 @@ import { addMessage, addReport, finishMessage, markTruncated, ui } from "./view.
 export const HYDRATE_PATH = "/api/chat/thread";
 const REPORT_START = /^#{1,2} \S/;
 const FINISHED_DELIVERY = new Set(["completed", "blocked"]);
-const DELIVERIES_LOOKED_AT = 5;
-const NEWEST = {
-  sort_by: "updated_at",
-  sort_order: "desc",
-  select: ["thread_id", "status", "updated_at", "values", "interrupts"],
-};
+const FINISHED_TASKLIST = "final";
+const THREADS_LOOKED_AT = 5;
+const NEWEST = { sort_by: "updated_at", sort_order: "desc", limit: THREADS_LOOKED_AT };
 
 const time = (iso) => Date.parse(iso ?? "") || 0;
 
+/** The session's newest threads of ``graph`` (``query`` narrows), with their state. */
+async function newestThreads(graph, query = {}) {
+  const threads = await searchThreads({ ...NEWEST, ...query, metadata: { graph_id: graph } });
+  return Promise.all(threads.map(withState));
+}
+
 /** The newest pending tasklist thread, finished tasklist and finished delivery, if any. */
 async function agentThreads() {
-  const [pending, tasklists, deliveries] = await Promise.all([
-    searchThreads({ ...NEWEST, status: "interrupted", metadata: { graph_id: TASKLIST_GRAPH }, limit: 1 }),
-    searchThreads({ ...NEWEST, metadata: { graph_id: TASKLIST_GRAPH }, values: { status: "final" }, limit: 1 }),
-    searchThreads({ ...NEWEST, status: "idle", metadata: { graph_id: DELIVERY_GRAPH }, limit: DELIVERIES_LOOKED_AT }),
+  const [tasklists, deliveries] = await Promise.all([
+    newestThreads(TASKLIST_GRAPH),
+    newestThreads(DELIVERY_GRAPH, { status: "idle" }),
   ]);
   return {
-    pending: pending[0] ?? null,
-    tasklist: tasklists.find((t) => typeof t.values?.artifact === "string") ?? null,
+    pending: tasklists.find((t) => threadInterrupts(t).length) ?? null,
+    tasklist: tasklists.find(
+      (t) => t.values?.status === FINISHED_TASKLIST && typeof t.values?.artifact === "string",
+    ) ?? null,
     delivery: deliveries.find(
       (t) => FINISHED_DELIVERY.has(t.values?.status) && typeof t.values?.report === "string",
     ) ?? null,

@@ -13,7 +13,7 @@
 // (another tab, Studio, the SDK) is noticed before resuming and when the tab comes back.
 
 import { isBusy, runAction, WAIT_FOR_ANSWER } from "./actions.js";
-import { EMPTY_ANSWER, HumanError, requestJson, threadPath, uuid } from "./http.js";
+import { EMPTY_ANSWER, HumanError, readThread, requestJson, threadPath, uuid } from "./http.js";
 import { lastAiAnswer, streamRun } from "./stream.js";
 import {
   addMessage, addReport, button, card, finishMessage, paragraph, scrollToEnd, showActivity,
@@ -53,7 +53,7 @@ function taskLinesOf(request) {
   return typeof tasks === "string" ? tasks.split("\n").filter((line) => line.trim()) : [];
 }
 
-/** The interrupts a thread (as GET /threads/{id} or threads.search return it) waits on. */
+/** The interrupts a thread (as ``withState`` in http.js returns it) waits on. */
 export function threadInterrupts(thread) {
   if (thread?.status !== "interrupted") return [];
   return Object.values(thread.interrupts ?? {}).flat().filter((i) => i && typeof i === "object");
@@ -125,7 +125,7 @@ export async function runTasklist(goal) {
 /** Whether the card's interrupt is still the one its thread waits on; if not, the card is
  *  closed and what happened instead is shown. */
 async function stillPending(entry) {
-  const thread = await requestJson("GET", threadPath(entry.threadId));
+  const thread = await readThread(entry.threadId);
   const interrupts = threadInterrupts(thread);
   const same = entry.interruptId === null
     ? interrupts.length > 0

@@ -400,15 +400,78 @@ async def test_delete_clears_only_the_callers_memory(deployment: Deployment) -> 
     assert texts(await hydrate(deployment, other)) != []
 
 
-async def test_the_session_header_wins_over_the_cookie(deployment: Deployment) -> None:
+async def test_a_header_and_a_cookie_that_disagree_are_refused(deployment: Deployment) -> None:
+    """One request, one identity (SPEC §8): two sources with different tokens are a 401
+    before any handler runs, in LangGraph's routes and ours alike; the same token in both
+    is one session."""
     header_token, cookie_token = deployment.token(), deployment.token()
     both = {SESSION_HEADER: header_token, "Cookie": f"{SESSION_COOKIE}={cookie_token}"}
-    await sdk(deployment, **both).runs.wait(None, "chat", input=human("Sent with both."))
     async with http(deployment) as client:
-        dto = (await client.get("/api/chat/thread", headers=both)).json()
-    assert dto == await hydrate(deployment, header_token)
-    assert texts(dto) and texts(dto)[0] == "Sent with both."
-    assert (await hydrate(deployment, cookie_token))["restored"] is False
+        ours = await client.get("/api/chat/thread", headers=both)
+        theirs = await client.post(
+            "/runs/wait",
+            json={"assistant_id": "chat", "input": human("Sent with both.")},
+            headers=both,
+        )
+        same = {SESSION_HEADER: header_token, "Cookie": f"{SESSION_COOKIE}={header_token}"}
+        agreed = await client.get("/api/chat/thread", headers=same)
+    for refused in (ours, theirs):
+        assert refused.status_code == 401, refused.text
+        assert "two different session tokens" in refused.json()["detail"]
+        assert "set-cookie" not in refused.headers
+    assert agreed.status_code == 200
+    for token in (header_token, cookie_token):
+        assert (await hydrate(deployment, token))["restored"] is False  # no run ran
+
+
+async def test_a_repeated_session_header_is_refused(deployment: Deployment) -> None:
+    """Two ``X-AIMind-Session`` headers: LangGraph's auth would take the last, our routes the
+    first; the request is refused before either."""
+    first, second = deployment.token(), deployment.token()
+    repeated = [(SESSION_HEADER, first), (SESSION_HEADER, second)]
+    async with http(deployment) as client:
+        responses = [
+            await client.post("/threads/search", json={}, headers=repeated),
+            await client.post(
+                "/runs/wait",
+                json={"assistant_id": "chat", "input": human("Who am I?")},
+                headers=repeated,
+            ),
+            await client.get("/api/chat/thread", headers=repeated),
+            await client.delete("/api/chat/thread", headers=repeated),
+        ]
+        twice = [(SESSION_HEADER, first), (SESSION_HEADER, first)]
+        same = await client.post("/threads/search", json={}, headers=twice)
+    for response in responses:
+        assert response.status_code == 401, response.text
+        assert "twice" in response.json()["detail"]
+    assert same.status_code == 200
+    for token in (first, second):
+        assert (await hydrate(deployment, token))["restored"] is False
+
+
+async def test_a_cron_cannot_be_handed_to_another_session(deployment: Deployment) -> None:
+    """An update never changes ``owner``: a cron patched with another session's identity stays
+    listed under (and running as) its creator."""
+    owner, other = deployment.token(), deployment.token()
+    a = sdk(deployment, owner)
+    thread_id = (await a.threads.create())["thread_id"]
+    cron = await a.crons.create_for_thread(
+        thread_id, "chat", schedule="0 0 1 1 *", input=human("x")
+    )
+    other_hash = (await sdk(deployment, other).threads.create())["metadata"]["owner"]
+    async with http(deployment) as client:
+        patched = await client.patch(
+            f"/runs/crons/{cron['cron_id']}",
+            json={"metadata": {"owner": other_hash, "note": "mine now"}},
+            headers={SESSION_HEADER: owner},
+        )
+    assert patched.status_code == 200, patched.text
+    assert await sdk(deployment, other).crons.search() == []
+    [kept] = await a.crons.search()
+    assert kept["cron_id"] == cron["cron_id"] and kept["metadata"]["note"] == "mine now"
+    assert kept["metadata"]["owner"] != other_hash
+    await a.crons.delete(cron["cron_id"])
 
 
 async def test_malformed_session_on_hydration(deployment: Deployment) -> None:

@@ -447,9 +447,24 @@ def production_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lang
         yield server
 
 
-async def test_studio_gets_no_memory_in_production(production_server: LangGraphServer) -> None:
+async def test_studio_has_no_identity_of_its_own_in_production(
+    production_server: LangGraphServer,
+) -> None:
+    """With ``AIMIND_ENV=production`` no credential-less identity exists (SPEC §8): Studio's
+    scheme without a token is a 401; with a token the request is that session's."""
     studio = studio_client(production_server.base_url)
-    await studio.runs.wait(None, "chat", input=human("Remember me, Studio?"))
-    second = await studio.runs.wait(None, "chat", input=human("Do you?"))
-    assert second["memory_context"]["available"] is False
-    assert "Remember me" not in json.dumps(second)
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        await studio.runs.wait(None, "chat", input=human("Remember me, Studio?"))
+    assert refused.value.response.status_code == 401
+    with pytest.raises(httpx.HTTPStatusError) as listing:
+        await studio.threads.search()
+    assert listing.value.response.status_code == 401
+    token = secrets.token_urlsafe(24)
+    with_token = get_client(
+        url=production_server.base_url, api_key=token, headers=STUDIO, timeout=TIMEOUT
+    )
+    await with_token.runs.wait(None, "chat", input=human("Remember me, Studio?"))
+    second = await get_client(
+        url=production_server.base_url, api_key=token, timeout=TIMEOUT
+    ).runs.wait(None, "chat", input=human("Do you?"))
+    assert second["memory_context"]["recentTurns"] == 1  # the token's own session

@@ -1,0 +1,82 @@
+"""``scripts/serve-prod.sh`` refuses, in one sentence, to start a replica it cannot run.
+
+The script runs ``python -m adapters.production`` before Aegra: every rule is checked
+here on that module directly, and two refusals through the script itself show the
+operator gets one sentence and exit status 1, no traceback. No server starts.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from adapters.production import ConfigError, check, check_environment
+from tests.production.conftest import SECRET
+from tests.support.aegra_server import SERVE_PROD, replica_env
+from tests.support.langgraph_server import free_port
+from tests.support.redis_server import RedisServer
+
+REFUSAL_S = 120
+"""Generous: bootstrap's check that nothing needs installing comes first."""
+VALID = {
+    "AIMIND_DATABASE_URL": "postgresql://aimind@db.internal/aimind",
+    "REDIS_URL": "redis://redis.internal:6379/0",
+    "AIMIND_SESSION_SECRET": SECRET,
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"AIMIND_DATABASE_URL": None}, "AIMIND_DATABASE_URL is not set"),
+        ({"AIMIND_DATABASE_URL": "sqlite:///x.sqlite"}, "AIMIND_DATABASE_URL must be a postgresql"),
+        ({"REDIS_URL": None}, "REDIS_URL is not set"),
+        ({"REDIS_URL": "http://localhost"}, "REDIS_URL must be a redis://"),
+        ({"AIMIND_SESSION_SECRET": None}, "AIMIND_SESSION_SECRET is not set"),
+        ({"AIMIND_SESSION_SECRET": "too-short"}, "at least 32 characters"),
+        ({"PORT": "eighty"}, "PORT must be a port number"),
+    ],
+)
+def test_each_variable_of_spec_15_is_checked(change: dict[str, str | None], named: str) -> None:
+    environ = {k: v for k, v in {**VALID, **change}.items() if v is not None}
+    with pytest.raises(ConfigError) as refused:
+        check_environment(environ)
+    assert named in str(refused.value) and str(refused.value).endswith((".", ")."))
+    check_environment({**VALID, "PORT": "8000", "HOST": "0.0.0.0"})  # the valid set passes
+
+
+async def test_a_database_or_redis_that_does_not_answer_is_named(
+    pg_url: str, redis: RedisServer
+) -> None:
+    dead = f"127.0.0.1:{free_port()}"
+    environ = {**VALID, "AIMIND_DATABASE_URL": pg_url, "REDIS_URL": f"redis://{dead}/0"}
+    with pytest.raises(ConfigError, match="The Redis at REDIS_URL does not answer"):
+        await check(environ)
+    environ = {**VALID, "AIMIND_DATABASE_URL": f"postgresql://u:pw@{dead}/db"}
+    with pytest.raises(ConfigError, match="The database at AIMIND_DATABASE_URL does not answer"):
+        await check({**environ, "REDIS_URL": redis.url()})
+    await check({**VALID, "AIMIND_DATABASE_URL": pg_url, "REDIS_URL": redis.url()})
+
+
+def refusal(env: dict[str, str]) -> str:
+    """The script's stderr, which must be one sentence and a refusal (exit 1)."""
+    done = subprocess.run(
+        ["bash", str(SERVE_PROD)], env=env, capture_output=True, text=True, timeout=REFUSAL_S
+    )
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr + done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("serve-prod: ") and lines[0].endswith((".", ")."))
+    return lines[0]
+
+
+def test_the_script_refuses_a_missing_variable_with_one_sentence(
+    redis: RedisServer, tmp_path: Path
+) -> None:
+    env = replica_env("", redis.url(), SECRET, tmp_path / "data", {"PORT": str(free_port())})
+    del env["AIMIND_DATABASE_URL"]
+    assert "AIMIND_DATABASE_URL is not set" in refusal(env)
+    assert not (tmp_path / "data").exists()  # nothing was started, nothing written
