@@ -113,7 +113,10 @@ class ThreadStore:
             return _copy(kept[1]), known
         head = await self.backend.threads.latest(thread_id, known.id if known else None)
         if head is UNCHANGED and kept:
-            self._cache.move_to_end(thread_id)
+            # The copy was current when asked; a clear or eviction meanwhile may have
+            # dropped it from the cache, and the next read then asks again.
+            if thread_id in self._cache:
+                self._cache.move_to_end(thread_id)
             return _copy(kept[1]), known
         if not isinstance(head, Head):
             self._keep(thread_id, None, ThreadState())  # a first write builds on "empty"

@@ -138,3 +138,28 @@ async def test_a_clear_cancelled_mid_way_loses_nobody_elses_turn(db_url: str) ->
             fresh.store.forget(fresh.thread_id(token))
             assert user_texts(await fresh.load(token)) == texts
     assert len(written) == 3 * CANCEL_ROUNDS
+
+
+async def test_a_read_whose_copy_a_clear_drops_meanwhile_still_answers(db_url: str) -> None:
+    """A read that asked the database while a clear in this process dropped the kept copy
+    answers with what the database said (the cross-replica clear race raised KeyError)."""
+    async with open_memory(db_url) as mem:
+        token = new_token()
+        assert (await mem.append_turn(token, turn("We ship on Friday.", "Noted."))).written
+        thread_id = mem.thread_id(token)
+        threads = mem.backend.threads
+        asked = threads.latest
+
+        async def latest_then_cleared(tid: str, known: str | None):  # type: ignore[no-untyped-def]
+            head = await asked(tid, known)
+            mem.store.forget(tid)  # what a clear does to the kept copy while we wait
+            return head
+
+        threads.latest = latest_then_cleared  # type: ignore[method-assign]
+        try:
+            if mem.backend.stamps:
+                mem.backend.stamps.clear(thread_id)  # make the read ask the database
+            state = (await mem.snapshot(token)).state
+        finally:
+            threads.latest = asked  # type: ignore[method-assign]
+        assert user_texts(state) == ["We ship on Friday."]

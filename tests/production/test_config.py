@@ -33,7 +33,7 @@ def test_aegra_serves_the_graphs_auth_routes_and_retention_of_langgraph_dev() ->
     # No keep_latest TTL on either: it would cut a chat thread's DeltaChannel history.
     assert "ttl" not in prod.get("checkpointer", {}) and "ttl" not in dev["checkpointer"]
     assert prod["dependencies"] == dev["dependencies"]
-    assert "path" not in prod.get("checkpointer", {})  # Aegra brings its own saver: memory shares it
+    assert "path" not in prod.get("checkpointer", {})  # Aegra brings its own saver
     assert set(prod) <= set(dev) - AEGRA_IGNORES
 
 
