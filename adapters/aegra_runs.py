@@ -49,8 +49,9 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+
+from adapters.dev_server import unreviewed_versions
 
 __all__ = [
     "EXECUTOR_MODULE",
@@ -80,13 +81,7 @@ def _not_reviewed_aegra() -> str | None:
     """Why this process is not the reviewed Aegra with its Redis executor, or None."""
     if EXECUTOR_MODULE not in sys.modules:
         return "not Aegra with its Redis worker executor"
-    try:
-        installed = version(PACKAGE)
-    except PackageNotFoundError:
-        installed = None
-    if installed != SUPPORTED_VERSION:
-        return f"installed {PACKAGE} {installed}; reviewed for {SUPPORTED_VERSION}"
-    return None
+    return unreviewed_versions({PACKAGE: SUPPORTED_VERSION})
 
 
 def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:

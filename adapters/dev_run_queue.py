@@ -30,10 +30,9 @@ import functools
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from adapters.dev_server import is_langgraph_dev
+from adapters.dev_server import is_langgraph_dev, unreviewed_versions
 from memory.session import is_production
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
@@ -88,16 +87,6 @@ _WAKEUP = _Wakeup()
 _state: dict[str, bool] = {}
 
 
-def _installed_versions() -> dict[str, str | None]:
-    found: dict[str, str | None] = {}
-    for name in SUPPORTED_VERSIONS:
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            found[name] = None
-    return found
-
-
 def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
     """Why the wake-up stays off in this process, or None when it applies."""
     if environ.get(SWITCH_ENV, "").strip() == "0":
@@ -106,12 +95,7 @@ def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
         return "AIMIND_ENV=production"
     if not is_langgraph_dev(environ):
         return "not langgraph dev's in-memory runtime"
-    installed = _installed_versions()
-    if installed != dict(SUPPORTED_VERSIONS):
-        found = ", ".join(f"{k} {v}" for k, v in installed.items())
-        wanted = ", ".join(f"{k} {v}" for k, v in SUPPORTED_VERSIONS.items())
-        return f"installed {found}; reviewed for {wanted}"
-    return None
+    return unreviewed_versions(SUPPORTED_VERSIONS)
 
 
 def _waking_put(upstream: Callable[..., Any]) -> Callable[..., Any]:

@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
-from adapters import aegra_runs, aegra_start, dev_run_queue
+from adapters import aegra_runs, aegra_start, dev_delta_history, dev_run_queue
 from adapters.identity_guard import IdentityGuard
 from adapters.mcp_sessions import close_mcp_sessions
 from adapters.memory_panel import memory_panel_dto
@@ -67,6 +67,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
 dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
+dev_delta_history.activate()  # langgraph dev only: a chat transcript is read in one query
 aegra_runs.activate()  # Aegra only: runs.wait and runs.join answer when the run ends
 aegra_start.hold()  # Aegra only: one replica's start-up at a time (released by the lifespan)
 # A stateless run (``/runs/stream`` with no thread: the page's chat turns) is run by

@@ -1,13 +1,19 @@
-"""Benchmark 7 — the dev run queue wake-up: one client's run latency under ``langgraph dev``.
+"""Benchmark 10 — what we change in ``langgraph dev``: the run queue wake-up and the chat
+thread's one-query reads.
 
 Two ``langgraph dev`` servers run side by side on the repo's config (auth
-included) and the offline model: one with the wake-up
-(``adapters/dev_run_queue.py``), one with ``AIMIND_DEV_QUEUE_WAKEUP=0``, i.e.
-the stock in-memory queue. One SDK client sends ``chat`` runs one after the other
-(``runs.wait``, stateless, with a session: what a person chatting does), in
-blocks that alternate between the two servers. The figure is the ratio of the
-median run latencies; each server's own log gives how long runs waited in its
-queue (``run_queue_ms``) and ran (``run_exec_ms``).
+included) and the offline model: ours, and one as shipped
+(``AIMIND_DEV_QUEUE_WAKEUP=0`` and ``AIMIND_DEV_DELTA_HISTORY=0``). Each figure is
+moved by one of the two changes only:
+
+- the wake-up (``adapters/dev_run_queue.py``): one SDK client sends ``chat`` runs
+  one after the other (``runs.wait``, stateless, with a session: what a person
+  chatting does), in blocks that alternate between the servers; the ratio of the
+  median run latencies, and each server's own log for how long runs waited in its
+  queue (``run_queue_ms``) and ran (``run_exec_ms``);
+- the delta-channel history (``adapters/dev_delta_history.py``): a ``chat`` thread
+  of ``thread_turns`` turns on each server, then ``getState`` and ``getHistory``
+  (limit 10: what agent-chat-ui asks for after every turn), timed by the client.
 """
 
 from __future__ import annotations
@@ -25,7 +31,13 @@ from bench.common import target as _target
 NAME = "dev_queue"
 LABEL = "dev run queue: one client, with and without the wake-up"
 SIDES = ("stock", "wakeup")
-SWITCH = {"stock": {"AIMIND_DEV_QUEUE_WAKEUP": "0"}, "wakeup": {}}
+SWITCH = {"stock": {"AIMIND_DEV_QUEUE_WAKEUP": "0", "AIMIND_DEV_DELTA_HISTORY": "0"}, "wakeup": {}}
+THREAD_TURNS = {"full": 100, "quick": 30}
+"""Turns of the chat thread whose reads are timed (a full copy of its transcript every
+100 channel updates, two per turn)."""
+THREAD_READS = 5
+READ_GOAL = 2.0
+"""Target: a long chat thread's history reads at least this many times faster."""
 TOKEN = "bench-dev-queue-session-01"
 WARM_RUNS = 3
 GOAL = 5.0
@@ -51,6 +63,29 @@ async def _block(client: Any, runs: int, tag: str) -> list[float]:
         )
         latencies.append(1000 * (time.perf_counter() - started))
     return latencies
+
+
+async def _thread_reads(client: Any, turns: int, tag: str) -> dict[str, float]:
+    """A ``chat`` thread of ``turns`` turns, then its state and history read
+    ``THREAD_READS`` times: the median of each, in ms."""
+    thread_id = (await client.threads.create())["thread_id"]
+    for i in range(turns):
+        text = f"Bench turn {tag}-{i}: " + "the plan is still the plan. " * 30
+        await client.runs.wait(
+            thread_id, "chat", input={"messages": [{"role": "user", "content": text}]}
+        )
+    state_ms, history_ms = [], []
+    for _ in range(THREAD_READS):
+        started = time.perf_counter()
+        await client.threads.get_state(thread_id)
+        state_ms.append(1000 * (time.perf_counter() - started))
+        started = time.perf_counter()
+        await client.threads.get_history(thread_id, limit=10)
+        history_ms.append(1000 * (time.perf_counter() - started))
+    return {
+        "state_p50_ms": round(statistics.median(state_ms), 1),
+        "history10_p50_ms": round(statistics.median(history_ms), 1),
+    }
 
 
 def _summary(latencies: list[float], log: dict[str, list[int]]) -> dict[str, Any]:
@@ -96,7 +131,9 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
             with servers[side].log_path.open("rb") as fh:
                 fh.seek(offsets[side])
                 logs[side] = server_ms(fh.read().decode(errors="replace"))
-    sides = {side: _summary(latencies[side], logs[side]) for side in SIDES}
+        turns = THREAD_TURNS.get(profile.name, THREAD_TURNS["quick"])
+        reads = {side: await _thread_reads(clients[side], turns, side) for side in SIDES}
+    sides = {side: {**_summary(latencies[side], logs[side]), **reads[side]} for side in SIDES}
     result = {
         "benchmark": NAME,
         "profile": profile.name,
@@ -105,6 +142,14 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
         "sides": sides,
         "stock_vs_wakeup_p50": ratio(sides["stock"]["p50_ms"], sides["wakeup"]["p50_ms"]),
         "goal": GOAL,
+        "thread_turns": turns,
+        "history_stock_vs_ours": ratio(
+            sides["stock"]["history10_p50_ms"], sides["wakeup"]["history10_p50_ms"]
+        ),
+        "state_stock_vs_ours": ratio(
+            sides["stock"]["state_p50_ms"], sides["wakeup"]["state_p50_ms"]
+        ),
+        "read_goal": READ_GOAL,
     }
     write_json(out, NAME, result)
     plot(result, out / f"{NAME}.png")
@@ -148,19 +193,34 @@ def targets(dq: dict[str, Any]) -> list[dict[str, Any]]:
             f"{stock['server_exec_p50_ms']} vs {wake['server_exec_p50_ms']} ms",
         )
     )
+    if "history_stock_vs_ours" in dq:
+        h = dq["history_stock_vs_ours"]
+        out.append(
+            _target(
+                f"dev delta-channel history: a {dq['thread_turns']}-turn chat thread's "
+                f"history reads ≥ {dq['read_goal']:g} × faster",
+                "getHistory(limit 10) p50, as shipped / ours",
+                h,
+                f"≥ {dq['read_goal']:g}",
+                h >= dq["read_goal"],
+                f"{stock['history10_p50_ms']} ms vs {wake['history10_p50_ms']} ms; getState "
+                f"{stock['state_p50_ms']} vs {wake['state_p50_ms']} ms",
+            )
+        )
     return out
 
 
 def readme_section(dq: dict[str, Any]) -> list[str]:
     """This benchmark's section of ``bench/README.md``."""
     lines = [
-        "### 10. Dev run queue wake-up (`langgraph dev`, one client)",
+        "### 10. What we change in `langgraph dev`: the run queue wake-up, a chat thread's reads",
         "",
         "`langgraph dev`'s in-memory queue looks for new runs every 0.5 s and only takes",
         "runs created before its look began, so a run sent to an idle server waits",
         "0.5–1.0 s before it starts. `adapters/dev_run_queue.py` wakes the queue when a",
         "run is created (development only). Two servers run side by side, one with",
-        "`AIMIND_DEV_QUEUE_WAKEUP=0` (the stock queue); one SDK client sends `chat` runs",
+        "`AIMIND_DEV_QUEUE_WAKEUP=0` and `AIMIND_DEV_DELTA_HISTORY=0` (as shipped); one SDK",
+        "client sends `chat` runs",
         "(`runs.wait`, stateless, with a session) one after another in blocks of "
         f"{dq['runs_per_block']} that",
         f"alternate between them ({dq['rounds']} blocks each). Queue wait and run time",
@@ -179,6 +239,22 @@ def readme_section(dq: dict[str, Any]) -> list[str]:
     lines += [
         "",
         f"Stock / wake-up, client p50: **{dq['stock_vs_wakeup_p50']} ×**.",
+        "",
+        "A `chat` thread keeps its transcript in a `DeltaChannel`; `langgraph dev`'s",
+        "checkpointer adapter does not pass on the saver's one-query history of that",
+        "channel, so reading it walks the thread one checkpoint at a time;",
+        "`adapters/dev_delta_history.py` passes it on (development only). After a",
+        f"{dq.get('thread_turns')}-turn thread, each server reads it {THREAD_READS} times:",
+        "",
+        "| server | getState p50 ms | getHistory(limit 10) p50 ms |",
+        "|---|---|---|",
+    ]
+    for side, label in (("stock", "as shipped"), ("wakeup", "ours")):
+        r = dq["sides"][side]
+        lines.append(f"| {label} | {r.get('state_p50_ms')} | {r.get('history10_p50_ms')} |")
+    lines += [
+        "",
+        f"As shipped / ours, history: **{dq.get('history_stock_vs_ours')} ×**.",
         "",
         "![dev run queue](results/dev_queue.png)",
         "",
