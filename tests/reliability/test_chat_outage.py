@@ -87,7 +87,7 @@ async def test_chat_answers_while_postgres_is_down(
     monkeypatch.setenv(PG_POOL_TIMEOUT_ENV, "2")
     monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)
     monkeypatch.setattr(AttemptWithBackoff, "DELAY_BACKOFF", 1.0)
-    with own_postgres(tmp_path) as pg:
+    with own_postgres() as pg:
         monkeypatch.setenv("AIMIND_DATABASE_URL", pg.uri)
 
         @contextmanager

