@@ -19,6 +19,7 @@ from langgraph_sdk.errors import ConflictError
 
 from adapters import dev_run_queue
 from adapters.dev_run_queue import SUPPORTED_VERSIONS, SWITCH_ENV, inactive_reason
+from adapters.dev_server import unreviewed_versions
 from tests.support.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
 
 GRAPH = "queue-probe"
@@ -205,14 +206,15 @@ def test_it_applies_only_to_langgraph_devs_in_memory_runtime() -> None:
 
 
 def test_another_runtime_version_leaves_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    newer = {**SUPPORTED_VERSIONS, "langgraph-runtime-inmem": "9.9.9"}
-    monkeypatch.setattr(dev_run_queue, "_installed_versions", lambda: newer)
+    reviewed = {**SUPPORTED_VERSIONS, "langgraph-runtime-inmem": "9.9.9"}
+    monkeypatch.setattr(dev_run_queue, "SUPPORTED_VERSIONS", reviewed)
     reason = inactive_reason(DEV_ENV)
-    assert reason is not None and "langgraph-runtime-inmem 9.9.9" in reason
+    assert reason is not None and "reviewed for" in reason
+    assert "langgraph-runtime-inmem 9.9.9" in reason
 
 
 def test_the_installed_runtime_is_the_reviewed_one() -> None:
     """Fails on an upgrade of langgraph-api or langgraph-runtime-inmem: the wake-up is then
     off. Re-read ``Runs.next``/``Runs.put`` in langgraph_runtime_inmem/ops.py and the
     scheduler in its queue.py, then update ``SUPPORTED_VERSIONS`` (and the lock file)."""
-    assert dev_run_queue._installed_versions() == dict(SUPPORTED_VERSIONS)
+    assert unreviewed_versions(SUPPORTED_VERSIONS) is None
