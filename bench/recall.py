@@ -79,13 +79,16 @@ class Conversation(BaseModel):
 
 
 class Labelled(BaseModel):
-    """One labelled sentence: is it a decision, said by whom, phrased how, tuned on or held out."""
+    """One labelled sentence: is it a decision, said by whom, phrased how."""
 
     text: str
     role: Literal["user", "assistant"]
     decision: bool
     kind: str
-    split: Literal["dev", "heldout"]
+
+
+LabelledSet = Literal["tune", "heldout"]
+"""``tune``: what the rules are tuned on; ``heldout``: written first and frozen, never tuned on."""
 
 
 def conversations() -> list[Conversation]:
@@ -108,8 +111,9 @@ def chained(language: str, chats: list[Conversation]) -> Conversation:
     )
 
 
-def labelled(language: str) -> list[Labelled]:
-    path = DATA / f"decisions_{language}.jsonl"
+def labelled(language: str, which: LabelledSet = "tune") -> list[Labelled]:
+    """One of the labelled sentence sets of ``tests/memory/data/decisions`` (see its README)."""
+    path = DATA / "decisions" / f"{which}_{language}.jsonl"
     return [
         Labelled.model_validate(json.loads(line))
         for line in path.read_text(encoding="utf-8").splitlines()
@@ -254,10 +258,9 @@ def segmenter_start_s() -> dict[str, float]:
 def labelled_figures() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for language in ("en", "zh"):
-        rows = labelled(language)
         out[language] = {
-            "whole": precision_recall(rows),
-            "heldout": precision_recall([r for r in rows if r.split == "heldout"]),
+            "tune": precision_recall(labelled(language, "tune")),
+            "heldout": precision_recall(labelled(language, "heldout")),
         }
     return out
 
