@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.compaction import CompactionRequest
+from memory.compaction import CompactionRequest, merge_pins
 from memory.decisions import decision_strength, is_bare_confirmation
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
@@ -92,7 +92,8 @@ class ExtractiveCompactor:
         summary = merge_summary(
             request.summary,
             request.folded,
-            known=[*request.pinned_decisions, *pins],
+            known=merge_pins(request.pinned_decisions, pins, self.limits),  # the pins to be
             limit=self.limits.summary_chars,
+            kept=[m.text for m in request.kept],
         )
         return CompactionOutput(summary=summary, pinned_decisions=pins)

@@ -12,13 +12,14 @@ the least salient sentences go first, older before newer among equals.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.models import ChatThreadMessage
 from memory.salience import information, is_filler, salience, template
-from memory.sentences import split_sentences
+from memory.sentences import is_chinese, split_sentences
 from memory.text import clip, normalize
 from memory.words import content_words
 
@@ -34,6 +35,10 @@ ECHO_REMAINS = 3.0
 RESTATED_SHARE = 0.8
 """An older sentence whose content words (numbers all included) are this much in a newer
 one is said again by it: only the newer stays."""
+DENSITY_CHARS = 40
+"""Selection ranks salience per character, a sentence counted at least this long: the
+budget is characters, so short dense facts ("13:00 it is.") beat long ones that tell the
+same, and a one-word sentence does not outrank everything."""
 BOILERPLATE_WORDS = 6
 BOILERPLATE_REPLIES = 3
 BOILERPLATE_SIMILARITY = 0.8
@@ -45,6 +50,10 @@ _LABELLED = re.compile(r"^-?\s*(User|Assistant):\s*(.*)$")
 _UNLABELLED = re.compile(r"^[-*•]\s*")
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
 _WORD = re.compile(r"\w+")
+_CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=-\s)|(?<=\S)\s+-\s+")
+"""Clause ends inside a sentence: ", ", "；", " - " (not the comma of 4,000)."""
+_CLAUSE_JOIN = re.compile(r"[,;，；、]\s*$")
+_TERMINATED = re.compile(r"[.!?。！？…]\W*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +97,21 @@ def _without_echoes(sentence: str, others: list[str]) -> str:
     return _QUOTED.sub(cut, sentence).strip()
 
 
+def _without_empty_clauses(sentence: str) -> str:
+    """The sentence less its clauses that tell nothing ("Thanks, …", "…, would you like
+    anything else?", "好的，谢谢，…"): more facts fit in the summary's characters."""
+    clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+    if len(clauses) < 2:
+        return sentence
+    kept = [c for c in clauses if not is_filler(_CLAUSE_JOIN.sub("", c).strip())]
+    if not kept or len(kept) == len(clauses):
+        return sentence
+    text = _CLAUSE_JOIN.sub("", " ".join(c.strip() for c in kept)).strip()
+    if kept[-1] is clauses[-1] or not _TERMINATED.search(sentence):
+        return text
+    return text + ("。" if is_chinese(text) else ".")  # not the dropped clause's "?"
+
+
 def _words(sentence: str) -> frozenset[str]:
     return frozenset(_WORD.findall(template(_QUOTED.sub(" ", sentence))))
 
@@ -115,6 +139,7 @@ def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
     """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped."""
     texts = [normalize(p.text) for p in parts]
     pinned = [normalize(k) for k in known]
+    held = set(pinned)
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
         others = [t for j, t in enumerate(texts) if j != index] + pinned
@@ -126,9 +151,9 @@ def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
     found: list[_Sentence] = []
     for i, (index, order, raw, cut) in enumerate(every):
         echoed = cut != raw and (len(cut) * 2 <= len(raw) or information(cut) < ECHO_REMAINS)
-        if i in boilerplate or echoed or is_filler(cut):
-            continue  # a bot's preamble, mostly an echo of other text, or nothing to remember
-        sentence = clip(cut, SENTENCE_CHARS)
+        if i in boilerplate or echoed or is_filler(cut) or normalize(raw) in held:
+            continue  # boilerplate, an echo, nothing to remember, or held as a pin already
+        sentence = clip(_without_empty_clauses(cut), SENTENCE_CHARS)
         found.append(
             _Sentence(index, order, sentence, salience(sentence) + RECENCY_WEIGHT * index / span)
         )
@@ -160,18 +185,43 @@ def _label(role: str | None) -> str:
     return f"- {ROLE_LABELS[role]}: " if role else "- "
 
 
-def _select(candidates: list[_Sentence], parts: list[Part], limit: int) -> list[_Sentence]:
-    """The most salient sentences that fit in ``limit`` characters once rendered."""
+def _select(
+    candidates: list[_Sentence], parts: list[Part], limit: int, held: Sequence[str]
+) -> list[_Sentence]:
+    """The sentences that tell the most per character and fit in ``limit`` once rendered.
+
+    Greedy on what is still new: a sentence's salience counts in proportion to its
+    content words not yet in the summary, the pins or the kept turns (``held``), so the
+    summary holds many facts once rather than one fact many times. Lazy: a sentence's
+    worth only falls as the summary grows, so it is re-scored only when it comes up.
+    """
+    covered: set[str] = {w for text in held for w in content_words(text)}
+    words = [frozenset(content_words(c.text)) for c in candidates]
+
+    def worth(i: int) -> float:
+        c = candidates[i]
+        novel = len(words[i] - covered) / len(words[i]) if words[i] else 1.0
+        return c.score * novel / max(len(c.text), DENSITY_CHARS)
+
+    heap = [(-worth(i), -c.part, -c.order, i) for i, c in enumerate(candidates)]
+    heapq.heapify(heap)
     chosen: list[_Sentence] = []
     opened: set[int] = set()
     used = -1  # no newline before the first line
-    for c in sorted(candidates, key=lambda c: (-c.score, -c.part, -c.order)):
+    while heap:
+        stale, part, order, i = heapq.heappop(heap)
+        fresh = worth(i)
+        if heap and fresh < -heap[0][0] and fresh < -stale:
+            heapq.heappush(heap, (-fresh, part, order, i))
+            continue
+        c = candidates[i]
         line = "" if c.part in opened else _label(parts[c.part].role)
         cost = 1 + len(line) + len(c.text)  # a space, or a newline and the label
-        if used + cost > limit:
+        if used + cost > limit or (words[i] and not words[i] - covered):
             continue
         used += cost
         opened.add(c.part)
+        covered.update(words[i])
         chosen.append(c)
     return chosen
 
@@ -186,14 +236,20 @@ def _render(chosen: list[_Sentence], parts: list[Part]) -> str:
 
 
 def merge_summary(
-    previous: str, folded: Sequence[ChatThreadMessage], known: Sequence[str], limit: int
+    previous: str,
+    folded: Sequence[ChatThreadMessage],
+    known: Sequence[str],
+    limit: int,
+    kept: Sequence[str] = (),
 ) -> str:
     """The new summary: old lines and folded messages ranked together, at most ``limit`` chars.
 
-    ``known`` is text memory holds elsewhere (the pins): quoting it is an echo.
+    ``known`` is text memory holds elsewhere (the pins): quoting it is an echo, and a
+    sentence that is a pin is not repeated here. ``kept`` are the turns that stay
+    verbatim: what they say is not new.
     """
     parts = previous_parts(previous) + [Part(m.role, m.text) for m in folded]
-    chosen = _select(_candidates(parts, known), parts, limit)
+    chosen = _select(_candidates(parts, known), parts, limit, [*known, *kept])
     if chosen:
         return _render(chosen, parts)
     if previous.strip():

@@ -109,6 +109,37 @@ async def test_the_offline_model_s_boilerplate_never_fills_the_summary(db_url: s
     assert_bounds(state)
     for boilerplate in ("offline", "OPENAI_API_KEY", "Context received", "Your latest message"):
         assert boilerplate not in state.summary, state.summary
-    for fact in facts[1:]:  # the first is pinned-free background, the rest too
-        assert fact in state.summary, fact
-    assert "我们定了，下个月十号搬家。" in state.pinned_decisions
+    pinned = "我们定了，下个月十号搬家。"
+    for fact in facts[1:]:  # in the summary, or pinned (and then not repeated there)
+        assert fact in state.summary or fact in state.pinned_decisions, fact
+    assert pinned in state.pinned_decisions and pinned not in state.summary
+
+
+def test_a_pinned_sentence_is_not_repeated_and_empty_clauses_go() -> None:
+    pin = "We decided to host the reunion at Cedar Lodge on July 17."
+    summary = merge_summary(
+        "",
+        messages(
+            pin,
+            "Great, the deposit is $400, would you like anything else?",
+            "好的，谢谢，押金是四百块。",
+            "Thanks, that is all.",
+        ),
+        known=[pin],
+        limit=SUMMARY_CHARS,
+    )
+    assert pin not in summary
+    assert "- Assistant: the deposit is $400." in summary.splitlines()
+    assert "- User: 押金是四百块。" in summary.splitlines()
+
+
+def test_what_the_kept_turns_say_takes_no_room() -> None:
+    """The budget is characters: a sentence whose facts are all held already adds none."""
+    summary = merge_summary(
+        "",
+        messages("The Acorn Guest House is at 154 Chesterton Road.", "Breakfast is at 7:30."),
+        known=[],
+        limit=SUMMARY_CHARS,
+        kept=["So that's Acorn Guest House, 154 Chesterton Road, right?"],
+    )
+    assert summary == "- Assistant: Breakfast is at 7:30."
