@@ -272,7 +272,8 @@ _IMPERATIVE_EMOTIVE = re.compile(
     r"dream|fail|grow|give|make me|leave me|go\b|have\b|do\b|think)\b"
 )
 _MODAL = re.compile(
-    r"\b(?P<subj>[a-z]+)\s+(?:must|have to|has to|need to|needs to|cannot|can not|may not|"
+    r"\b(?P<subj>[a-z]+)(?:\s+(?:also|really|just|still|definitely|only|all|both|actually))*"
+    r"\s+(?:must|have to|has to|need to|needs to|cannot|can not|may not|"
     r"are not allowed to|is not allowed to|are required to|is required to|shall not|"
     r"ought to)\s+(?P<neg>not\s+|never\s+|always\s+|only\s+)?(?P<rest>[a-z].*)"
 )
@@ -291,8 +292,8 @@ _PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 _ANYMORE = re.compile(r"\b(?:nobody|no one|we|everyone|everybody)\b.*\b(?:anymore|any more)\b")
 _RULE_MARKER = re.compile(
     r"\b(?:from now on|going forward|from here on|henceforth|from today|no more|no longer|"
-    r"starting (?:today|tomorrow|now|next|this|on|in|from|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)|as of (?:today|now|next|this|\d))\b"
+    r"(?:^|, |; )starting (?:today|tomorrow|now|next|this|on|in|from|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)|as of (?:today|now|next|this|\d))\b"
 )
 _WE_NOT_DOING = re.compile(r"\bwe\s+are\s+not\s+(?!going to\b)(?P<rest>[a-z]+ing\b.*)")
 """We're not doing the road trip (any more): a plan dropped."""

@@ -47,7 +47,8 @@ _HEDGE_WORDS = word_set(
     """
 )
 _UNDECIDED = re.compile(
-    r"(?:没|没有|未|尚未|不)(?:有)?(?:决定|定|确定|确认|拍板|说定|想好|选好|定好|敲定|商量好|拿定)|"
+    r"(?:没|没有|未|尚未|不|无法|不能)(?:有)?(?:决定|定|确定|确认|拍板|说定|想好|选好|定好|敲定|"
+    r"商量好|拿定)|(?:无法|没法|没办法|不能)[^，。！？]{0,4}?(?:确定|决定|确认)|"
     r"(?:决定|定|确定)不了|拿不定|(?<!不)再(?:看|定|议|聊|商量|说|决定|考虑|研究)"
 )
 _PLEASANTRY_WORDS = word_set(
@@ -58,6 +59,7 @@ _PLEASANTRY_WORDS = word_set(
 )
 _EPISTEMIC = re.compile(
     r"(?:一定|肯定|想必|应该)(?:很|挺|特别|非常|超|好|是|累|辛苦|难)|必须的(?:[，,！!。～~]|$)|"
+    r"^必须(?:的|地|有|知道|是|滴)?(?:啊|呀|呢|哦|嘛|哟|啦)|^必须(?:的|地|滴)[，,！!。～~]|"
     r"一定要.*(?:照顾|休息|注意|保重|开心|快乐|来玩|尝尝|试试|去看看|好好)"
 )
 _EXCLAIMED = re.compile(r"[！!]+[～~]*$")
@@ -90,7 +92,7 @@ _PLAN = re.compile(
     r"(?:就|已经)?(?:是|为|定为|[：:])(?P<rest>.+)"
 )
 _CHOICE = re.compile(
-    r"就(?:用|选|定|按|订|买|去|走|换|改|照|这么|这样|它|那个|这个)|改用|换成|改成|改到|改在|换到|"
+    r"就(?:用|选|定|按|订|买|去|走|换|改|照|住|吃|要|拿|这么|这样|它|那个|这个|这家)|改用|换成|改成|改到|改在|换到|"
     r"改(?:请|去|吃|看|买|订|约|选|走|坐|住|开|叫)|按(?:这个|这样|这么|此|那个)(?:来|办|做|定)|"
     r"照(?:这个|此)(?:办|来)|"
     r"挪到|推迟到|提前到|延到|延期到|改为|换为|定为|统一(?:用|使用|采用|走|为|成)|采用|选用|只用|"
@@ -102,7 +104,7 @@ _RULE = re.compile(
     r"永远不要|永远别|绝不|绝对不"
 )
 _NEGATED = re.compile(
-    r"不打算|不再|不考虑|放弃|取消|砍掉|去掉|排除|不做|不搞|不上|不用(?!谢|客气|担心|管|怕|着急|急)|"
+    r"不打算|不再|不考虑|放弃|取消|砍掉|去掉|排除|不做|不搞|不上|不用(?!谢|客气|担心|管|怕|着急|急|了)|"
     r"(?:先|暂时|暂|今年|这次|目前|这版|这一版|本版|这个版本|这期|本期)(?:先|暂时|暂)?不(?:再)?[\u4e00-\u9fff]"
 )
 _NOT_ANYMORE = re.compile(r"不(?:再)?(?P<verb>[\u4e00-\u9fff]{1,4})了[。！!]?$")
@@ -131,7 +133,6 @@ _BOOKED_FOR_YOU = re.compile(
     r"购买|买好|登记|确认)|(?:为|帮|给)(?:您|你)(?:预订|预定|订|预约)(?:好|了)"
 )
 """The assistant saying it was done: 已为您预订…, 已帮您订好…"""
-_PROPOSAL_BA = re.compile(r"吧[。！!～~]*$")
 _NOT_BUT = re.compile(
     r"不(?:按|放在|放|把|用|走|做|写|采用|选|要|以)[^，。；]{1,30}[，,；]?\s*而是|^不把.{1,40}"
     r"(?:描述|称|叫|写|当|看|定义)(?:为|成|作)"
@@ -143,6 +144,11 @@ _DEFERRED = re.compile(
 _THIS_TIME_NOT = re.compile(r"(?:这|本|这一)(?:版|次|期|轮|个版本)(?:先|暂时|暂)?不")
 """这版不做X，下个版本再考虑: the deferral is about later, the decision about now."""
 _REPORTED = re.compile(r"听说|据说|听人说|传言")
+_SUGGESTED = re.compile(
+    r"(?:^|[，,])(?:那|那么)?(?:你|您)(?:们)?(?:就|可以|还是|不妨|也可以)?"
+    r"(?:去|选|住|吃|试试|考虑|尝尝|逛)|(?<!不)(?:建议|推荐)(?:您|你)"
+)
+"""那您就去颐和园吧: the assistant suggesting what the user might do, not a decision."""
 _THIRD_PERSON = word_set("他 她 他们 她们 人家 别人 对方")
 _SAID_SETTLED = word_set("好 定 了 过")
 """说好, 说定, 说了: the saying settles something (说好了), it reports nothing."""
@@ -215,7 +221,7 @@ def _disqualified(text: str, tokens: list[str]) -> bool:
     """A question, hedge, undecided matter, sympathy or a cheer, whatever else it says."""
     if _QUESTION.search(_NO_MATTER_WHAT.sub("", text)) or _UNDECIDED.search(text):
         return True
-    if _reported(tokens) or _WISH.search(text):
+    if _reported(tokens) or _WISH.search(text) or _SUGGESTED.search(text):
         return True
     if _EPISTEMIC.search(text) or any(t in _PLEASANTRY_WORDS for t in tokens):
         return True
@@ -326,11 +332,13 @@ def _enough(text: str) -> bool:
     return len(content_words(text)) + anchors(text) >= 2
 
 
-def _planned(text: str) -> bool:
+def _planned(text: str, tokens: list[str]) -> bool:
     """A plan of ours with a when: 下周我要去上海出差三天, 明晚七点在老地方吃饭吧."""
     if _VAGUE_TIME.search(text) or not _HAS_TIME.search(text):
         return False
-    return bool(_PLANNED.search(text) or _PROPOSAL_BA.search(text))
+    words = [t for t in tokens if any(c.isalnum() for c in t)]
+    proposal = bool(words) and words[-1] == "吧"  # the particle, not 酒吧
+    return bool(_PLANNED.search(text)) or proposal
 
 
 def _frames(text: str) -> float:
@@ -343,7 +351,7 @@ def _frames(text: str) -> float:
         return EXPLICIT
     if _COMMITTED.search(text) or _NOT_BUT.search(text):
         return RULE
-    if _planned(text):
+    if _planned(text, s.tokens):
         return COMMITMENT
     if (m := s.search(_PLAN)) and content_words(m.group("rest")):
         return RULE
