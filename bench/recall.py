@@ -14,6 +14,7 @@ is configured (``OPENAI_API_KEY``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 import subprocess
@@ -26,6 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from bench import dialogues
 from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_json
 from bench.common import target as _target
 from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
@@ -44,6 +46,17 @@ LABEL = "recall: planted facts and decisions after long chats"
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data"
 CONVERSATIONS = DATA / "conversations"
+PIN_LABELS = DATA / "pin_labels.jsonl"
+PUBLIC = {"multiwoz": ("en", 25), "crosswoz": ("zh", 50)}
+"""Public corpus -> (language, dialogues chained per conversation): about 30,000
+characters each, a long multi-session chat, far past what memory holds."""
+PUBLIC_CHAINS = {"full": 4, "quick": 1}
+WINDOW_GOAL = 3.0
+"""On the public dialogues memory must find this many times the answers a same-size window finds."""
+NOISE_GOAL = 0.10
+"""At most this share of the labelled final pins may be noise (not a decision)."""
+HELDOUT_PRECISION = 0.95
+HELDOUT_RECALL = 0.9
 TIMING_RUNS = 200
 """Compactions of one full window timed for the median."""
 SEGMENTER_IMPORT = (
@@ -55,7 +68,8 @@ SEGMENTER_IMPORT = (
 class Question(BaseModel):
     q: str
     answer: str
-    kind: Literal["fact", "decision"]
+    kind: str
+    """``fact`` or ``decision`` in our conversations; the fact's category in public ones."""
 
 
 class Session(BaseModel):
@@ -89,6 +103,97 @@ class Labelled(BaseModel):
 
 LabelledSet = Literal["tune", "heldout"]
 """``tune``: what the rules are tuned on; ``heldout``: written first and frozen, never tuned on."""
+
+
+class PinLabel(BaseModel):
+    """A final pin read by hand: a decision or noise. The pin is named by a hash of its
+    normalised text (``pin_key``): the public corpora's text is not in this repo."""
+
+    corpus: str
+    pin: str
+    decision: bool
+
+
+def pin_key(pin: str) -> str:
+    return hashlib.sha1(normalize(pin).encode("utf-8")).hexdigest()[:16]
+
+
+def pin_labels() -> dict[tuple[str, str], bool]:
+    rows = [
+        PinLabel.model_validate_json(line)
+        for line in PIN_LABELS.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    return {(r.corpus, r.pin): r.decision for r in rows}
+
+
+def public_conversations(corpus: str, chains: int) -> tuple[list[Conversation], str]:
+    """Chains of a public corpus's dialogues as long conversations, or none and why."""
+    found, where = dialogues.load(corpus)
+    if found is None:
+        return [], where
+    language, per_chain = PUBLIC[corpus]
+    out = []
+    for c in range(chains):
+        part = found[c * per_chain : (c + 1) * per_chain]
+        questions: list[Question] = []
+        seen: set[str] = set()
+        for d in part:
+            for answer, category in d.facts:
+                if answer.casefold() not in seen:  # each answer asked once per conversation
+                    seen.add(answer.casefold())
+                    asked = f"{category} in {d.id}"
+                    questions.append(Question(q=asked, answer=answer, kind=category))
+        out.append(
+            Conversation(
+                id=f"{corpus}-{c}",
+                language=language,
+                about=f"{corpus}: dialogues {part[0].id} … {part[-1].id}",
+                sessions=[Session(date=d.id, turns=d.turns) for d in part],
+                questions=questions,
+                decisions=[],
+            )
+        )
+    return out, where
+
+
+def by_category(scores: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Answers found per category: memory, same-size window, whole conversation."""
+    sums: dict[str, dict[str, int]] = {}
+    for s in scores:
+        for kind, row in s["by_kind"].items():
+            total = sums.setdefault(kind, {"questions": 0, "memory": 0, "window": 0, "full": 0})
+            for key in total:
+                total[key] += row[key]
+    return {
+        kind: {
+            "questions": t["questions"],
+            "memory_share": round(t["memory"] / t["questions"], 3),
+            "window_share": round(t["window"] / t["questions"], 3),
+            "full_share": round(t["full"] / t["questions"], 3),
+        }
+        for kind, t in sorted(sums.items())
+    }
+
+
+def noise_pins(corpus: str, scores: list[dict[str, Any]]) -> dict[str, Any]:
+    """The final pins read by hand: how many are decisions, noise, or not labelled yet."""
+    labels = pin_labels()
+    decisions = noise = unlabelled = 0
+    for s in scores:
+        for pin in s["pinned_decisions"]:
+            label = labels.get((corpus, pin_key(pin)))
+            decisions += label is True
+            noise += label is False
+            unlabelled += label is None
+    read = decisions + noise
+    return {
+        "pins": decisions + noise + unlabelled,
+        "decisions": decisions,
+        "noise": noise,
+        "unlabelled": unlabelled,
+        "noise_share": round(noise / read, 3) if read else None,
+    }
 
 
 def conversations() -> list[Conversation]:
@@ -300,6 +405,8 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     """
     chats = conversations()
     chosen = [*chats, *(chained(lang, chats) for lang in ("en", "zh"))]
+    chains = PUBLIC_CHAINS.get(profile.name, 1)
+    public = {corpus: public_conversations(corpus, chains) for corpus in PUBLIC}
     runs: dict[str, Any] = {"extractive": None}
     if (model := compaction_model()) is not None:  # the configured model, if any (SPEC §11)
         runs["llm"] = model
@@ -320,7 +427,27 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
             "by_language": {lang: totals(single, lang) for lang in ("en", "zh")},
             "all": totals(single),
             "chained": {lang: totals(long, lang) for lang in ("en", "zh")} | {"all": totals(long)},
+            "public": {},
         }
+        for corpus, (chats_of, where) in public.items():
+            if not chats_of:
+                results["compactors"][name]["public"][corpus] = {"absent": where}
+                continue
+            done = []
+            for c in chats_of:
+                url = f"sqlite:///{env.workdir / f'recall_{name}_{c.id}.sqlite'}"
+                done.append(score(c, await replay(c, url, compactor)))
+            results["compactors"][name]["public"][corpus] = {
+                "source": where,
+                "conversations": len(done),
+                "dialogues": sum(len(c.sessions) for c in chats_of),
+                "turns": sum(len(c.turns) for c in chats_of),
+                "chars": round(statistics.mean(s["full_chars"] for s in done)),
+                "memory_chars": round(statistics.mean(s["memory_chars"] for s in done)),
+                "all": totals(done),
+                "by_category": by_category(done),
+                "pins": noise_pins(corpus, done),
+            }
     results["turns"] = sum(len(c.turns) for c in chats)
     results["labelled"] = labelled_figures()
     results["compaction"] = compaction_ms(MemoryLimits())
@@ -332,41 +459,51 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
 
 # --- report -------------------------------------------------------------------------
 
-RECALL_METHOD = """**Method.** `bench/recall.py` replays the labelled conversations of
-`tests/memory/data/conversations/` (4 multi-session chats written for this, 2 English and 2
-Chinese, 200 turns, 80 questions whose expected answer is a short string: a name, date,
-number, place or decision) through `open_memory` on an embedded SQLite file, with the
-default extractive compactor (and the LLM compactor when `OPENAI_API_KEY` is set). An
-answer counts as found when its string is in the final memory (summary + pins + recent
-turns), in a plain window of the same size (the conversation's last N characters, N = the
-final memory's size), or in the whole conversation. Each chat is short next to memory (the
-Chinese ones are barely longer than the 2,500-character summary), so the harder figure is
-*chained*: a language's chats one after the other in one session. Pin precision counts the
-final pins that are labelled decision sentences. The labelled sentences
-(`tests/memory/data/decisions_{en,zh}.jsonl`) are folded one by one; their `heldout` part
-(40 per language) was written before the rules were tuned. At that first run the held-out
-sentences scored EN precision 1.00 / recall 0.95 and ZH 1.00 / 1.00; the same author wrote
-the rules and both parts, so these figures overstate how well the rules generalise to
-other people's phrasing. For comparison, issue 16 measured the old compactor on real
-everyday chats: answers found in memory 5.9 %, in a last-4-turns window 2.6 %, in the whole
-conversation 47.5 %."""
+RECALL_METHOD = """**Method.** `bench/recall.py` replays conversations through `open_memory` on an
+embedded SQLite file with the default extractive compactor (and the LLM compactor when
+`OPENAI_API_KEY` is set). An answer counts as found when its string is in the final
+memory (summary + pins + recent turns), in a plain window of the same size (the
+conversation's last N characters, N = the final memory's size), or in the whole
+conversation. Three kinds of conversation:
+
+- **Ours**: `tests/memory/data/conversations/` (4 multi-session chats written for this, 2
+  English and 2 Chinese, 200 turns, 80 questions whose answer is a short string: a name,
+  date, number, place or decision), one by one and *chained* (a language's chats one after
+  the other in one session).
+- **Public task dialogues nobody here wrote or tuned on**: MultiWOZ 2.1 (English, MIT) and
+  CrossWOZ (Chinese, Apache-2.0), read from a local copy (`AIMIND_BENCH_MULTIWOZ`,
+  `AIMIND_BENCH_CROSSWOZ`: see `bench/dialogues.py`; nothing of them is in this repo, and
+  without them the run says so and skips them). Their test split's dialogues in order,
+  chained 25 (MultiWOZ) or 50 (CrossWOZ) to a conversation of about 30,000 characters, 4
+  conversations each; the questions are the datasets' own annotation: every value a
+  dialogue act informs, recommends, offers or books (a name, time, day, place, price,
+  phone, reference, choice …) that the text says verbatim, each asked once.
+- **Labelled sentences** (`tests/memory/data/decisions/`): each folded alone; is it pinned?
+  The held-out sets (110 sentences a language, half decisions) were written and frozen in
+  their own commit before any tuning. At their first run the rules of the time scored EN
+  precision 0.838 / recall 0.564 and ZH 0.900 / 0.655. The rules were then tuned on the
+  tuning sets only; the held-out errors of that first run were seen, so the kinds of
+  phrasing they showed were written into the tuning set in other words. Same author for
+  rules and sets: the figures overstate how well the rules meet other people's phrasing.
+
+Pins are read by hand: the final pins of the public conversations, labelled decision or
+noise (`tests/memory/data/pin_labels.jsonl`, by a hash of the pin; the guideline is in
+`tests/memory/data/decisions/README.md`). At the first labelling, before the Chinese rules
+learnt the assistant's suggestions ("那您就去…吧") and "必须的啊，…" (of course, …), 14 of
+CrossWOZ's 21 pins were noise and 3 of MultiWOZ's 67."""
 RECALL_RATIO_GOAL = 1.4
-"""Memory must find this many times the planted answers a same-size window finds."""
+"""On our chained chats memory must find this many times the answers a same-size window finds."""
 
 
 def targets(rc: dict[str, Any]) -> list[dict[str, Any]]:
     """This benchmark's rows of the targets table."""
     out: list[dict[str, Any]] = []
-    chained = rc["compactors"]["extractive"]["chained"]["all"]
-    labelled = rc["labelled"]
-    worst = min(
-        min(labelled[lang]["whole"]["precision"], labelled[lang]["whole"]["recall"])
-        for lang in ("en", "zh")
-    )
+    extractive = rc["compactors"]["extractive"]
+    chained = extractive["chained"]["all"]
     out.append(
         _target(
             "memory finds planted answers a same-size window misses [extractive]",
-            "memory share / same-size window share, chats chained per language",
+            "memory share / same-size window share, our chats chained per language",
             chained["memory_vs_window"],
             f"≥ {RECALL_RATIO_GOAL}",
             chained["memory_vs_window"] >= RECALL_RATIO_GOAL,
@@ -374,20 +511,83 @@ def targets(rc: dict[str, Any]) -> list[dict[str, Any]]:
             f"whole chat {chained['full_share']:.0%}",
         )
     )
+    for corpus, r in extractive["public"].items():
+        if "absent" in r:
+            continue
+        t = r["all"]
+        out.append(
+            _target(
+                f"memory ≥ {WINDOW_GOAL:g} × a same-size window on {corpus} [extractive]",
+                "answers found: memory share / same-size window share",
+                t["memory_vs_window"],
+                f"≥ {WINDOW_GOAL:g}",
+                t["memory_vs_window"] >= WINDOW_GOAL,
+                f"memory {t['memory_share']:.1%}, window {t['window_share']:.1%}, "
+                f"whole conversation {t['full_share']:.0%}",
+            )
+        )
+        pins = r["pins"]
+        if pins["noise_share"] is not None:
+            out.append(
+                _target(
+                    f"≤ {NOISE_GOAL:.0%} noise pins on {corpus} [extractive]",
+                    "final pins labelled noise / pins labelled",
+                    pins["noise_share"],
+                    f"≤ {NOISE_GOAL}",
+                    pins["noise_share"] <= NOISE_GOAL,
+                    f"{pins['noise']} of {pins['decisions'] + pins['noise']}; "
+                    f"unlabelled {pins['unlabelled']}",
+                )
+            )
+    held = rc["labelled"]
+    worst_p = min(held[lang]["heldout"]["precision"] for lang in ("en", "zh"))
+    worst_r = min(held[lang]["heldout"]["recall"] for lang in ("en", "zh"))
     out.append(
         _target(
-            "pinning precision ≥ 0.9 and recall ≥ 0.85, EN and ZH labelled sentences",
-            "lowest of the four figures",
-            worst,
-            "≥ 0.9 / ≥ 0.85",
-            all(
-                labelled[lang]["whole"]["precision"] >= 0.9
-                and labelled[lang]["whole"]["recall"] >= 0.85
-                for lang in ("en", "zh")
-            ),
+            f"held-out decisions: recall ≥ {HELDOUT_RECALL} at precision ≥ "
+            f"{HELDOUT_PRECISION}, EN and ZH",
+            "lowest recall (lowest precision in the note)",
+            worst_r,
+            f"≥ {HELDOUT_RECALL} / ≥ {HELDOUT_PRECISION}",
+            worst_r >= HELDOUT_RECALL and worst_p >= HELDOUT_PRECISION,
+            f"precision {worst_p}",
         )
     )
     return out
+
+
+def _public_lines(public: dict[str, Any]) -> list[str]:
+    lines = [
+        "| corpus | conversations (dialogues, turns) | chars each | memory chars | "
+        "category | questions | in memory | in same-size window | in whole conversation |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    absent = []
+    for corpus, r in public.items():
+        if "absent" in r:
+            absent.append(f"{corpus}: not run ({r['absent']})")
+            continue
+        head = (
+            f"| {corpus} | {r['conversations']} ({r['dialogues']}, {r['turns']}) | "
+            f"{r['chars']:,} | {r['memory_chars']:,} |"
+        )
+        rows = [("**all**", r["all"]), *r["by_category"].items()]
+        for category, t in rows:
+            lines.append(
+                f"{head} {category} | {t['questions']} | {t['memory_share']:.1%} | "
+                f"{t['window_share']:.1%} | {t['full_share']:.0%} |"
+            )
+            head = "| | | | |"
+    lines += ["", "| corpus | final pins | decisions | noise | unlabelled | noise share |"]
+    lines.append("|---|---|---|---|---|---|")
+    for corpus, r in public.items():
+        if "absent" not in r:
+            p = r["pins"]
+            lines.append(
+                f"| {corpus} | {p['pins']} | {p['decisions']} | {p['noise']} | "
+                f"{p['unlabelled']} | {p['noise_share']} |"
+            )
+    return [*lines, *(["", *absent] if absent else [])]
 
 
 def readme_section(rc: dict[str, Any]) -> list[str]:
@@ -397,9 +597,9 @@ def readme_section(rc: dict[str, Any]) -> list[str]:
         "",
         RECALL_METHOD,
         "",
-        f"Run {rc['date_utc']} (`python -m bench --only recall`, {rc['turns']} turns).",
+        f"Run {rc['date_utc']} (`python -m bench --only recall`, our chats {rc['turns']} turns).",
         "",
-        "| compactor | chats | questions | found in memory | in same-size window | "
+        "| compactor | our chats | questions | found in memory | in same-size window | "
         "in whole chat | memory / window | pin precision |",
         "|---|---|---|---|---|---|---|---|",
     ]
@@ -414,14 +614,16 @@ def readme_section(rc: dict[str, Any]) -> list[str]:
                     f"{t['window_share']:.0%} | {t['full_share']:.0%} | "
                     f"{t['memory_vs_window']} | {t['pin_precision']} |"
                 )
+    lines += ["", "Public dialogues, extractive compactor:", ""]
+    lines += _public_lines(rc["compactors"]["extractive"]["public"])
     lines += [
         "",
-        "| labelled sentences | whole set: precision / recall (sentences) | "
+        "| labelled sentences | tuning set: precision / recall (sentences) | "
         "held out: precision / recall (sentences) |",
         "|---|---|---|",
     ]
     for lang, f in rc["labelled"].items():
-        w, h = f["whole"], f["heldout"]
+        w, h = f["tune"], f["heldout"]
         lines.append(
             f"| {lang} | {w['precision']} / {w['recall']} ({w['sentences']}) | "
             f"{h['precision']} / {h['recall']} ({h['sentences']}) |"
