@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.models import ChatThreadMessage
-from memory.salience import information, is_filler, salience, template
+from memory.salience import FILLER_BELOW, information, is_filler, salience, template
 from memory.sentences import is_chinese, split_sentences
 from memory.text import clip, normalize
 from memory.words import content_words
@@ -103,7 +103,7 @@ def _without_empty_clauses(sentence: str) -> str:
     clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
     if len(clauses) < 2:
         return sentence
-    kept = [c for c in clauses if not is_filler(_CLAUSE_JOIN.sub("", c).strip())]
+    kept = [c for c in clauses if information(_CLAUSE_JOIN.sub("", c).strip()) >= FILLER_BELOW]
     if not kept or len(kept) == len(clauses):
         return sentence
     text = _CLAUSE_JOIN.sub("", " ".join(c.strip() for c in kept)).strip()

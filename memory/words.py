@@ -154,6 +154,7 @@ def content_words(text: str) -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=8_192)
 def anchors(text: str) -> int:
     """How many names, numbers, times and dates the text holds (a fact's handles)."""
     text = _GREETINGS.sub(" ", text)
