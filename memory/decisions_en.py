@@ -51,7 +51,9 @@ _LEAD = re.compile(
     r"in that case|that said|ah|um|by the way|btw|hey|hi|hello|no worries|no problem|"
     r"do not worry|never mind|of course|absolutely|exactly|true|no)\b\s*(?:[,.!:;]|\s-\s)\s*)+"
 )
-_LABEL_LEAD = r"^(?:(?:so|ok|okay|alright|yes|right|then|and)\s*,?\s*)*(?:to\s+|just to\s+)?"
+_LABEL_LEAD = r"^(?:(?:so|ok|okay|alright|yes|right|then|and)\b\s*(?:,\s*)?)*(?:to\s+|just to\s+)?"
+"""Each lead word once with its spaces and comma: no two ways to split "ok ok ok …" (an
+optional comma between two optional space runs made repeated "ok"s take exponential time)."""
 _STRONG_LABELS = (
     r"decided|settled|locked in|lock(?:ing)? (?:it|this|that) in|(?:my |our |the )?final answer|"
     r"final decision|final call|done deal|decision(?:'s| is| was| has been)? made|"
@@ -71,7 +73,8 @@ _CONFIRM_STRONG = re.compile(
     r"\s*[,!]\s*(?P<rest>\S.*)"
 )
 _AS_AGREED = re.compile(
-    r"^(?:(?:ok|okay|so|alright|right|then)\s*,?\s*)*(?:as (?:we |you and i )?(?:agreed|discussed|"
+    r"^(?:(?:ok|okay|so|alright|right|then)\b\s*(?:,\s*)?)*"
+    r"(?:as (?:we |you and i )?(?:agreed|discussed|"
     r"decided|planned|settled)|as (?:you )?(?:asked|requested|instructed|wanted)|like we (?:said|"
     r"agreed)|per (?:your|our) (?:rule|request|instructions?|decision|agreement|plan|wishes))"
     r"\s*[,:-]\s*(?P<rest>\S.*)"

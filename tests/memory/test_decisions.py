@@ -8,6 +8,9 @@ apply to them: recall >= 0.9 at precision >= 0.95.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from bench.recall import Labelled, labelled, message, pinned, precision_recall
@@ -16,6 +19,8 @@ from memory.extractive import decision_sentences, new_pins
 LANGUAGES = ("en", "zh")
 HELDOUT_PRECISION = 0.95
 HELDOUT_RECALL = 0.9
+HANG_S = 30
+"""Far past the milliseconds these take: only a hang (exponential backtracking) fails."""
 NEVER_PINNED = (
     "hedge",
     "pleasantry",
@@ -154,3 +159,18 @@ def test_a_bare_confirmation_takes_the_next_sentence_as_its_object() -> None:
     ]
     # nothing after it: nothing to pin
     assert decision_sentences("Booked!") == []
+
+
+def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
+    """ "ok ok ok …" once took exponential time in the English lead rules: a 50-word message
+    of them hung the compaction and the event loop it runs on. Judged in a child process,
+    so a hang fails the test instead of holding the GIL (a regex never lets it go)."""
+    words = ("ok", "so", "okay", "then", "ok,")
+    script = (
+        "from memory.decisions import decision_strength\n"
+        f"for w in {words!r}: decision_strength(' '.join([w] * 60))\n"
+    )
+    try:
+        subprocess.run([sys.executable, "-c", script], check=True, timeout=HANG_S)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the decision rules hung on repeated lead words")
