@@ -20,6 +20,7 @@ bookings with one assistant.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -31,8 +32,12 @@ from typing import Any
 
 MULTIWOZ_ENV = "AIMIND_BENCH_MULTIWOZ"
 CROSSWOZ_ENV = "AIMIND_BENCH_CROSSWOZ"
-SPLIT_FILE = "test.json"
-IN_REPO = {"multiwoz": "data/multiwoz/test.json.zip", "crosswoz": "data/crosswoz/test.json.zip"}
+SPLITS = ("test", "val")
+"""``test``: what the bench reports, held out; ``val``: what the summary's rules are tuned on."""
+IN_REPO = {
+    "multiwoz": "data/multiwoz/{split}.json.zip",
+    "crosswoz": "data/crosswoz/{split}.json.zip",
+}
 MIN_ANSWER_CHARS = 3
 """Shorter values ("2", "no") are found anywhere by a substring test: not asked."""
 
@@ -94,10 +99,11 @@ class Dialogue:
     facts: list[tuple[str, str]]
 
 
-def _read(source: Path, corpus: str) -> dict[str, Any]:
+def _read(source: Path, corpus: str, split: str) -> dict[str, Any]:
     """The split's JSON from a file, a zip, a folder or a bare git repository."""
+    name = f"{split}.json"
     if source.is_dir():
-        inside = IN_REPO[corpus]
+        inside = IN_REPO[corpus].format(split=split)
         if (source / inside).exists():
             source = source / inside
         elif (source / "HEAD").exists() and (source / "objects").is_dir():
@@ -106,20 +112,18 @@ def _read(source: Path, corpus: str) -> dict[str, Any]:
                 capture_output=True,
                 check=True,
             ).stdout
-            return _from_zip_bytes(blob)
+            return _from_zip_bytes(blob, name)
         else:
             raise FileNotFoundError(f"{inside} is not under {source}")
     if source.suffix == ".zip":
         with zipfile.ZipFile(source) as archive:
-            return json.loads(archive.read(SPLIT_FILE))
+            return json.loads(archive.read(name))
     return json.loads(source.read_text(encoding="utf-8"))
 
 
-def _from_zip_bytes(blob: bytes) -> dict[str, Any]:
-    import io
-
+def _from_zip_bytes(blob: bytes, name: str) -> dict[str, Any]:
     with zipfile.ZipFile(io.BytesIO(blob)) as archive:
-        return json.loads(archive.read(SPLIT_FILE))
+        return json.loads(archive.read(name))
 
 
 def _pairs(utterances: list[str]) -> list[tuple[str, str]]:
@@ -176,8 +180,8 @@ def crosswoz(data: dict[str, Any]) -> list[Dialogue]:
 LOADERS = {"multiwoz": (MULTIWOZ_ENV, multiwoz), "crosswoz": (CROSSWOZ_ENV, crosswoz)}
 
 
-def load(corpus: str) -> tuple[list[Dialogue] | None, str]:
-    """The corpus's dialogues and where they came from, or ``None`` and why not."""
+def load(corpus: str, split: str = "test") -> tuple[list[Dialogue] | None, str]:
+    """The corpus's dialogues of one split and where they came from, or ``None`` and why not."""
     variable, convert = LOADERS[corpus]
     where = os.environ.get(variable, "").strip()
     if not where:
@@ -186,6 +190,7 @@ def load(corpus: str) -> tuple[list[Dialogue] | None, str]:
     if not source.exists():
         return None, f"{variable} names a path that does not exist"
     try:
-        return convert(_read(source, corpus)), f"{IN_REPO[corpus]} ({source.name})"
+        data = _read(source, corpus, split)
+        return convert(data), f"{IN_REPO[corpus].format(split=split)} ({source.name})"
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError, zipfile.BadZipFile):
-        return None, f"{variable} names no readable {corpus} test split"
+        return None, f"{variable} names no readable {corpus} {split} split"

@@ -32,9 +32,11 @@ from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_js
 from bench.common import target as _target
 from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
 from memory.compaction import CompactionRequest
+from memory.condense import condense
 from memory.decisions import decision_strength, pin_strength
 from memory.extractive import new_pins
 from memory.limits import MemoryLimits
+from memory.mentions import mentions
 from memory.model_config import compaction_model
 from memory.models import ChatThreadMessage, utcnow
 from memory.salience import information
@@ -46,6 +48,8 @@ LABEL = "recall: planted facts and decisions after long chats"
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data"
 CONVERSATIONS = DATA / "conversations"
+CASUAL = DATA / "casual"
+"""Held-out small talk with planted facts (see its README): never tuned on."""
 PIN_LABELS = DATA / "pin_labels.jsonl"
 PUBLIC = {"multiwoz": ("en", 25), "crosswoz": ("zh", 50)}
 """Public corpus -> (language, dialogues chained per conversation): about 30,000
@@ -127,9 +131,11 @@ def pin_labels() -> dict[tuple[str, str], bool]:
     return {(r.corpus, r.pin): r.decision for r in rows}
 
 
-def public_conversations(corpus: str, chains: int) -> tuple[list[Conversation], str]:
+def public_conversations(
+    corpus: str, chains: int, split: str = "test"
+) -> tuple[list[Conversation], str]:
     """Chains of a public corpus's dialogues as long conversations, or none and why."""
-    found, where = dialogues.load(corpus)
+    found, where = dialogues.load(corpus, split)
     if found is None:
         return [], where
     language, per_chain = PUBLIC[corpus]
@@ -196,10 +202,10 @@ def noise_pins(corpus: str, scores: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def conversations() -> list[Conversation]:
+def conversations(folder: Path = CONVERSATIONS) -> list[Conversation]:
     return [
         Conversation.model_validate_json(p.read_text(encoding="utf-8"))
-        for p in sorted(CONVERSATIONS.glob("*.json"))
+        for p in sorted(folder.glob("*.json"))
     ]
 
 
@@ -327,6 +333,10 @@ def totals(scores: list[dict[str, Any]], language: str | None = None) -> dict[st
     }
 
 
+CACHES = (decision_strength, pin_strength, information, content_words, condense, mentions)
+"""Per-sentence analyses cached across compactions: emptied for a cold one."""
+
+
 def compaction_ms(limits: MemoryLimits) -> dict[str, float]:
     """Median time of one extractive compaction of a full window (6 folded + 4 kept messages,
     a full-size summary and 20 pins), from the conversations' own longest texts: cold (the
@@ -343,7 +353,7 @@ def compaction_ms(limits: MemoryLimits) -> dict[str, float]:
     for _ in range(TIMING_RUNS):
         for state in ("cold", "warm"):
             if state == "cold":
-                for cached in (decision_strength, pin_strength, information, content_words):
+                for cached in CACHES:
                     cached.cache_clear()
             started = time.perf_counter()
             compactor.compact_sync(request)
@@ -398,12 +408,34 @@ def plot(results: dict[str, Any], out: Path) -> None:
     save_figure(fig, out / "recall.png")
 
 
+async def corpus_figures(
+    workdir: Path, name: str, compactor: Any, chats: list[Conversation]
+) -> dict[str, Any]:
+    """Conversations replayed one by one: answers found overall and per category (the
+    per-conversation ``scores`` too, for the pins' labels)."""
+    done = []
+    for c in chats:
+        url = f"sqlite:///{workdir / f'recall_{name}_{c.id}.sqlite'}"
+        done.append(score(c, await replay(c, url, compactor)))
+    return {
+        "conversations": len(done),
+        "dialogues": sum(len(c.sessions) for c in chats),
+        "turns": sum(len(c.turns) for c in chats),
+        "chars": round(statistics.mean(s["full_chars"] for s in done)),
+        "memory_chars": round(statistics.mean(s["memory_chars"] for s in done)),
+        "all": totals(done),
+        "by_category": by_category(done),
+        "scores": done,
+    }
+
+
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     """Replay every conversation, one by one and chained, and score what memory kept.
 
     The whole run takes seconds, so every profile runs it all.
     """
     chats = conversations()
+    casual = conversations(CASUAL)
     chosen = [*chats, *(chained(lang, chats) for lang in ("en", "zh"))]
     chains = PUBLIC_CHAINS.get(profile.name, 1)
     public = {corpus: public_conversations(corpus, chains) for corpus in PUBLIC}
@@ -433,21 +465,17 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
             if not chats_of:
                 results["compactors"][name]["public"][corpus] = {"absent": where}
                 continue
-            done = []
-            for c in chats_of:
-                url = f"sqlite:///{env.workdir / f'recall_{name}_{c.id}.sqlite'}"
-                done.append(score(c, await replay(c, url, compactor)))
-            results["compactors"][name]["public"][corpus] = {
-                "source": where,
-                "conversations": len(done),
-                "dialogues": sum(len(c.sessions) for c in chats_of),
-                "turns": sum(len(c.turns) for c in chats_of),
-                "chars": round(statistics.mean(s["full_chars"] for s in done)),
-                "memory_chars": round(statistics.mean(s["memory_chars"] for s in done)),
-                "all": totals(done),
-                "by_category": by_category(done),
-                "pins": noise_pins(corpus, done),
-            }
+            figures = await corpus_figures(env.workdir, name, compactor, chats_of)
+            results["compactors"][name]["public"][corpus] = {"source": where, **figures}
+            results["compactors"][name]["public"][corpus]["pins"] = noise_pins(
+                corpus, figures.pop("scores")
+            )
+        results["compactors"][name]["casual"] = {
+            lang: await corpus_figures(env.workdir, name, compactor, [chained(lang, casual)])
+            for lang in ("en", "zh")
+        }
+        for figures in results["compactors"][name]["casual"].values():
+            figures.pop("scores")
     results["turns"] = sum(len(c.turns) for c in chats)
     results["labelled"] = labelled_figures()
     results["compaction"] = compaction_ms(MemoryLimits())
@@ -642,3 +670,50 @@ def readme_section(rc: dict[str, Any]) -> list[str]:
         "",
     ]
     return lines
+
+
+async def tuning_figures(split: str, chains: int) -> dict[str, Any]:
+    """The public corpora's figures on one split, extractive compactor only: what the
+    summary's rules are tuned on (``val``), away from the held-out ``test`` split and the
+    casual chats, which this never replays."""
+    import tempfile
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="aimind-recall-tune-") as tmp:
+        for corpus in PUBLIC:
+            chats, where = public_conversations(corpus, chains, split)
+            if not chats:
+                out[corpus] = {"absent": where}
+                continue
+            figures = await corpus_figures(Path(tmp), "extractive", None, chats)
+            out[corpus] = {"source": where, **figures}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.recall [--split val] [--chains 4]``: the tuning split's figures."""
+    import argparse
+    import asyncio
+
+    parser = argparse.ArgumentParser(prog="python -m bench.recall", description=main.__doc__)
+    parser.add_argument("--split", default="val", choices=dialogues.SPLITS)
+    parser.add_argument("--chains", type=int, default=PUBLIC_CHAINS["full"])
+    parser.add_argument("--dump", type=Path, help="write the final memories here (JSON)")
+    args = parser.parse_args(argv)
+    public = asyncio.run(tuning_figures(args.split, args.chains))
+    for line in _public_lines({k: {**v, "pins": _no_pins(v)} for k, v in public.items()}):
+        print(line)
+    if args.dump:
+        args.dump.write_text(json.dumps(public, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+def _no_pins(figures: dict[str, Any]) -> dict[str, Any]:
+    if "scores" not in figures:
+        return {}
+    pins = sum(len(s["pinned_decisions"]) for s in figures["scores"])
+    return {"pins": pins, "decisions": "-", "noise": "-", "unlabelled": pins, "noise_share": "-"}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -35,10 +35,10 @@ def test_facts_stay_greetings_and_thanks_go() -> None:
         known=[],
         limit=SUMMARY_CHARS,
     )
-    assert summary.splitlines() == [
-        "- User: My sister Ana lands in Lisbon on May 3 at 9:40.",
-        "- User: 我们的婚礼定在五月二十号，宾客一百二十人。",
-    ]
+    assert summary == (  # one label for the user's run: the chatter between them is gone
+        "- User: My sister Ana lands in Lisbon on May 3 at 9:40. "
+        "我们的婚礼定在五月二十号，宾客一百二十人。"
+    )
 
 
 def test_the_previous_summary_is_merged_not_appended_to() -> None:
@@ -129,7 +129,7 @@ def test_a_pinned_sentence_is_not_repeated_and_empty_clauses_go() -> None:
         limit=SUMMARY_CHARS,
     )
     assert pin not in summary
-    assert "- Assistant: the deposit is $400." in summary.splitlines()
+    assert "- Assistant: The deposit is $400." in summary.splitlines()
     assert "- User: 押金是四百块。" in summary.splitlines()
 
 
@@ -143,3 +143,57 @@ def test_what_the_kept_turns_say_takes_no_room() -> None:
         kept=["So that's Acorn Guest House, 154 Chesterton Road, right?"],
     )
     assert summary == "- Assistant: Breakfast is at 7:30."
+
+
+def test_one_label_per_run_of_a_speaker_and_questions_that_name_nothing_go() -> None:
+    summary = merge_summary(
+        "",
+        messages(
+            "Oh, and my cat Pickles had a vet visit on Monday, it was 180 dollars.",
+            "What did the vet say?",
+            "Just an upset stomach. Also, I signed up for pottery at Clay Corner.",
+            "Is that the place on Elm Street?",
+        ),
+        known=[],
+        limit=SUMMARY_CHARS,
+    )
+    assert summary == (
+        "- User: My cat Pickles had a vet visit on Monday, it was 180 dollars. "
+        "Just an upset stomach. I signed up for pottery at Clay Corner.\n"
+        "- Assistant: Is that the place on Elm Street?"
+    )
+
+
+def test_names_and_numbers_of_what_did_not_fit_are_listed_and_the_bound_holds() -> None:
+    """A long trip of facts in a small summary: sentences that don't fit leave their names and
+    numbers on the last line, which is read back and merged at the next fold."""
+    summary = ""
+    for day, (museum, guide) in enumerate(TRIP):
+        summary = merge_summary(
+            summary,
+            messages(
+                f"On day {day + 1} we toured the {museum} and paid {20 + day} euros.",
+                f"The guide was called {guide}, she said it lasts {60 + day} minutes.",
+            ),
+            known=[],
+            limit=500,
+        )
+        assert len(summary) <= 500
+    prose, listed = summary.rsplit("\n", 1)
+    assert listed.startswith("- Also mentioned: ")
+    assert "Museo Picasso" in prose and "Elena" in prose  # the newest in full
+    assert "Prado, 20 euros" in listed  # the oldest by name, with what its sentence said
+    for mention in listed.removeprefix("- Also mentioned: ").replace(", ", "; ").split("; "):
+        assert mention not in prose  # nothing said twice
+
+
+TRIP = [
+    ("Prado", "Lucia"),
+    ("Reina Sofia", "Carmen"),
+    ("Thyssen Museum", "Pilar"),
+    ("Sorolla House", "Ines"),
+    ("Royal Palace", "Rosa"),
+    ("Naval Museum", "Marisol"),
+    ("Cerralbo Museum", "Beatriz"),
+    ("Museo Picasso", "Elena"),
+]
