@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory.condense import condense
 from memory.decisions import decision_strength
@@ -108,8 +110,25 @@ def _without_echoes(sentence: str, others: list[str]) -> str:
     return _QUOTED.sub(cut, sentence).strip()
 
 
+@lru_cache(maxsize=8_192)
 def _words(sentence: str) -> frozenset[str]:
     return frozenset(_WORD.findall(template(_QUOTED.sub(" ", sentence))))
+
+
+def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
+    """For each set, the other sets that may hold ``share`` of its words: those holding one
+    of its rarest words, as many as it can miss plus one (a prefix filter: the pairs are
+    not all compared, so a fold stays fast however long the summary's lines)."""
+    postings: dict[str, list[int]] = {}
+    for i, words in enumerate(sets):
+        for word in words:
+            postings.setdefault(word, []).append(i)
+    out: list[set[int]] = []
+    for i, words in enumerate(sets):
+        needed = math.ceil(share * len(words) - 1e-9)
+        rarest = sorted(words, key=lambda w: (len(postings[w]), w))[: len(words) - needed + 1]
+        out.append({j for w in rarest for j in postings[w] if j != i})
+    return out
 
 
 def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int]:
@@ -119,12 +138,13 @@ def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int
         for i, (part, text) in enumerate(sentences)
         if parts[part].role == "assistant" and len(w := _words(text)) >= BOILERPLATE_WORDS
     ]
+    sets = [w for _, _, w in mine]
     out: set[int] = set()
-    for i, part, words in mine:
+    for (i, part, words), near in zip(mine, _sharing(sets, BOILERPLATE_SIMILARITY), strict=True):
         replies = {
-            other_part
-            for _, other_part, other in mine
-            if len(words & other) >= BOILERPLATE_SIMILARITY * len(words | other)
+            mine[j][1]
+            for j in near
+            if len(words & sets[j]) >= BOILERPLATE_SIMILARITY * len(words | sets[j])
         }
         if len(replies | {part}) >= BOILERPLATE_REPLIES:
             out.add(i)
@@ -133,14 +153,17 @@ def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int
 
 def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
     """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped."""
-    texts = [normalize(p.text) for p in parts]
+    texts: list[str] = []  # the parts normalised, made when a quote needs them
     pinned = [normalize(k) for k in known]
     held = set(pinned)
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
-        others = [t for j, t in enumerate(texts) if j != index] + pinned
         for order, raw in enumerate(split_sentences(part.text)):
-            cut = _without_echoes(raw, others) if _QUOTED.search(raw) else raw
+            cut = raw
+            if _QUOTED.search(raw):
+                texts = texts or [normalize(p.text) for p in parts]
+                others = [t for j, t in enumerate(texts) if j != index] + pinned
+                cut = _without_echoes(raw, others)
             every.append((index, order, raw, cut))
     boilerplate = _boilerplate([(part, cut) for part, _, _, cut in every], parts)
     span = max(len(every) - 1, 1)  # recency by the sentence's place: a line holds many
@@ -188,13 +211,13 @@ def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     words = [frozenset(content_words(c.text)) for c in found]
     numbers = [frozenset(w for w in ws if any(ch.isdigit() for ch in w)) for ws in words]
     keys = [normalize(c.text) for c in found]
+    last = {key: i for i, key in enumerate(keys)}
+    near = _sharing(words, RESTATED_SHARE)
     return [
         c
         for i, c in enumerate(found)
-        if not any(
-            keys[i] == keys[j] or _said_again(words[i], numbers[i], words[j])
-            for j in range(i + 1, len(found))
-        )
+        if last[keys[i]] == i
+        and not any(j > i and _said_again(words[i], numbers[i], words[j]) for j in near[i])
     ]
 
 
@@ -323,7 +346,7 @@ def _tail(
     for mentioned in [mentions(c.text) for c in left] + old:
         group: list[str] = []
         for mention in mentioned:
-            key = normalize(mention)
+            key = mention.casefold()  # a name or a number: no spaces or stops to fold
             cost = len(mention) + len(TAIL_SEP if not group else GROUP_SEP)
             if key and key not in seen and key not in text and used + cost <= room:
                 seen.add(key)
