@@ -21,13 +21,17 @@ ZH_NAME_SUFFIXES = word_set(
 )
 """The last word of a place's or an organisation's name."""
 
-_NOT_IN_NAME = "的了是在叫去到从和与跟给为做把被有就都也还又很这那个家些吗呢吧啊您你我他她它们想要"
-"""Function characters a name does not hold: where one before a name ends it (叫|青禾科技)."""
-ZH_NAME = re.compile(
-    rf"[^\W{_NOT_IN_NAME}]{{1,12}}?(?:"
-    + "|".join(sorted(ZH_NAME_SUFFIXES, key=len, reverse=True))
-    + r")(?:[(（][^)）]{1,16}[)）])?"
+_NOT_IN_NAME = (
+    "的了是在叫去到从和与跟给为做把被有就都也还又很这那个家些吗呢吧啊您你我他她它们想要说讲问玩逛"
 )
+"""Function characters and verbs a name does not hold: where one before a name ends it
+(叫|青禾科技, 导游说|中山公园)."""
+_PREFIX = rf"[^\W{_NOT_IN_NAME}]{{1,12}}?"
+_BRANCH = r"(?:[(（][^)）]{1,16}[)）])?"
+_LONG = "|".join(sorted((w for w in ZH_NAME_SUFFIXES if len(w) > 1), key=len, reverse=True))
+_SHORT = "".join(w for w in ZH_NAME_SUFFIXES if len(w) == 1)
+ZH_NAME = re.compile(rf"{_PREFIX}(?:{_LONG}){_BRANCH}|{_PREFIX}[{_SHORT}]{_BRANCH}")
+"""A two-character suffix is tried first: 中山公园, not 中山 (山 is a suffix too)."""
 
 
 def zh_names(text: str) -> int:

@@ -339,7 +339,8 @@ def _tail(
         reverse=True,
     )
     text = normalize(" ".join(held))
-    label = TAIL_LABELS["zh" if left and is_chinese(left[0].text) else "en"]
+    said = left[0].text if left else " ".join(m for group in old for m in group)
+    label = TAIL_LABELS["zh" if is_chinese(said) else "en"]  # the conversation's language
     groups: list[list[str]] = []  # one per sentence: what it names, said together
     seen: set[str] = set()
     used = len(label) - len(TAIL_SEP)

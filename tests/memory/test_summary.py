@@ -197,3 +197,25 @@ TRIP = [
     ("Cerralbo Museum", "Beatriz"),
     ("Museo Picasso", "Elena"),
 ]
+
+
+def test_the_list_is_in_the_conversation_s_language() -> None:
+    summary = ""
+    for day in range(8):
+        summary = merge_summary(
+            summary,
+            messages(
+                f"第{day + 1}天我们去了{PLACES[day]}，门票{60 + day}元。",
+                f"导游说{PLACES[day]}要玩{2 + day}个小时。",
+            ),
+            known=[],
+            limit=300,
+        )
+        assert len(summary) <= 300
+    assert summary.splitlines()[-1].startswith("- 还提到：")
+
+
+PLACES = [
+    *("景山公园", "颐和园", "天坛公园", "北海公园"),
+    *("香山公园", "圆明园", "中山公园", "日坛公园"),
+]
