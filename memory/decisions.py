@@ -37,6 +37,12 @@ def decision_strength(sentence: str) -> float:
     return rules.decision_strength(text)
 
 
+def is_bare_confirmation(sentence: str) -> bool:
+    """ "Booked!", "预订成功。": a confirmation whose object is the sentence after it."""
+    rules = decisions_zh if is_chinese(sentence) else decisions_en
+    return rules.is_bare_confirmation(sentence)
+
+
 @lru_cache(maxsize=4_096)
 def pin_strength(pin: str) -> float:
     """A pin's rank for eviction: its most decision-like sentence, or ``UNRECOGNISED``."""

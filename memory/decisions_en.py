@@ -51,12 +51,35 @@ _LEAD = re.compile(
     r"in that case|that said|ah|um|by the way|btw|hey|hi|hello|no worries|no problem|"
     r"do not worry|never mind|of course|absolutely|exactly|true|no)\b\s*(?:[,.!:;]|\s-\s)\s*)+"
 )
-_CONFIRM_LABEL = re.compile(
-    r"^(?:agreed|confirmed|confirming|to confirm|decided|decision|final decision|final call|"
-    r"final answer|final|settled|locked in|noted|understood|got it|all set|ok|okay|plan|"
-    r"the plan|new plan|rule|new rule|the rule|verdict|conclusion|resolution|constraint|"
-    r"requirement|deal)\s*(?::|\s-\s)\s*(?P<rest>\S.*)"
+_LABEL_LEAD = r"^(?:(?:so|ok|okay|alright|yes|right|then|and)\b\s*(?:,\s*)?)*(?:to\s+|just to\s+)?"
+"""Each lead word once with its spaces and comma: no two ways to split "ok ok ok …" (an
+optional comma between two optional space runs made repeated "ok"s take exponential time)."""
+_STRONG_LABELS = (
+    r"decided|settled|locked in|lock(?:ing)? (?:it|this|that) in|(?:my |our |the )?final answer|"
+    r"final decision|final call|done deal|decision(?:'s| is| was| has been)? made|"
+    r"(?:i|we) (?:have )?made up (?:my|our) minds?|booked|all booked|reserved|"
+    r"(?:reservation|booking|order)\s+(?:done|made|confirmed|complete|completed|placed)|"
+    r"(?:that|it) is (?:settled|decided|official|final)|the plan stands"
 )
+"""Labels that say a decision was made, whatever punctuation follows ("Done deal, …")."""
+_CONFIRM_LABEL = re.compile(
+    _LABEL_LEAD + r"(?:" + _STRONG_LABELS + r"|agreed|confirmed|confirming|to confirm|decision|"
+    r"final|noted|understood|got it|all set|ok|okay|plan|the plan|new plan|rule|new rule|"
+    r"the rule|verdict|conclusion|resolution|constraint|requirement|deal)"
+    r"(?:\s+(?:from|for)\s+(?:me|us|now))?\s*(?::|\s-\s)\s*(?P<rest>\S.*)"
+)
+_CONFIRM_STRONG = re.compile(
+    _LABEL_LEAD + r"(?:" + _STRONG_LABELS + r")(?:\s+(?:from|for)\s+(?:me|us|now))?"
+    r"\s*[,!]\s*(?P<rest>\S.*)"
+)
+_AS_AGREED = re.compile(
+    r"^(?:(?:ok|okay|so|alright|right|then)\b\s*(?:,\s*)?)*"
+    r"(?:as (?:we |you and i )?(?:agreed|discussed|"
+    r"decided|planned|settled)|as (?:you )?(?:asked|requested|instructed|wanted)|like we (?:said|"
+    r"agreed)|per (?:your|our) (?:rule|request|instructions?|decision|agreement|plan|wishes))"
+    r"\s*[,:-]\s*(?P<rest>\S.*)"
+)
+"""A lead that says what follows was agreed before: "As agreed, the deadline is May 3"."""
 _CONFIRM_WORD = re.compile(
     r"^(?:agreed|confirmed|decided|settled|deal|done deal|it is a deal|that is a deal)"
     r"\s*[,!.]\s*(?P<rest>\S.*)"
@@ -75,9 +98,11 @@ _HEDGE = re.compile(
     r"thinking of|considering|consider|could|would|should|if|unless|in case|whether|"
     r"not yet|yet to|tbd|to be decided|up in the air|undecided|decide|deciding|"
     r"choose between|figure out|torn between|on the fence|leaning towards|leaning toward|"
-    r"depends|depending|recommend|suggest|suggestion|options?|i hope|we hope|hope to|"
-    r"would love|wish)\b"
+    r"depends|depending|(?:i|we) (?:would )?(?:recommend|suggest)|suggestion|options?|i hope|"
+    r"we hope|hope to|would love|wish)\b"
 )
+_POLITE_WANT = re.compile(r"\b(?:would|'d) like to\b")
+"""'I'd like to book it for 6': a polite request, not a conditional."""
 _EVEN_IF = re.compile(r"\beven if\b")
 _UNDECIDED = re.compile(
     r"\b(?:not|never|nobody|no one|hardly|barely)\s+(?:\w+\s+){0,2}?(?:decided|agreed|"
@@ -100,8 +125,8 @@ _VAGUE = re.compile(
 )
 
 _SUBJECT = (
-    r"(?:we|i|you and i|both of us|all of us|the (?:team|family|group|board|committee)|"
-    r"everyone|everybody|[a-z]+ and i)"
+    r"(?:we|i|you and i|both of us|all of us|(?:the|our|my) (?:team|family|group|board|"
+    r"committee|class|club|household|company)|everyone|everybody|(?:my )?[a-z]+ and i)"
 )
 _ADVERBS = (
     r"(?:\s+(?:have|had|has|finally|both|all|just|already|officially|now|then|eventually|"
@@ -111,7 +136,8 @@ _EXPLICIT = re.compile(
     rf"\b{_SUBJECT}{_ADVERBS}\s+(?:"
     r"decided\b"
     r"|agreed\s+(?:to|on|upon|that|:|-)"
-    r"|settled\s+(?:on|upon|it|that|for|:)"
+    r"|settled\s+(?:on|upon|it|that|for|:|the|our|my|a)\b"
+    r"|made\s+up\s+(?:my|our)\s+minds?"
     r"|(?:chose|chosen|picked|selected)\s+(?!up\b)\w"
     r"|opted\s+(?:for|to|out|against)"
     r"|(?:resolved|committed)\s+to|voted\s+(?:for|to|against)|locked\s+in|landed\s+on"
@@ -135,7 +161,8 @@ _FINAL_PREDICATE = re.compile(
 )
 _DECISION_NOUN = re.compile(
     r"\b(?:the|our|my|final|new)\s+(?:final\s+|new\s+)?(?:decision|choice|pick|verdict|plan|"
-    r"agreement|deal|rule|policy|arrangement|call)\s+(?:now\s+)?(?:is|was|will be)\s+"
+    r"agreement|deal|rule|policy|arrangement|call|(?<=final )answer)\s+(?:now\s+)?"
+    r"(?:is|was|will be)\s+"
     r"(?P<rest>.*)"
 )
 _NOUN_REST = re.compile(r"^(?:to\s+\w|that\b|:|-)")
@@ -157,6 +184,59 @@ _LET_NEVER = re.compile(
     r"keep going|keep talking|catch up|hang out|get together|have (?:fun|a blast|a great)|"
     r"make it (?:happen|work)|do (?:this|it|that)\b|go\b(?!\s+(?:with|for|to|ahead))|worry|"
     r"forget|remember|hope)\b"
+)
+_LET_EXHORT = re.compile(
+    r"^(?:keep\b(?![^0-9]*\d)|"
+    r"make (?:it|this|that|the most|some|a|every|each|real|things|sure|memories|history)\b|"
+    r"stay\b|find (?:a|some|the) time|never\b|always\b|get (?:together|it|this|going|started|"
+    r"moving|through|on with)\b|move (?:on|forward|ahead)\b|not\b|take it\b|roll\b|rock\b|"
+    r"party\b|cheer\b|give it\b|work together|help each other|support each other|"
+    r"stick together|look forward|look on|focus on (?:the|what)|change the world|"
+    r"do (?:our|my) best|push\b|grow\b|build (?:a better|something)|spread\b|show (?:them|the "
+    r"world)|start (?:fresh|over|again)|live\b|dance\b|pray\b|toast\b)"
+)
+"""Let's + an exhortation: what people say to each other, not a decision."""
+_LET_CONCRETE = re.compile(
+    r"^(?:go with|go for|use|book|reserve|pick|choose|take the|switch|move (?:the|it|to|our)|"
+    r"meet\b|cancel|skip|drop|split|name|call (?:it|him|her|the)|order|buy|rent|hire|"
+    r"schedule|set (?:the|a|it)|start (?:on|with|at|the)|ship|launch|release|deploy|"
+    r"stick (?:with|to)|keep the|put|add|remove|cut|limit|cap|leave (?:at|on)|fly|drive|"
+    r"invite|host|sell|paint|cook|bring|do (?:it|the \w+) (?:on|at|in)|go to|head to|"
+    r"try the|plan (?:for|on)|make it (?:the|a|at|on)|postpone|delay|push (?:it|the)|"
+    r"replace|migrate|upgrade|adopt|merge|freeze|ban|require|only)\b"
+)
+"""Let's + a verb that commits to something: adopting, booking, choosing, moving, meeting."""
+_PERSONAL_DONE = re.compile(
+    rf"\b(?:i|we|{_SUBJECT})(?:\s+(?:have|had|just|finally|already|officially|also|now|"
+    r"recently|last \w+))*\s+(?:signed up|enrolled|registered|booked|reserved|bought (?:the |our "
+    r"|my |two |\w+ )?tickets?|applied (?:to|for)|accepted (?:the|an|their)|quit|resigned|"
+    r"adopted|named|hired|rented|leased|put down a deposit|paid the deposit|canceled|"
+    r"cancelled|dropped out|switched to|signed (?:the|a|up)|joined)\b(?P<rest>.*)"
+)
+"""Done, by us: the user signed up, booked, enrolled, quit — a choice later turns rely on."""
+_PROGRESSIVE_PLAN = re.compile(
+    rf"\b(?:i|we|{_SUBJECT}) (?:am|are) (?:(?:finally|officially|also|now|actually|really|"
+    r"just|definitely|then)\s+)?(?P<verb>starting|moving|taking|adopting|throwing|hosting|"
+    r"putting together|organi[sz]ing|launching|shipping|doing|flying|driving|leaving|visiting|"
+    r"selling|buying|renting|naming|calling|switching|quitting|dropping|joining|signing up|"
+    r"booking|painting|repainting|opening|retiring|getting married|running for|running the|"
+    r"going to|heading to|traveling to|travelling to|relocating|launching|holding|planning|"
+    r"throwing|canceling|cancelling|postponing|skipping|keeping|sticking with)\b(?P<rest>.*)"
+)
+"""We're moving to Denver next spring; I'm hosting a book club every second Friday: a plan
+stated as under way, with a when, where or which (an anchor) to it."""
+_CAPITALISED_NAME = re.compile(r"(?<=[\w,;:)] )(?!I\b)[A-Z][A-Za-z0-9]+")
+_PROGRESSIVE_NEEDS_NAME = frozenset({"doing", "going to", "heading to", "planning", "keeping"})
+"""Verbs too common to count on a date alone ("we're doing good this week")."""
+_BOOK_IT = re.compile(
+    r"^(?:(?:yes|yeah|yep|sure|ok|okay|great|perfect|sounds good|that works|alright)\s*[,.!-]*"
+    r"\s*)*(?:please\s+)?(?:go ahead and\s+)?(?:please\s+)?(?:book|reserve|order|buy|"
+    r"schedule|cancel|confirm)\s+(?:it|that|this|them|one|me|us|the|a|an|two|\d)\b"
+    r"(?P<rest>.*)"
+)
+"""The user telling the assistant to go ahead: "Yes, please book it for 6 people at 17:15"."""
+_WANT_TO_BOOK = re.compile(
+    r"\b(?:i|we) (?:want|need) to (?:book|reserve|order|buy tickets|rent)\b(?P<rest>.*)"
 )
 _WE_FUTURE = re.compile(
     r"\b(?:we|everyone|the team|both of us)\s+(?:will|shall|are(?:\s+not|\s+never)?\s+going to|"
@@ -195,7 +275,8 @@ _IMPERATIVE_EMOTIVE = re.compile(
     r"dream|fail|grow|give|make me|leave me|go\b|have\b|do\b|think)\b"
 )
 _MODAL = re.compile(
-    r"\b(?P<subj>[a-z]+)\s+(?:must|have to|has to|need to|needs to|cannot|can not|may not|"
+    r"\b(?P<subj>[a-z]+)(?:\s+(?:also|really|just|still|definitely|only|all|both|actually))*"
+    r"\s+(?:must|have to|has to|need to|needs to|cannot|can not|may not|"
     r"are not allowed to|is not allowed to|are required to|is required to|shall not|"
     r"ought to)\s+(?P<neg>not\s+|never\s+|always\s+|only\s+)?(?P<rest>[a-z].*)"
 )
@@ -203,16 +284,19 @@ _MODAL_SUBJECT_NOT = word_set(
     "i it that this he she they there which what who one something nothing"
 )
 _MODAL_VAGUE = re.compile(
-    r"^(?:have\b|feel|seem|look|sound|mean|know|think|love|hate|get\b|miss|try|see|check|"
+    r"^(?:beat|deny|go wrong|argue|top|resist|help|blame|complain|ask for|get enough|"
+    r"overstate|stop thinking|wait to|unsee|have\b|feel|seem|look|sound|mean|know|think|love|"
+    r"hate|get\b|miss|try|see|check|"
     r"visit|watch|come|meet|taste|read|go\b|hear|listen|relax|rest|sleep|take care|chill|"
     r"talk|decide|figure|catch|wait|admit|say|believe|imagine|agree|stop by|drop by|"
     r"wait|tell me|show me|share more|afford)\b"
 )
 _PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
+_ANYMORE = re.compile(r"\b(?:nobody|no one|we|everyone|everybody)\b.*\b(?:anymore|any more)\b")
 _RULE_MARKER = re.compile(
     r"\b(?:from now on|going forward|from here on|henceforth|from today|no more|no longer|"
-    r"starting (?:today|tomorrow|now|next|this|on|in|from|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)|as of (?:today|now|next|this|\d))\b"
+    r"(?:^|, |; )starting (?:today|tomorrow|now|next|this|on|in|from|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)|as of (?:today|now|next|this|\d))\b"
 )
 _WE_NOT_DOING = re.compile(r"\bwe\s+are\s+not\s+(?!going to\b)(?P<rest>[a-z]+ing\b.*)")
 """We're not doing the road trip (any more): a plan dropped."""
@@ -224,9 +308,25 @@ _WE_CHANGED = re.compile(
 )
 
 
+_BARE_CONFIRMATION = re.compile(
+    r"^(?:(?:ok|okay|great|perfect|all right|alright|yes|good news)[,!.]?\s*)?(?:booked|"
+    r"all booked|done|all done|confirmed|all set|you are all set|reserved|decided|settled|"
+    r"deal|done deal|decision made|it is settled|that is settled|locked in|"
+    r"(?:the |your )?(?:booking|reservation|order) (?:was |is |has been )?(?:successful|"
+    r"complete|completed|confirmed|made|done|placed)|i (?:have|was able to) (?:booked?|"
+    r"reserved?|made) (?:it|that|the (?:booking|reservation))(?: for you)?)[.!]*$"
+)
+
+
+def is_bare_confirmation(sentence: str) -> bool:
+    """'Booked!', 'Booking was successful.': a confirmation whose object is the next sentence."""
+    return bool(_BARE_CONFIRMATION.match(_normalise(sentence)))
+
+
 def _normalise(sentence: str) -> str:
     """Lower case, plain quotes and dashes, contractions spelled out."""
     s = sentence.translate(_PUNCT).lower()
+    s = _POLITE_WANT.sub("want to", s)
     for pattern, repl in _CONTRACTIONS:
         s = pattern.sub(repl, s)
     return _SPACES.sub(" ", s).strip()
@@ -250,13 +350,19 @@ def _enough(text: str, words: int = 2) -> bool:
     return len(content_words(text)) + anchors(text) >= words
 
 
-def _proposal(s: str) -> float:
+def _proposal(s: str, raw: str) -> float:
+    """Let's + a concrete object (what, when, which): "let's book the 6:40 train", not
+    "let's keep moving forward" or "let's find a time to chat"."""
     if not (m := _LET_US.search(s)):
         return 0.0
     rest = m.group("rest")
-    if _LET_NEVER.match(rest) or _VAGUE.search(rest) or not _enough(rest):
+    if _LET_NEVER.match(rest) or _LET_EXHORT.match(rest) or _VAGUE.search(rest):
         return 0.0
-    return RULE
+    if not _enough(rest):
+        return 0.0
+    if _LET_CONCRETE.match(rest) or anchors(_raw_tail(raw, rest)):
+        return RULE
+    return 0.0
 
 
 def _future(s: str, raw: str) -> float:
@@ -287,7 +393,7 @@ def _rule(s: str) -> float:
         passive = _PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
         if (obligation or passive) and _enough(rest, 1):
             return RULE
-    if _RULE_MARKER.search(s):
+    if _RULE_MARKER.search(s) or _ANYMORE.search(s):
         return RULE
     if (m := _LIMIT_NOUN.search(s)) and anchors(m.group("rest")):
         return RULE
@@ -302,25 +408,43 @@ def _settled(s: str, raw: str) -> float:
         return RULE
     if m := _DECISION_NOUN.search(s):
         rest = m.group("rest")
-        if _NOUN_REST.match(rest) or anchors(rest):
+        if _NOUN_REST.match(rest) or anchors(_raw_tail(raw, rest)):
             return RULE
     if _WE_CHANGED.search(s):
         return PLAN
+    if (m := _PERSONAL_DONE.search(s)) and _enough(m.group("rest"), 1):
+        return PLAN
+    if m := _PROGRESSIVE_PLAN.search(s):
+        rest_raw = _raw_tail(raw, m.group("rest"))
+        if m.group("verb") in _PROGRESSIVE_NEEDS_NAME:
+            concrete = bool(_CAPITALISED_NAME.search(rest_raw))
+        else:
+            concrete = anchors(rest_raw) > 0
+        if concrete and _enough(m.group("rest"), 1):
+            return PLAN
+    if (m := _BOOK_IT.match(s) or _WANT_TO_BOOK.search(s)) and anchors(raw):
+        return CONFIRMED
     if (m := _WE_NOT_DOING.search(s)) and _enough(m.group("rest")):
         return PLAN
     return 0.0
 
 
+def _raw_tail(raw: str, rest: str) -> str:
+    """The original casing of a normalised tail, for the anchors (names are capitalised)."""
+    return raw[-len(rest) :] if rest and len(rest) <= len(raw) else raw
+
+
 def _frames(s: str, raw: str) -> float:
     if _disqualified(s) or not _enough(s):
         return 0.0
-    return max(_settled(s, raw), _rule(s), _proposal(s), _future(s, raw))
+    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw))
 
 
 def decision_strength(sentence: str) -> float:
     """How decision-like one English sentence is: 0 for none, up to ``EXPLICIT``."""
     s = _normalise(sentence)
-    if label := _CONFIRM_LABEL.match(s):
+    label = _CONFIRM_LABEL.match(s) or _CONFIRM_STRONG.match(s) or _AS_AGREED.match(s)
+    if label:
         rest = _LEAD.sub("", label.group("rest"))
         if not _disqualified(rest) and _enough(rest):
             return max(CONFIRMED, _frames(rest, sentence))

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.compaction import CompactionRequest
-from memory.decisions import decision_strength
+from memory.compaction import CompactionRequest, merge_pins
+from memory.decisions import decision_strength, is_bare_confirmation
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
-from memory.sentences import split_sentences
+from memory.sentences import is_chinese, split_sentences
 from memory.summary import merge_summary
 from memory.text import normalize
 from memory.words import content_words
@@ -37,14 +37,36 @@ def _restates(key: str, words: set[str], earlier: list[tuple[str, set[str]]]) ->
     return any(key in old_key or covered(old_words) for old_key, old_words in earlier)
 
 
+def decision_sentences(text: str) -> list[str]:
+    """The message's sentences that state a decision, in order.
+
+    A bare confirmation ("Booked!", "预订成功。") takes the sentence after it as its
+    object: "Booked! Your reference number is 7GAWK763." is one decision.
+    """
+    sentences = split_sentences(text)
+    out: list[str] = []
+    i = 0
+    while i < len(sentences):
+        sentence = sentences[i]
+        if is_bare_confirmation(sentence) and i + 1 < len(sentences):
+            after = sentences[i + 1]
+            joined = sentence + ("" if is_chinese(sentence) else " ") + after
+            if decision_strength(joined) > 0:
+                out.append(joined)
+                i += 2
+                continue
+        if decision_strength(sentence) > 0:
+            out.append(sentence)
+        i += 1
+    return out
+
+
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
     """The folded turns' decisions, in order, that no earlier pin already states."""
     earlier = [(normalize(p), set(content_words(p))) for p in pinned]
     out: list[str] = []
     for message in folded:
-        for sentence in split_sentences(message.text):
-            if decision_strength(sentence) <= 0:
-                continue
+        for sentence in decision_sentences(message.text):
             key, words = normalize(sentence), set(content_words(sentence))
             if not _restates(key, words, earlier):
                 earlier.append((key, words))
@@ -70,7 +92,8 @@ class ExtractiveCompactor:
         summary = merge_summary(
             request.summary,
             request.folded,
-            known=[*request.pinned_decisions, *pins],
+            known=merge_pins(request.pinned_decisions, pins, self.limits),  # the pins to be
             limit=self.limits.summary_chars,
+            kept=[m.text for m in request.kept],
         )
         return CompactionOutput(summary=summary, pinned_decisions=pins)

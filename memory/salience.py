@@ -12,6 +12,8 @@ import re
 from functools import lru_cache
 
 from memory.decisions import decision_strength
+from memory.names import zh_names
+from memory.sentences import is_chinese
 from memory.text import normalize
 from memory.words import anchors, content_words
 
@@ -34,7 +36,8 @@ def information(sentence: str) -> float:
     """Content words plus weighted anchors: how much a sentence tells (cached, like
     ``decision_strength``: the summary's sentences come back at every compaction)."""
     words = len(set(content_words(sentence)))
-    return min(words, CONTENT_CAP) + ANCHOR_WEIGHT * min(anchors(sentence), ANCHOR_CAP)
+    handles = anchors(sentence) + (zh_names(sentence) if is_chinese(sentence) else 0)
+    return min(words, CONTENT_CAP) + ANCHOR_WEIGHT * min(handles, ANCHOR_CAP)
 
 
 def is_filler(sentence: str) -> bool:

@@ -85,7 +85,9 @@ _MONTHS = (
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tonight|tomorrow|today"
 _EN_ANCHOR = re.compile(
     r"\d+(?:[:.,]\d+)*|[$€£¥%]|\b(?:" + _DAYS + r"|" + _MONTHS + r")\b|"
-    r"\b(?:next|this|last)\s+(?:week|month|year|time)\b|\b[a-z]+\.(?:js|io|ai|py|com|org|net)\b",
+    r"\b(?:next|this|last)\s+(?:week|month|year|time|spring|summer|fall|autumn|winter)\b|"
+    r"\b(?:end|start|beginning|middle) of (?:the|this|next) (?:week|month|year|semester|term)\b|"
+    r"\b[a-z]+\.(?:js|io|ai|py|com|org|net)\b",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][A-Za-z0-9]+")
@@ -152,6 +154,7 @@ def content_words(text: str) -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=8_192)
 def anchors(text: str) -> int:
     """How many names, numbers, times and dates the text holds (a fact's handles)."""
     text = _GREETINGS.sub(" ", text)

@@ -1,62 +1,139 @@
-"""Pinning on the labelled sentences (tests/memory/data/decisions_*.jsonl), EN and ZH.
+"""Pinning on the labelled sentences (tests/memory/data/decisions/), EN and ZH.
 
 Each sentence is folded as its own message through the extractive compactor; a
-sentence counts as pinned when the compactor pins anything of it. Part of the set
-(``split: heldout``) was written before the rules were tuned; the thresholds here
-apply to the whole set, the held-out figures are reported by ``python -m bench``.
+sentence counts as pinned when the compactor pins anything of it. The held-out sets
+were written and frozen before the rules were tuned (their README); the targets
+apply to them: recall >= 0.9 at precision >= 0.95.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from bench.recall import Labelled, labelled, pinned, precision_recall
+from bench.recall import Labelled, labelled, message, pinned, precision_recall
+from memory.extractive import decision_sentences, new_pins
 
 LANGUAGES = ("en", "zh")
-NEVER_PINNED = ("hedge", "pleasantry", "sympathy", "exclamation", "question", "undecided")
+HELDOUT_PRECISION = 0.95
+HELDOUT_RECALL = 0.9
+HANG_S = 30
+"""Far past the milliseconds these take: only a hang (exponential backtracking) fails."""
+NEVER_PINNED = (
+    "hedge",
+    "pleasantry",
+    "sympathy",
+    "exclamation",
+    "question",
+    "undecided",
+    "exhortation",
+    "reported",
+    "request",
+)
 """Kinds of non-decision that contain decision words and must never be pinned."""
 CATEGORIES = ("explicit", "proposal", "plan", "rule", "negated", "commitment", "confirmation")
-"""The ways of stating a decision the set covers, in both languages."""
+"""The ways of stating a decision the tuning set covers, in both languages."""
 CATEGORY_RECALL = 0.75
 
+SEED_PINS = [
+    # the design article's own pinned decisions (seed §3, §5), as its users phrase them
+    "我们确认：这篇博客不按版本分段写，而是融合成一篇短期记忆设计文章。",
+    "这篇博客不按 v0.4.2 / v0.4.3 分段写，而是融合成单线程短期记忆设计文章。",
+    "文章重点不放在刷新恢复，而是放在短期记忆如何压缩、整理和控制上下文。",
+    "不把该能力描述为长期记忆、多会话历史或完整 Agent Memory。",
+    "用户确认不做长期记忆",
+    "用户确认博客重点放在短期记忆压缩和整理",
+    "用户确认工具和智能体只保存最终回答",
+]
+SEED_FAMILY = [
+    # 用户确认/我确认/我们确认/确认一下/这版不做/说定了/拍板, in any position
+    "我确认这版不做多会话历史。",
+    "确认一下：部署放在周五。",
+    "这版不做长期记忆。",
+    "说定了，周五上线。",
+    "标题就这么拍板了：《单线程短期记忆设计》。",
+    "首页改版的方案，我们已经确认了。",
+    "数据库用 PostgreSQL，这个我拍板了。",
+    "Final answer from me: we ship on Friday.",
+]
+SEED_NOT = [
+    "确认一下，你明天几点到？",
+    "你帮我确认一下订单提交成功没有？",
+    "这事还没拍板，老板还在犹豫。",
+    "周六的事说定了吗？",
+    "说定了的事他也能忘，真服了。",
+]
+
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_labelled_set_is_big_enough_and_has_both_splits(language: str) -> None:
-    rows = labelled(language)
-    assert len(rows) >= 100
-    assert {r.split for r in rows} == {"dev", "heldout"}
-    assert {r.role for r in rows if r.decision} == {"user", "assistant"}
+def test_the_labelled_sets_are_big_enough(language: str) -> None:
+    for which in ("tune", "heldout"):
+        rows = labelled(language, which)
+        assert len(rows) >= 100
+        assert {r.role for r in rows if r.decision} == {"user", "assistant"}
+        assert 0.3 <= sum(r.decision for r in rows) / len(rows) <= 0.7
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_precision_and_recall_of_pinning(language: str) -> None:
-    figures = precision_recall(labelled(language))
-    assert figures["precision"] >= 0.9, figures
-    assert figures["recall"] >= 0.85, figures
+def test_the_held_out_set_is_pinned_at_the_targets(language: str) -> None:
+    figures = precision_recall(labelled(language, "heldout"))
+    assert figures["precision"] >= HELDOUT_PRECISION, figures
+    assert figures["recall"] >= HELDOUT_RECALL, figures
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_no_hedge_pleasantry_or_question_is_pinned(language: str) -> None:
-    rows = [r for r in labelled(language) if not r.decision and r.kind in NEVER_PINNED]
-    assert len(rows) >= 20
+def test_the_tuning_set_is_pinned(language: str) -> None:
+    figures = precision_recall(labelled(language, "tune"))
+    assert figures["precision"] >= HELDOUT_PRECISION, figures
+    assert figures["recall"] >= HELDOUT_RECALL, figures
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_hedge_exhortation_or_question_is_pinned(language: str) -> None:
+    rows = [
+        r
+        for which in ("tune", "heldout")
+        for r in labelled(language, which)
+        if not r.decision and r.kind in NEVER_PINNED
+    ]
+    assert len(rows) >= 40
     assert [r.text for r in rows if pinned(r)] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_phrasing_category_is_pinned(language: str) -> None:
     by_kind: dict[str, list[Labelled]] = {}
-    for row in labelled(language):
+    for row in labelled(language, "tune"):
         if row.decision:
             by_kind.setdefault(row.kind, []).append(row)
-    assert set(by_kind) == set(CATEGORIES)
+    assert set(CATEGORIES) <= set(by_kind)
     for kind, rows in by_kind.items():
         hits = [r for r in rows if pinned(r)]
         assert len(hits) >= CATEGORY_RECALL * len(rows), (kind, [r.text for r in rows])
 
 
-def test_the_issue_s_real_noise_is_not_pinned() -> None:
-    """Sentences the old compactor pinned from real chats (issue 16), from either side."""
+@pytest.mark.parametrize("text", SEED_PINS + SEED_FAMILY)
+def test_the_seed_s_decisions_and_their_phrasing_are_pinned(text: str) -> None:
+    for role in ("user", "assistant"):
+        assert new_pins([message(role, text)], []) == [text], role
+
+
+@pytest.mark.parametrize("text", SEED_NOT)
+def test_the_seed_s_words_in_a_question_request_or_aside_are_not_pinned(text: str) -> None:
+    assert new_pins([message("user", text)], []) == []
+
+
+def test_the_issue_s_casual_chat_pins_only_its_real_decisions() -> None:
+    """The outside check's noise (issue 23) and its two real decisions."""
     noise = [
+        "Let's keep motivating and helping each other out.",
+        "Let's make some real change.",
+        "Let's keep movin' forward!",
+        "Man, you can't deny that view!",
+        "Let's find a time to chat - I'll check my schedule and let you know.",
+        # issue 16's
         "Must've taken you ages to design it.",
         "I'm always here for you, Mel!",
         "It must have been special at your wedding.",
@@ -64,7 +141,36 @@ def test_the_issue_s_real_noise_is_not_pinned() -> None:
         "I always enjoy our chats.",
         "别担心，一切都会好的。",
     ]
-    for text in noise:
-        for role in ("user", "assistant"):
-            row = Labelled(text=text, role=role, decision=False, kind="pleasantry", split="dev")
-            assert not pinned(row), (role, text)
+    real = [
+        "Last week, I decided to run for office again.",
+        "I'm putting together an LGBTQ art show next month.",
+    ]
+    for role in ("user", "assistant"):
+        assert new_pins([message(role, " ".join(noise))], []) == [], role
+        assert new_pins([message(role, " ".join(real))], []) == real, role
+
+
+def test_a_bare_confirmation_takes_the_next_sentence_as_its_object() -> None:
+    assert decision_sentences("Booked! Your reference number is 7GAWK763. Anything else?") == [
+        "Booked! Your reference number is 7GAWK763."
+    ]
+    assert decision_sentences("预订成功。订单号是 A1289，周五晚上七点。") == [
+        "预订成功。订单号是 A1289，周五晚上七点。"
+    ]
+    # nothing after it: nothing to pin
+    assert decision_sentences("Booked!") == []
+
+
+def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
+    """ "ok ok ok …" once took exponential time in the English lead rules: a 50-word message
+    of them hung the compaction and the event loop it runs on. Judged in a child process,
+    so a hang fails the test instead of holding the GIL (a regex never lets it go)."""
+    words = ("ok", "so", "okay", "then", "ok,")
+    script = (
+        "from memory.decisions import decision_strength\n"
+        f"for w in {words!r}: decision_strength(' '.join([w] * 60))\n"
+    )
+    try:
+        subprocess.run([sys.executable, "-c", script], check=True, timeout=HANG_S)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the decision rules hung on repeated lead words")

@@ -77,4 +77,42 @@ async def test_twelve_turns_keep_early_decisions(db_url: str, kind: str) -> None
         third = json.loads(model.calls[2][1].content)
         assert third["previous_pinned_decisions"] == [DECISION_EN, DECISION_ZH]
     else:
-        assert "Turn 9" in state.summary and "PostgreSQL" in state.summary
+        assert "Turn 9" in state.summary and "orders(id" in state.summary
+        assert DECISION_EN not in state.summary  # pinned: not repeated in the summary
+
+
+SEED_DECISIONS = [
+    # the design article's §3 decisions, in its users' phrasing (issue 23: no longer pinned)
+    "我们确认：这篇博客不按版本分段写，而是融合成一篇短期记忆设计文章。",
+    "文章重点不放在刷新恢复，而是放在短期记忆如何压缩、整理和控制上下文。",
+    "用户确认不做长期记忆，也不做多会话历史。",
+]
+SEED_TURNS = [
+    (SEED_DECISIONS[0], "好的，写成一篇融合的设计文章。"),
+    (SEED_DECISIONS[1], "明白，重点写压缩、整理和上下文控制。"),
+    (SEED_DECISIONS[2], "收到，范围只到当前会话。"),
+    ("那标题和大纲怎么调整？", "标题用《AI Mind 的单线程短期记忆设计》，大纲按三层记忆展开。"),
+    ("第 5 节写什么？", "写压缩策略：超过 8 条消息后触发 compaction。"),
+    ("summary 上限多少？", "最多 2500 字。"),
+    ("pinned decisions 呢？", "最多 20 条，每条不超过 300 字。"),
+    ("第 8 节的两个例子是哪两个？", "Tasklist Agent 和 Delivery Chain。"),
+    ("Delivery 的报告怎么截断？", "上限 8000 字，超出截断并追加提示。"),
+    ("hydration 返回哪些字段？", "threadId、messages、summaryPreview、pinnedDecisions、restored。"),
+    ("失败时怎么降级？", "普通聊天降级为无记忆聊天，不暴露数据库错误。"),
+    ("最后一节写什么？", "总结三件事：恢复、整理过的上下文、最终回答进记忆。"),
+]
+
+
+async def test_the_seed_s_scenario_pins_its_decisions(db_url: str) -> None:
+    """The article's own conversation (§3), extractive compactor, on both backends."""
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        for user, assistant in SEED_TURNS:
+            await settled(mem, token, turn(user, assistant))
+        state = await mem.load(token)
+        dto = await mem.hydrate(token)
+    assert_bounds(state)
+    constraint = SEED_TURNS[6][1]  # "每条不超过 300 字": a bound stated as such, pinned too
+    assert state.pinned_decisions == [*SEED_DECISIONS, constraint]
+    assert dto["pinnedDecisions"] == [*SEED_DECISIONS, constraint]
+    assert "2500" in state.summary and "8000" in state.summary  # the facts, in the summary

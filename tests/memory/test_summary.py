@@ -35,10 +35,10 @@ def test_facts_stay_greetings_and_thanks_go() -> None:
         known=[],
         limit=SUMMARY_CHARS,
     )
-    assert summary.splitlines() == [
-        "- User: My sister Ana lands in Lisbon on May 3 at 9:40.",
-        "- User: 我们的婚礼定在五月二十号，宾客一百二十人。",
-    ]
+    assert summary == (  # one label for the user's run: the chatter between them is gone
+        "- User: My sister Ana lands in Lisbon on May 3 at 9:40. "
+        "我们的婚礼定在五月二十号，宾客一百二十人。"
+    )
 
 
 def test_the_previous_summary_is_merged_not_appended_to() -> None:
@@ -109,6 +109,119 @@ async def test_the_offline_model_s_boilerplate_never_fills_the_summary(db_url: s
     assert_bounds(state)
     for boilerplate in ("offline", "OPENAI_API_KEY", "Context received", "Your latest message"):
         assert boilerplate not in state.summary, state.summary
-    for fact in facts[1:]:  # the first is pinned-free background, the rest too
-        assert fact in state.summary, fact
-    assert "我们定了，下个月十号搬家。" in state.pinned_decisions
+    pinned = "我们定了，下个月十号搬家。"
+    for fact in facts[1:]:  # in the summary, or pinned (and then not repeated there)
+        assert fact in state.summary or fact in state.pinned_decisions, fact
+    assert pinned in state.pinned_decisions and pinned not in state.summary
+
+
+def test_a_pinned_sentence_is_not_repeated_and_empty_clauses_go() -> None:
+    pin = "We decided to host the reunion at Cedar Lodge on July 17."
+    summary = merge_summary(
+        "",
+        messages(
+            pin,
+            "Great, the deposit is $400, would you like anything else?",
+            "好的，谢谢，押金是四百块。",
+            "Thanks, that is all.",
+        ),
+        known=[pin],
+        limit=SUMMARY_CHARS,
+    )
+    assert pin not in summary
+    assert "- Assistant: The deposit is $400." in summary.splitlines()
+    assert "- User: 押金是四百块。" in summary.splitlines()
+
+
+def test_what_the_kept_turns_say_takes_no_room() -> None:
+    """The budget is characters: a sentence whose facts are all held already adds none."""
+    summary = merge_summary(
+        "",
+        messages("The Acorn Guest House is at 154 Chesterton Road.", "Breakfast is at 7:30."),
+        known=[],
+        limit=SUMMARY_CHARS,
+        kept=["So that's Acorn Guest House, 154 Chesterton Road, right?"],
+    )
+    assert summary == "- Assistant: Breakfast is at 7:30."
+
+
+def test_one_label_per_run_of_a_speaker_and_questions_that_name_nothing_go() -> None:
+    summary = merge_summary(
+        "",
+        messages(
+            "Oh, and my cat Pickles had a vet visit on Monday, it was 180 dollars.",
+            "What did the vet say?",
+            "Just an upset stomach. Also, I signed up for pottery at Clay Corner.",
+            "Is that the place on Elm Street?",
+        ),
+        known=[],
+        limit=SUMMARY_CHARS,
+    )
+    assert summary == (
+        "- User: My cat Pickles had a vet visit on Monday, it was 180 dollars. "
+        "Just an upset stomach. I signed up for pottery at Clay Corner.\n"
+        "- Assistant: Is that the place on Elm Street?"
+    )
+
+
+def folded_days(days: list[tuple[str, str]], limit: int) -> str:
+    """Each day's user and assistant message folded in turn into a summary of ``limit``."""
+    summary = ""
+    for user, assistant in days:
+        summary = merge_summary(summary, messages(user, assistant), known=[], limit=limit)
+        assert len(summary) <= limit
+    return summary
+
+
+def test_names_and_numbers_of_what_did_not_fit_are_listed_and_the_bound_holds() -> None:
+    """A long trip of facts in a small summary: sentences that don't fit leave their names and
+    numbers on the last line, which is read back and merged at the next fold."""
+    summary = folded_days(
+        [
+            (
+                f"On day {day + 1} we toured the {museum} and paid {20 + day} euros.",
+                f"The guide was called {guide}, she said it lasts {60 + day} minutes.",
+            )
+            for day, (museum, guide) in enumerate(TRIP)
+        ],
+        limit=500,
+    )
+    prose, listed = summary.rsplit("\n", 1)
+    assert listed.startswith("- Also mentioned: ")
+    assert "Museo Picasso" in prose and "Elena" in prose  # the newest in full
+    assert "Prado, 20 euros" in listed  # the oldest by name, with what its sentence said
+    for mention in listed.removeprefix("- Also mentioned: ").replace(", ", "; ").split("; "):
+        assert mention not in prose  # nothing said twice
+
+
+TRIP = [
+    ("Prado", "Lucia"),
+    ("Reina Sofia", "Carmen"),
+    ("Thyssen Museum", "Pilar"),
+    ("Sorolla House", "Ines"),
+    ("Royal Palace", "Rosa"),
+    ("Naval Museum", "Marisol"),
+    ("Cerralbo Museum", "Beatriz"),
+    ("Museo Picasso", "Elena"),
+]
+
+
+def test_the_list_is_in_the_conversation_s_language() -> None:
+    summary = folded_days(
+        [
+            (
+                f"第{day + 1}天我们去了{place}，门票{60 + day}元。",
+                f"导游说{place}要玩{2 + day}个小时。",
+            )
+            for day, place in enumerate(PLACES)
+        ],
+        limit=300,
+    )
+    assert summary.splitlines()[-1].startswith("- 还提到：")
+    assert "9个小时" in summary or "8个小时" in summary  # a count keeps its unit
+
+
+PLACES = [
+    *("景山公园", "颐和园", "天坛公园", "北海公园"),
+    *("香山公园", "圆明园", "中山公园", "日坛公园"),
+]

@@ -30,6 +30,8 @@ GRAPHS = ("chat", "tasklist-agent", "delivery-chain")
 EARLY_DECISIONS = (
     "We decided to use PostgreSQL for production.",
     "We will never store raw session tokens.",
+    # the design article's own (§3), in its users' phrasing: issue 23 found it unpinned
+    "我们确认：这篇博客不按版本分段写，而是融合成一篇短期记忆设计文章。",
 )
 TIMEOUT = httpx.Timeout(120.0)
 
@@ -104,7 +106,7 @@ async def test_twelve_turns_threaded_and_stateless_hydrate_bounded(deployment: D
     client = sdk(deployment, token)
     thread = await client.threads.create()
     turns = [*EARLY_DECISIONS] + [
-        f"Turn {n}: tell me something about item {n}." for n in range(3, 13)
+        f"Turn {n}: tell me something about item {n}." for n in range(len(EARLY_DECISIONS) + 1, 13)
     ]
     for n, text in enumerate(turns, start=1):
         thread_id = thread["thread_id"] if n % 2 else None  # odd: threaded, even: stateless

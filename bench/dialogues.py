@@ -1,0 +1,196 @@
+"""Public task-oriented dialogues for the recall bench: MultiWOZ (English), CrossWOZ (Chinese).
+
+Their data is not in this repo (nor downloaded at run time): the bench reads a local
+copy when ``AIMIND_BENCH_MULTIWOZ`` / ``AIMIND_BENCH_CROSSWOZ`` name one, and says so
+when they don't. Each variable may name the JSON file (``test.json``), its zip
+(``test.json.zip``, as both projects ship it), a folder holding the project's files,
+or a bare git repository of the project (the file is read with ``git show``):
+
+- MultiWOZ 2.1 (MIT): ``data/multiwoz/test.json.zip`` of ConvLab-2's repository
+  (the original repository's 2.x files are too large for some mirrors);
+- CrossWOZ (Apache-2.0): ``data/crosswoz/test.json.zip`` of its repository.
+
+A dialogue becomes one session of user/assistant turns; its facts are the values of
+the dialogue acts that inform, recommend, offer or book (a name, time, day, place,
+price, phone, reference, choice …) where the text says them verbatim, each asked
+once. The facts are the datasets' own annotation, so no rule here was tuned on them.
+Several dialogues chained in one session make a long conversation: a user's months of
+bookings with one assistant.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MULTIWOZ_ENV = "AIMIND_BENCH_MULTIWOZ"
+CROSSWOZ_ENV = "AIMIND_BENCH_CROSSWOZ"
+SPLITS = ("test", "val")
+"""``test``: what the bench reports, held out; ``val``: what the summary's rules are tuned on."""
+IN_REPO = {
+    "multiwoz": "data/multiwoz/{split}.json.zip",
+    "crosswoz": "data/crosswoz/{split}.json.zip",
+}
+MIN_ANSWER_CHARS = 3
+"""Shorter values ("2", "no") are found anywhere by a substring test: not asked."""
+
+MULTIWOZ_SLOTS = {
+    "Name": "name",
+    "Car": "name",
+    "Id": "reference",
+    "Ref": "reference",
+    "Dest": "place",
+    "Depart": "place",
+    "Addr": "place",
+    "Area": "place",
+    "Time": "time",
+    "Leave": "time",
+    "Arrive": "time",
+    "Day": "day",
+    "People": "number",
+    "Stay": "number",
+    "Stars": "number",
+    "Phone": "contact",
+    "Post": "contact",
+    "Ticket": "price",
+    "Fee": "price",
+    "Price": "choice",
+    "Food": "choice",
+    "Type": "choice",
+}
+"""MultiWOZ slot -> fact category; other slots (Choice counts, yes/no facilities) are not asked."""
+MULTIWOZ_ACTS = frozenset({"Inform", "Recommend", "Book", "OfferBooked", "Select", "OfferBook"})
+
+CROSSWOZ_SLOTS = {
+    "名称": "name",
+    "车型": "name",
+    "车牌": "reference",
+    "地址": "place",
+    "出发地": "place",
+    "目的地": "place",
+    "出发地附近地铁站": "place",
+    "目的地附近地铁站": "place",
+    "电话": "contact",
+    "人均消费": "price",
+    "价格": "price",
+    "门票": "price",
+    "营业时间": "time",
+    "游玩时间": "time",
+    "评分": "number",
+    "推荐菜": "choice",
+    "酒店类型": "choice",
+}
+CROSSWOZ_ACTS = frozenset({"Inform", "Recommend", "Select"})
+
+
+@dataclass(frozen=True, slots=True)
+class Dialogue:
+    """One dialogue: its turns and the facts said in it (answer, category)."""
+
+    id: str
+    turns: list[tuple[str, str]]
+    facts: list[tuple[str, str]]
+
+
+def _read(source: Path, corpus: str, split: str) -> dict[str, Any]:
+    """The split's JSON from a file, a zip, a folder or a bare git repository."""
+    name = f"{split}.json"
+    if source.is_dir():
+        inside = IN_REPO[corpus].format(split=split)
+        if (source / inside).exists():
+            source = source / inside
+        elif (source / "HEAD").exists() and (source / "objects").is_dir():
+            blob = subprocess.run(
+                ["git", "--git-dir", str(source), "show", f"HEAD:{inside}"],
+                capture_output=True,
+                check=True,
+            ).stdout
+            return _from_zip_bytes(blob, name)
+        else:
+            raise FileNotFoundError(f"{inside} is not under {source}")
+    if source.suffix == ".zip":
+        with zipfile.ZipFile(source) as archive:
+            return json.loads(archive.read(name))
+    return json.loads(source.read_text(encoding="utf-8"))
+
+
+def _from_zip_bytes(blob: bytes, name: str) -> dict[str, Any]:
+    with zipfile.ZipFile(io.BytesIO(blob)) as archive:
+        return json.loads(archive.read(name))
+
+
+def _pairs(utterances: list[str]) -> list[tuple[str, str]]:
+    """User/assistant turns from alternating utterances (user first); a last lone one dropped."""
+    return [
+        (utterances[i].strip(), utterances[i + 1].strip())
+        for i in range(0, len(utterances) - 1, 2)
+        if utterances[i].strip() and utterances[i + 1].strip()
+    ]
+
+
+def _unique(facts: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    seen: set[str] = set()
+    out = []
+    for answer, category in facts:
+        key = answer.casefold()
+        if len(answer) >= MIN_ANSWER_CHARS and key not in seen:
+            seen.add(key)
+            out.append((answer, category))
+    return out
+
+
+def multiwoz(data: dict[str, Any]) -> list[Dialogue]:
+    """MultiWOZ 2.x dialogues; facts from ``span_info`` (the value's words in the text)."""
+    out = []
+    for dialogue_id in sorted(data):
+        log = data[dialogue_id]["log"]
+        facts = []
+        for turn in log:
+            words = turn["text"].split()
+            for act, slot, _value, start, end in turn.get("span_info", []):
+                category = MULTIWOZ_SLOTS.get(slot)
+                if category and act.split("-")[-1] in MULTIWOZ_ACTS:
+                    facts.append((" ".join(words[start : end + 1]).strip(" .,!?"), category))
+        out.append(Dialogue(dialogue_id, _pairs([t["text"] for t in log]), _unique(facts)))
+    return out
+
+
+def crosswoz(data: dict[str, Any]) -> list[Dialogue]:
+    """CrossWOZ dialogues; facts from the acts' values the message says verbatim."""
+    out = []
+    for dialogue_id in sorted(data, key=lambda k: int(k) if k.isdigit() else k):
+        messages = data[dialogue_id]["messages"]
+        facts = []
+        for message in messages:
+            for intent, _domain, slot, value in message["dialog_act"]:
+                category = CROSSWOZ_SLOTS.get(slot)
+                if category and intent in CROSSWOZ_ACTS and value and value in message["content"]:
+                    facts.append((value, category))
+        out.append(Dialogue(dialogue_id, _pairs([m["content"] for m in messages]), _unique(facts)))
+    return out
+
+
+LOADERS = {"multiwoz": (MULTIWOZ_ENV, multiwoz), "crosswoz": (CROSSWOZ_ENV, crosswoz)}
+
+
+def load(corpus: str, split: str = "test") -> tuple[list[Dialogue] | None, str]:
+    """The corpus's dialogues of one split and where they came from, or ``None`` and why not."""
+    variable, convert = LOADERS[corpus]
+    where = os.environ.get(variable, "").strip()
+    if not where:
+        return None, f"{variable} is not set"
+    source = Path(where).expanduser()
+    if not source.exists():
+        return None, f"{variable} names a path that does not exist"
+    try:
+        data = _read(source, corpus, split)
+        return convert(data), f"{IN_REPO[corpus].format(split=split)} ({source.name})"
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError, zipfile.BadZipFile):
+        return None, f"{variable} names no readable {corpus} {split} split"
