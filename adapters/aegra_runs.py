@@ -151,7 +151,8 @@ def _woken(upstream: Wait) -> Wait:
             await asyncio.wait({polled, woken}, return_when=asyncio.FIRST_COMPLETED)
             failed = woken.done() and woken.exception()
             if failed and not polled.done():
-                log.debug("run end wake-up failed; waiting as Aegra does", exc_info=failed)
+                reason = type(failed).__name__
+                log.debug("run end wake-up failed (%s); waiting as Aegra does", reason)
                 await polled
         finally:
             done = polled.done() and not polled.cancelled()

@@ -105,8 +105,10 @@ async def load_memory_state(
         snapshot = await memory.snapshot(session)
     except MemoryUnavailableError:
         return None
-    except Exception:
-        log.warning("chat memory could not be opened; running without memory", exc_info=True)
+    except Exception as exc:
+        log.warning(
+            "chat memory could not be opened; running without memory (%s)", type(exc).__name__
+        )
         return None
     writer = _writer(runtime)
     if report_landed and snapshot.landed and writer is not None:
@@ -137,8 +139,8 @@ async def write_final_turn(
             return
         memory = await opener()
         await memory.append_turn(session, turn, on_status=writer)
-    except Exception:
-        log.warning("chat memory write failed; the run goes on", exc_info=True)
+    except Exception as exc:
+        log.warning("chat memory write failed; the run goes on (%s)", type(exc).__name__)
         emit(writer, "failed", ThreadState())
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import traceback
 import warnings
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -153,7 +154,9 @@ async def _http_error_handler(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error_handler(request: Request, exc: Exception) -> Response:
-    log.error("unhandled error in a request", exc_info=exc)
+    frame = traceback.extract_tb(exc.__traceback__)[-1:]  # where, never what it said
+    where = f" at {Path(frame[0].filename).name}:{frame[0].lineno}" if frame else ""
+    log.error("unhandled error in a request (%s%s)", type(exc).__name__, where)
     return _error(500, GENERIC_ERROR)
 
 
@@ -166,9 +169,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     after Aegra's own start-up: the next replica may start now (``aegra_start``)."""
     try:
         await get_memory()
-    except Exception:
+    except Exception as exc:
         log.warning(
-            "chat memory could not be opened at start-up; retrying on first use", exc_info=True
+            "chat memory could not be opened at start-up; retrying on first use (%s)",
+            type(exc).__name__,
         )
     finally:
         await aegra_start.release()
@@ -220,8 +224,8 @@ async def get_thread(request: Request) -> Response:
     try:
         memory = await get_memory()
         dto = await memory.hydrate(identity)
-    except Exception:
-        log.warning("hydration failed; returning an empty thread", exc_info=True)
+    except Exception as exc:
+        log.warning("hydration failed; returning an empty thread (%s)", type(exc).__name__)
         dto = _empty_thread(identity)
     return _json(dto)
 
@@ -255,8 +259,8 @@ async def get_memory_panel(request: Request) -> Response:
     try:
         memory = await get_memory()
         snapshot = await memory.snapshot(identity)
-    except Exception:
-        log.warning("reading the memory panel failed", exc_info=True)
+    except Exception as exc:
+        log.warning("reading the memory panel failed (%s)", type(exc).__name__)
         return _error(503, MEMORY_UNAVAILABLE)
     return _json(memory_panel_dto(snapshot, memory.limits))
 
@@ -281,8 +285,8 @@ async def delete_thread(request: Request) -> Response:
     try:
         memory = await get_memory()
         await memory.clear(identity)
-    except Exception:
-        log.warning("clearing chat memory failed", exc_info=True)
+    except Exception as exc:
+        log.warning("clearing chat memory failed (%s)", type(exc).__name__)
         return _error(503, MEMORY_UNAVAILABLE)
     return _json(_empty_thread(identity))
 

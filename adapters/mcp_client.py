@@ -150,8 +150,10 @@ def resource_tool(servers: MCPServers) -> BaseTool:
             for name in servers.connections:
                 try:
                     listed = await servers.call(name, lambda session: session.list_resources())
-                except Exception:
-                    log.warning("MCP server %r could not list its resources", name, exc_info=True)
+                except Exception as exc:
+                    log.warning(
+                        "MCP server %r could not list its resources (%s)", name, type(exc).__name__
+                    )
                     continue
                 lines += [f"{r.uri} ({r.name})" for r in listed.resources]
             return "MCP resources: " + (", ".join(lines) if lines else "(none)")
@@ -160,8 +162,8 @@ def resource_tool(servers: MCPServers) -> BaseTool:
                 blobs = await servers.call(
                     name, lambda session: load_mcp_resources(session, uris=uri.strip())
                 )
-            except Exception:
-                log.info("MCP server %r did not read %r", name, uri, exc_info=True)
+            except Exception as exc:
+                log.info("MCP server %r did not read %r (%s)", name, uri, type(exc).__name__)
                 continue
             if blobs:
                 return "\n".join(_blob_text(b) for b in blobs)

@@ -158,7 +158,7 @@ async def _hold(
             if not opened.done():
                 opened.set_exception(exc)
             else:
-                log.warning("closing chat memory failed", exc_info=True)
+                log.warning("closing chat memory failed (%s)", type(exc).__name__)
 
     # A fresh context: the task outlives the run that opened it and must not carry its
     # config or callbacks.
@@ -195,7 +195,7 @@ async def close_memory() -> None:
                 )
     for outcome in await asyncio.gather(*closing, return_exceptions=True):
         if isinstance(outcome, Exception):
-            log.warning("closing chat memory failed", exc_info=outcome)
+            log.warning("closing chat memory failed (%s)", type(outcome).__name__)
 
 
 def _is_studio(user: Any, identity: Any) -> bool:

@@ -96,6 +96,6 @@ class ProjectToolsMiddleware(AgentMiddleware):
             raise
         except TimeoutError:
             return _failed(request, TOOL_TIMED_OUT)
-        except Exception:
-            log.warning("tool %r failed", request.tool_call.get("name"), exc_info=True)
+        except Exception as exc:
+            log.warning("tool %r failed (%s)", request.tool_call.get("name"), type(exc).__name__)
             return _failed(request, TOOL_FAILED)

@@ -158,8 +158,8 @@ async def _run_tool(tool: BaseTool | None, call: dict[str, Any]) -> ToolMessage:
         raise
     except TimeoutError:
         return _tool_error(call, TOOL_TIMED_OUT)
-    except Exception:
-        log.warning("tool %r failed", tool.name, exc_info=True)
+    except Exception as exc:
+        log.warning("tool %r failed (%s)", tool.name, type(exc).__name__)
         return _tool_error(call, TOOL_FAILED)
     if isinstance(result, ToolMessage):
         return result

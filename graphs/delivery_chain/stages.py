@@ -48,15 +48,17 @@ async def run_stage(
     try:
         update = await work()
     except StageError as exc:
-        log.warning("delivery-chain stage %s failed: %s", stage, exc.reason, exc_info=True)
+        log.warning("delivery-chain stage %s failed: %s", stage, exc.reason)
         progress(runtime, stage, "failed")
         return {"stage_errors": {stage: {"reason": exc.reason, "detail": exc.detail}}}
-    except ValidationError:
-        log.warning("delivery-chain stage %s returned invalid output", stage, exc_info=True)
+    except ValidationError as exc:
+        log.warning(
+            "delivery-chain stage %s returned invalid output (%d errors)", stage, exc.error_count()
+        )
         progress(runtime, stage, "failed")
         return {"stage_errors": {stage: {"reason": "invalid", "detail": None}}}
-    except Exception:
-        log.warning("delivery-chain stage %s raised", stage, exc_info=True)
+    except Exception as exc:
+        log.warning("delivery-chain stage %s raised (%s)", stage, type(exc).__name__)
         progress(runtime, stage, "failed")
         return {"stage_errors": {stage: {"reason": "error", "detail": None}}}
     progress(runtime, stage, "succeeded")

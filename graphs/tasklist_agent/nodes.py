@@ -363,8 +363,8 @@ class TasklistNodes:
             verdict: Readiness = await self.ask(
                 Readiness, JUDGE_PROMPT, _goal_block(state), config, runtime
             )
-        except Exception:
-            log.warning("tasklist readiness check failed", exc_info=True)
+        except Exception as exc:
+            log.warning("tasklist readiness check failed (%s)", type(exc).__name__)
             return _ended(
                 "failed", "The planning model is unavailable right now; nothing was saved."
             )
@@ -423,8 +423,8 @@ class TasklistNodes:
             raw = await self.ask(TasklistDraft, DRAFT_PROMPT, block, config, runtime)
             repaired = repair_tasklist(raw)
             notes = list(repaired.notes)
-        except Exception:
-            log.warning("tasklist draft failed", exc_info=True)
+        except Exception as exc:
+            log.warning("tasklist draft failed (%s)", type(exc).__name__)
             repaired, notes = None, ["the planning model did not return a usable tasklist"]
         if repaired is not None and repaired.ok:
             update = {"status": "reviewing", "tasklist": repaired.tasklist.model_dump()}

@@ -180,9 +180,8 @@ class SqliteServerSaver(AsyncSqliteSaver):
 class SqliteMemoryThreads:
     """Memory threads on a connection of their own, in autocommit mode."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, serde: SerializerProtocol) -> None:
+    def __init__(self, conn: aiosqlite.Connection, serde: SerializerProtocol) -> None:
         self.conn = conn
-        self.path = path
         self.serde = serde
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
@@ -220,13 +219,12 @@ class SqliteMemoryThreads:
         return True
 
     async def delete(self, thread_id: str) -> None:
-        """One transaction on a connection of its own: atomic for this thread, and no
-        other session's write ever joins it (or is rolled back with it, if cancelled)."""
-        async with _connect(self.path) as conn:
-            await conn.execute_fetchall("BEGIN IMMEDIATE")
-            for statement in DELETE_THREAD_SQL:
-                await conn.execute_fetchall(statement, {"tid": thread_id})
-            await conn.execute_fetchall("COMMIT")  # closing before this rolls back
+        """One statement on memory's own autocommit connection: the thread's checkpoints go
+        in one atomic step, and no transaction is held that other sessions' writes could
+        join (or be rolled back with). Memory reads nothing else; ``writes`` rows (never
+        memory's own) go in a second statement."""
+        for statement in DELETE_THREAD_SQL:
+            await self.conn.execute_fetchall(statement, {"tid": thread_id})
 
 
 def _connect(path: Path, *, autocommit: bool = True) -> aiosqlite.Connection:
@@ -265,5 +263,5 @@ async def open_sqlite(url: str) -> AsyncIterator[Backend]:
         stack.callback(locks.close)
         stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
         stack.callback(stamps.close)
-        threads = SqliteMemoryThreads(conn, path, saver.serde)
+        threads = SqliteMemoryThreads(conn, saver.serde)
         yield Backend("sqlite", saver, threads, locks=locks, stamps=stamps)

@@ -48,6 +48,18 @@ async def ask(graph: Any, text: str) -> tuple[str, list[dict[str, Any]]]:
     return answer, events
 
 
+def assert_quiet_log(caplog: pytest.LogCaptureFixture) -> None:
+    """The outage is logged as a sentence with the error's type: no stack trace, no database
+    error text (it can carry the conversation), nothing of the conversation itself."""
+    ours = [r for r in caplog.records if r.name.startswith("aimind")]
+    assert ours, "the outage was not logged at all"
+    for record in ours:
+        assert record.exc_info is None and record.stack_info is None, record.getMessage()
+        text = record.getMessage().lower()
+        assert "question" not in text and "answer" not in text, text
+        assert "traceback" not in text and "connection" not in text, text
+
+
 async def outage_scenario(graph: Any, outage: Any) -> None:
     """Two turns, an outage turn, then a turn after recovery."""
     for i in range(2):
@@ -82,7 +94,7 @@ def scripted_graph() -> Any:
 
 
 async def test_chat_answers_while_postgres_is_down(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, closing_memory: None
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, closing_memory: None
 ) -> None:
     monkeypatch.setenv(PG_POOL_TIMEOUT_ENV, "2")
     monkeypatch.setattr(AttemptWithBackoff, "INITIAL_DELAY", 0.05)
@@ -100,13 +112,18 @@ async def test_chat_answers_while_postgres_is_down(
 
         await outage_scenario(scripted_graph(), server_down)
         await close_memory()
+    assert_quiet_log(caplog)
 
 
 async def test_chat_answers_while_sqlite_is_locked(
-    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, closing_memory: None
+    sqlite_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    closing_memory: None,
 ) -> None:
     monkeypatch.setenv(SQLITE_BUSY_ENV, "0.3")
     monkeypatch.setenv("AIMIND_DATABASE_URL", sqlite_url)
     path = Path(sqlite_url.removeprefix("sqlite:///"))
     await get_memory()  # the database exists before another process locks it
     await outage_scenario(scripted_graph(), lambda: sqlite_write_lock(path))
+    assert_quiet_log(caplog)

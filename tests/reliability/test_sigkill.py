@@ -129,8 +129,11 @@ def check_consistent(state: ThreadState) -> int:
     if folded == 0:
         assert not state.summary and not state.pinned_decisions
     else:
-        summary_turns = [int(n) for n in _TURN.findall(state.summary)]
-        assert max(summary_turns) == folded - 1, "summary folds exactly the turns before the window"
+        # A folded turn is in the summary or, once pinned, in the pins only (the summary
+        # does not repeat a pin).
+        remembered = " ".join([state.summary, *state.pinned_decisions])
+        folded_turns = [int(n) for n in _TURN.findall(remembered)]
+        assert max(folded_turns) == folded - 1, "memory folds exactly the turns before the window"
         pin_turns = [turn_index(p) for p in state.pinned_decisions]
         assert pin_turns == list(range(folded - len(pin_turns), folded)), "pins are the newest"
     return users[-1]
