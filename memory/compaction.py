@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from memory.decisions import pin_strength
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
+from memory.segmenter import ready_for
 from memory.text import clean_text, clip, normalize
 
 log = logging.getLogger("aimind.memory.compaction")
@@ -33,6 +34,15 @@ class CompactionRequest:
     pinned_decisions: list[str]
     folded: list[ChatThreadMessage]
     kept: list[ChatThreadMessage]
+
+    def texts(self) -> list[str]:
+        """Every text the request carries."""
+        return [
+            self.summary,
+            *self.pinned_decisions,
+            *(m.text for m in self.folded),
+            *(m.text for m in self.kept),
+        ]
 
 
 class Compactor(Protocol):
@@ -144,7 +154,10 @@ async def run_compactor(
     the name of the compactor that produced it."""
     try:
         output = await asyncio.wait_for(primary.compact(request), limits.compaction_timeout_s)
-        return CompactionOutput.model_validate(output), primary.name
+        output = CompactionOutput.model_validate(output)
+        # Folding the output ranks its pins (Chinese ones with jieba): load it off the loop.
+        await ready_for([*request.texts(), output.summary, *output.pinned_decisions])
+        return output, primary.name
     except Exception as exc:
         if primary is fallback:
             raise

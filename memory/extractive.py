@@ -4,7 +4,7 @@ It pins every sentence of the folded turns — the user's or the assistant's —
 that states a decision (``memory.decisions``), unless it only restates one
 already pinned, and merges the rest into the summary by salience
 (``memory.summary``). Offline and deterministic; no file or network I/O, so it
-runs inside the event loop (jieba is loaded when ``memory.segmenter`` is imported).
+runs inside the event loop (jieba is loaded off it first, ``memory.segmenter.ready_for``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from memory.compaction import CompactionRequest, merge_pins
 from memory.decisions import decision_strength, is_bare_confirmation
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
+from memory.segmenter import ready_for
 from memory.sentences import is_chinese, split_sentences
 from memory.summary import merge_summary
 from memory.text import normalize
@@ -85,6 +86,7 @@ class ExtractiveCompactor:
         self.limits = limits or MemoryLimits()
 
     async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        await ready_for(request.texts())  # jieba, off the loop, for Chinese text
         return self.compact_sync(request)
 
     def compact_sync(self, request: CompactionRequest) -> CompactionOutput:

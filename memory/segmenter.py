@@ -1,35 +1,73 @@
-"""Chinese words (jieba), ready at import so no compaction ever reads a file on the event loop.
+"""Chinese words (jieba), loaded off the event loop the first time Chinese text is compacted.
 
-jieba loads its bundled dictionary lazily on first use (a file read, plus a cache
-written to the temp dir): under ``langgraph dev``'s blocking-call checker that
-would fail inside a run. Importing this module builds a private tokenizer at
-once — server start imports it off the loop — and keeps jieba's start-up chatter
-("Building prefix dict ...") out of the log. Nothing is downloaded.
+jieba builds its tokenizer from a bundled dictionary (a file read, about a second)
+on first use. Under ``langgraph dev``'s blocking-call checker that read must not
+happen inside a run, and a process that never compacts Chinese (most servers and
+tools, every English conversation) should not pay for it at all. So the async
+entry points of compaction await ``ready_for(texts)``, which loads the tokenizer
+in a worker thread once Chinese text shows up; ``segment`` itself is then pure
+computation. Called before that (a script, a test), ``segment`` loads it in place.
+jieba's start-up chatter ("Building prefix dict ...") stays out of the log, and
+nothing is downloaded.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
+import threading
 import time
 import warnings
+from collections.abc import Iterable
 
 with warnings.catch_warnings():  # an old jieba may import the deprecated pkg_resources
     warnings.simplefilter("ignore")
     import jieba
 
+__all__ = ["init_seconds", "is_loaded", "ready_for", "segment", "words"]
+
 jieba.setLogLevel(logging.WARNING)
-_started = time.perf_counter()
-_TOKENIZER = jieba.Tokenizer()
-_TOKENIZER.initialize()
-INIT_SECONDS = time.perf_counter() - _started
-"""How long building the tokenizer took in this process (reported by the recall bench)."""
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_lock = threading.Lock()
+_tokenizer: jieba.Tokenizer | None = None
+_init_seconds: float | None = None
+
+
+def _loaded() -> jieba.Tokenizer:
+    global _tokenizer, _init_seconds
+    if _tokenizer is None:
+        with _lock:
+            if _tokenizer is None:
+                started = time.perf_counter()
+                tokenizer = jieba.Tokenizer()
+                tokenizer.initialize()
+                _init_seconds = time.perf_counter() - started
+                _tokenizer = tokenizer
+    return _tokenizer
+
+
+def is_loaded() -> bool:
+    return _tokenizer is not None
+
+
+def init_seconds() -> float | None:
+    """How long building the tokenizer took in this process (None: not built yet)."""
+    return _init_seconds
+
+
+async def ready_for(texts: Iterable[str]) -> None:
+    """Load the tokenizer in a worker thread if any of ``texts`` is Chinese and it is not
+    loaded yet; a no-op otherwise."""
+    if _tokenizer is None and any(_CJK.search(text) for text in texts if text):
+        await asyncio.to_thread(_loaded)
 
 
 def segment(text: str) -> list[tuple[str, int]]:
-    """The text's words with their offsets, spaces dropped; pure computation once imported."""
+    """The text's words with their offsets, spaces dropped."""
     out: list[tuple[str, int]] = []
     offset = 0
-    for word in _TOKENIZER.lcut(text):
+    for word in _loaded().lcut(text):
         if word.strip():
             out.append((word, offset))
         offset += len(word)
