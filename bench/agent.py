@@ -40,8 +40,8 @@ from typing import Any
 from langchain.agents import create_agent
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from adapters.memory_runtime import close_memory, get_memory
-from adapters.middleware import ChatMemoryMiddleware
+from adapters.chat_memory import ChatMemoryMiddleware
+from adapters.chat_memory.runtime import close_memory, get_memory
 from bench.common import (
     BACKENDS,
     GIST_CHARS,

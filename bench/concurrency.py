@@ -40,10 +40,10 @@ from bench.common import (
 )
 from bench.ledger import FoldLedger, keep_ledger
 from memory import ExtractiveCompactor, FinalTurn, MemoryLimits, MemoryService, open_memory
-from memory.backends import Backend as MemoryBackend
-from memory.backends.inmemory import InMemoryMemoryThreads
-from memory.backends.postgres import open_pg_pool
 from memory.session import load_secret
+from memory.storage import Backend as MemoryBackend
+from memory.storage.inmemory import InMemoryMemoryThreads
+from memory.storage.postgres import open_pg_pool
 
 NAME = "concurrency"
 

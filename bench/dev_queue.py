@@ -6,12 +6,12 @@ included) and the offline model: ours, and one as shipped
 (``AIMIND_DEV_QUEUE_WAKEUP=0`` and ``AIMIND_DEV_DELTA_HISTORY=0``). Each figure is
 moved by one of the two changes only:
 
-- the wake-up (``adapters/dev_run_queue.py``): one SDK client sends ``chat`` runs
+- the wake-up (``adapters/server/langgraph_dev/run_queue.py``): one SDK client sends ``chat`` runs
   one after the other (``runs.wait``, stateless, with a session: what a person
   chatting does), in blocks that alternate between the servers; the ratio of the
   median run latencies, and each server's own log for how long runs waited in its
   queue (``run_queue_ms``) and ran (``run_exec_ms``);
-- the delta-channel history (``adapters/dev_delta_history.py``): a ``chat`` thread
+- the delta-channel history (``adapters/server/langgraph_dev/delta_history.py``): a ``chat`` thread
   of ``thread_turns`` turns on each server, then ``getState`` and ``getHistory``
   (limit 10: what agent-chat-ui asks for after every turn), timed by the client.
 """
@@ -217,8 +217,8 @@ def readme_section(dq: dict[str, Any]) -> list[str]:
         "",
         "`langgraph dev`'s in-memory queue looks for new runs every 0.5 s and only takes",
         "runs created before its look began, so a run sent to an idle server waits",
-        "0.5–1.0 s before it starts. `adapters/dev_run_queue.py` wakes the queue when a",
-        "run is created (development only). Two servers run side by side, one with",
+        "0.5–1.0 s before it starts. `adapters/server/langgraph_dev/run_queue.py` wakes the",
+        "queue when a run is created (development only). Two servers run side by side, one with",
         "`AIMIND_DEV_QUEUE_WAKEUP=0` and `AIMIND_DEV_DELTA_HISTORY=0` (as shipped); one SDK",
         "client sends `chat` runs",
         "(`runs.wait`, stateless, with a session) one after another in blocks of "
@@ -243,7 +243,7 @@ def readme_section(dq: dict[str, Any]) -> list[str]:
         "A `chat` thread keeps its transcript in a `DeltaChannel`; `langgraph dev`'s",
         "checkpointer adapter does not pass on the saver's one-query history of that",
         "channel, so reading it walks the thread one checkpoint at a time;",
-        "`adapters/dev_delta_history.py` passes it on (development only). After a",
+        "`adapters/server/langgraph_dev/delta_history.py` passes it on (development only). After a",
         f"{dq.get('thread_turns')}-turn thread, each server reads it {THREAD_READS} times:",
         "",
         "| server | getState p50 ms | getHistory(limit 10) p50 ms |",

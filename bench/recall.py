@@ -36,16 +36,16 @@ from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_js
 from bench.common import target as _target
 from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
 from memory.compaction import CompactionRequest
-from memory.condense import condense
-from memory.decisions import decision_strength, pin_strength
-from memory.extractive import new_pins
+from memory.compaction.analysis.condense import condense
+from memory.compaction.analysis.decisions import decision_strength, pin_strength
+from memory.compaction.analysis.mentions import mentions
+from memory.compaction.analysis.salience import information
+from memory.compaction.analysis.words import content_words
+from memory.compaction.extractive import new_pins
 from memory.limits import MemoryLimits
-from memory.mentions import mentions
 from memory.model_config import compaction_model
 from memory.models import ChatThreadMessage, utcnow
-from memory.salience import information
 from memory.text import normalize
-from memory.words import content_words
 
 NAME = "recall"
 LABEL = "recall: planted facts and decisions after long chats"
@@ -76,7 +76,8 @@ TIMING_SCRIPT = (
     " print(json.dumps(compaction_ms(MemoryLimits())))"
 )
 SEGMENTER_IMPORT = (
-    "import time; t = time.perf_counter(); import memory.segmenter as s; s.words('中文'); "
+    "import time; t = time.perf_counter(); import memory.compaction.analysis.segmenter as s; "
+    "s.words('中文'); "
     "print(time.perf_counter() - t, s.init_seconds())"
 )
 
@@ -409,7 +410,8 @@ def compaction_vs_baseline(rounds: int = TIMING_ROUNDS) -> dict[str, Any]:
 
 
 def segmenter_start_s() -> dict[str, float]:
-    """Importing ``memory.segmenter`` (jieba and its dictionary) in a fresh interpreter."""
+    """Importing ``memory.compaction.analysis.segmenter`` (jieba and its dictionary) in a
+    fresh interpreter."""
     out = subprocess.run(
         [sys.executable, "-c", SEGMENTER_IMPORT], capture_output=True, text=True, check=True
     )
@@ -778,7 +780,8 @@ def readme_section(rc: dict[str, Any]) -> list[str]:
     lines += [
         "",
         timing,
-        f"Importing `memory.segmenter` in a fresh interpreter: {seg['import_s']} s, of which "
+        "Importing `memory.compaction.analysis.segmenter` in a fresh interpreter: "
+        f"{seg['import_s']} s, of which "
         f"building jieba's tokenizer {seg['tokenizer_init_s']} s (from jieba's cache in the "
         "temp dir; about twice that the very first time).",
         "",

@@ -243,7 +243,7 @@ both sides alike. Variants of the turn loop (`bench/variants.py`):
   the next turn, outside the timed turn, as between a user's turns (its latency is
   benchmark 7's);
 - **(a) bare** — the floor inside the checkpointer abstraction: one `aget_tuple` + one
-  `aput` of the same state on a saver from `memory.checkpointer.open_checkpointer`;
+  `aput` of the same state on a saver from `memory.storage.checkpointer.open_checkpointer`;
 - **(b) graph** — the common LangGraph way: a `MessagesState` (`add_messages`) graph
   holding the whole conversation, one `ainvoke` per turn on the same saver type;
 - **(c) article** — our service with `KEEP_TURNS == RECENT_TURNS == 4`, i.e. compaction

@@ -32,7 +32,7 @@ from bench.common import (
 )
 from bench.variants import ARTICLE_LIMITS, VARIANTS, BareSaverTurns, GraphTurns, MemoryTurns
 from memory import MemoryService, build_context, open_memory
-from memory.checkpointer import open_checkpointer
+from memory.storage.checkpointer import open_checkpointer
 
 NAME = "turn_cost"
 TOKEN = "bench-turn-cost-{}-0001"

@@ -23,8 +23,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from memory import FinalTurn, MemoryLimits, MemoryService
-from memory.backends import Head
-from memory.store import next_head, thread_config
+from memory.storage import Head
+from memory.storage.store import next_head, thread_config
 
 ARTICLE_LIMITS = MemoryLimits(keep_turns=4, recent_turns=4)
 VARIANTS = ("ours", "bare", "graph", "article")

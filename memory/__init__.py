@@ -1,5 +1,12 @@
 """Bounded short-term chat memory on LangGraph checkpointers.
 
+Layout: the service is this package's top level (``service``, ``session``,
+``context``, ``hydration``, ``guard``, ``limits``, ``models``, ``model_config``,
+``text``); ``storage/`` is where memory lives and ``compaction/`` how old turns
+are folded. The service imports both; they import only ``limits``, ``models``
+and ``text`` of the top level, and not each other. Memory imports nothing of
+``adapters`` or ``graphs``.
+
 Public API (SPEC §13)::
 
     from memory import open_memory, FinalTurn, ThreadState, assert_no_forbidden_fields
@@ -21,15 +28,15 @@ What else a library user may need:
 - ``open_checkpointer`` for an agent graph on the same database (SPEC §10).
 """
 
-from memory.checkpointer import open_checkpointer
 from memory.compaction import CompactionRequest, Compactor
+from memory.compaction.extractive import ExtractiveCompactor
+from memory.compaction.llm import LLMCompactor
 from memory.context import build_context, memory_messages
-from memory.extractive import ExtractiveCompactor
 from memory.guard import assert_no_forbidden_fields
 from memory.limits import MemoryLimits
-from memory.llm_compactor import LLMCompactor
 from memory.models import AppendResult, CompactionOutput, FinalTurn, ThreadState
 from memory.service import MemoryService, MemorySnapshot, MemoryUnavailableError, open_memory
+from memory.storage.checkpointer import open_checkpointer
 
 __all__ = [
     "AppendResult",

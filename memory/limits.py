@@ -26,7 +26,7 @@ PENDING_EXTRA_TURNS = 2
 a write that would pass it compacts inline with the extractive compactor."""
 OVERTAKEN_TURNS = 12
 """Turns an inline fold may fold past a pending model compaction's own while it runs
-(kept in its lease, ``memory/pending.py``) and its result still lands as the base;
+(kept in its lease, ``memory/compaction/pending.py``) and its result still lands as the base;
 a compaction overtaken by more is dropped when it lands."""
 SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
@@ -107,7 +107,7 @@ latest checkpoint id before use, so it only saves work, never serves stale state
 
 STAMP_SLOTS = 65_536
 """Slots in a SQLite database's shared stamp file (8 bytes each): threads sharing a
-slot only cost each other a latest-id lookup (``memory/stamps.py``)."""
+slot only cost each other a latest-id lookup (``memory/storage/stamps.py``)."""
 
 COMPACTION_START_DELAY_S = 0.05
 """A deferred compaction starts this long after the write that triggered it, so the run
@@ -128,7 +128,7 @@ PG_POOL_TIMEOUT_S = 30.0
 POOL_RECHECK_AFTER_S = 60.0
 """A pooled connection idle longer than this is tested (one round trip) before use. A
 server that restarted or dropped the connection is seen sooner, for free: its goodbye
-is waiting on the socket (``memory/backends/postgres.py`` ``_has_pending_input``)."""
+is waiting on the socket (``memory/storage/postgres.py`` ``_has_pending_input``)."""
 SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 """How long a SQLite write waits on another writer's lock before memory reports failure."""

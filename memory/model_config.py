@@ -3,7 +3,7 @@
 Any OpenAI-compatible endpoint: ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
 ``AIMIND_MODEL`` and ``AIMIND_COMPACTION_MODEL``. Memory builds its compaction
 model from them (``open_memory(compactor=None)``); the graphs' model provider
-(``adapters.models``) builds the chat model from the same settings.
+(``adapters.models.provider``) builds the chat model from the same settings.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A turn is one durable write. When it makes the window overflow, the
 extractive compactor folds the old turns in that same write (it takes a few
 milliseconds); a model compactor runs afterwards instead, in a task of this
 process, so the run that triggered it ends at once (SPEC §5). The write that
-starts it stores a lease in the checkpoint (``memory/pending.py``): while it
+starts it stores a lease in the checkpoint (``memory/compaction/pending.py``): while it
 is live no other write, in any process, starts another; once it has expired
 (a killed process), the next write finds the window overflowing and starts the
 compaction anew. The task lands its result with a compare-and-put on whatever
@@ -30,7 +30,6 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
 
-from memory.backends import Backend, Head, database_url, open_backend
 from memory.compaction import (
     CompactionRequest,
     Compactor,
@@ -42,7 +41,9 @@ from memory.compaction import (
     split_window,
     status_event,
 )
-from memory.extractive import ExtractiveCompactor
+from memory.compaction.extractive import ExtractiveCompactor
+from memory.compaction.llm import LLMCompactor
+from memory.compaction.pending import PendingCompaction
 from memory.hydration import hydration_dto
 from memory.limits import (
     COMPACTION_SHUTDOWN_GRACE_S,
@@ -52,7 +53,6 @@ from memory.limits import (
     WRITE_RETRY_MAX_S,
     MemoryLimits,
 )
-from memory.llm_compactor import LLMCompactor
 from memory.model_config import compaction_model
 from memory.models import (
     WRITABLE_STATUSES,
@@ -63,9 +63,9 @@ from memory.models import (
     ThreadState,
     utcnow,
 )
-from memory.pending import PendingCompaction
 from memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
-from memory.store import ThreadStore, build_memory_graph
+from memory.storage import Backend, Head, database_url, open_backend
+from memory.storage.store import ThreadStore, build_memory_graph
 from memory.text import clean_text, truncate
 
 log = logging.getLogger("aimind.memory")
@@ -222,7 +222,7 @@ class MemoryService:
         self, state: ThreadState, head: Head | None, on_status: StatusCallback | None
     ) -> _Write:
         """The write of ``state``: folded now if it must be, with the lease of the model
-        compaction under way (``memory/pending.py``), or of one it starts."""
+        compaction under way (``memory/compaction/pending.py``), or of one it starts."""
         metadata = _carried(head)
         pending = PendingCompaction.of(head.metadata if head else None)
         if pending is not None and not pending.live():

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from memory.paths import data_dir, open_private
+from memory.storage.paths import data_dir, open_private
 
 log = logging.getLogger("aimind.session")
 

@@ -20,10 +20,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.memory_runtime import SessionContext
-from adapters.middleware import ChatMemoryMiddleware
+from adapters.chat_memory import ChatMemoryMiddleware
+from adapters.chat_memory.runtime import SessionContext
 from adapters.models import chat_model
-from adapters.tools import local_tools
+from adapters.tools.builtin import local_tools
 from graphs.agent.prompts import SYSTEM_PROMPT
 from graphs.agent.tools import ProjectToolsMiddleware
 

@@ -19,8 +19,8 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
-from adapters.memory_runtime import SessionContext
+from adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node
+from adapters.chat_memory.runtime import SessionContext
 from graphs.chat.nodes import (
     AGENT_NODE,
     TOOLS_NODE,

@@ -28,7 +28,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END
 from langgraph.runtime import Runtime
 
-from adapters.final_turn import (
+from adapters.chat_memory.final_turn import (
     FINAL_TURN_NODE,
     FinalTurn,
     ThreadState,
@@ -38,17 +38,17 @@ from adapters.final_turn import (
     memory_message_id,
     refuse_memory_thread,
 )
-from adapters.mcp_client import cached_mcp_tools, is_mcp_tool
-from adapters.memory_runtime import SessionContext
+from adapters.chat_memory.runtime import SessionContext
 from adapters.models import chat_model
-from adapters.resources import resolve_references
-from adapters.tools import (
+from adapters.tools.builtin import (
     MAX_TOOL_ROUNDS,
     TOOL_FAILED,
     TOOL_TIMED_OUT,
     TOOL_TIMEOUT_S,
     local_tools,
 )
+from adapters.tools.mcp.client import cached_mcp_tools, is_mcp_tool
+from adapters.tools.resources import resolve_references
 from graphs.chat.prompts import SYSTEM_PROMPT
 from graphs.chat.state import (
     AUTO_ID_PREFIX,

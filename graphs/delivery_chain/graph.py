@@ -18,8 +18,8 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.final_turn import FINAL_TURN_NODE, final_turn_node
-from adapters.memory_runtime import SessionContext
+from adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node
+from adapters.chat_memory.runtime import SessionContext
 from graphs.delivery_chain.nodes import FAIL_NODE, GRAPH_NAME, DeliveryChain, extract_turn
 from graphs.delivery_chain.prompts import REVIEWERS
 from graphs.delivery_chain.stages import LOAD, PLAN, SYNTHESIZE, TASK

@@ -23,16 +23,16 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from adapters.final_turn import (
+from adapters.chat_memory.final_turn import (
     FinalTurn,
     latest_human,
     load_memory_state,
     memory_message_id,
     refuse_memory_thread,
 )
-from adapters.memory_runtime import SessionContext
+from adapters.chat_memory.runtime import SessionContext
 from adapters.models import chat_model
-from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
+from adapters.tools.resources import REFERENCE_PREFIX, find_references, resolve_references
 from graphs.delivery_chain.prompts import (
     REVIEWERS,
     RubricMissingError,

@@ -1,6 +1,6 @@
 """What each delivery-chain subagent is told: system prompts, rubrics and the stage inputs.
 
-Rubrics ship as local documents (``adapters/documents/rubrics/<reviewer>.md``,
+Rubrics ship as local documents (``adapters/tools/documents/rubrics/<reviewer>.md``,
 ``@docs/rubrics/review.md``) so they can be edited without touching code and are
 read like any other resource.
 """
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from importlib import resources
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from adapters.final_turn import ThreadState, build_context
-from adapters.resources import ResourceError, read_resource
+from adapters.chat_memory.final_turn import ThreadState, build_context
+from adapters.tools.resources import DEFAULT_DOCS_DIR, ResourceError, read_resource
 from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
 
 REVIEWERS: tuple[str, ...] = ("review", "risk", "boundary")
@@ -57,7 +56,7 @@ def rubric(reviewer: str) -> str:
         text = ""
     if text:
         return text
-    packaged = resources.files("adapters").joinpath("documents", RUBRICS_FOLDER, f"{reviewer}.md")
+    packaged = DEFAULT_DOCS_DIR / RUBRICS_FOLDER / f"{reviewer}.md"
     try:
         text = packaged.read_text(encoding="utf-8").strip()
     except OSError as exc:

@@ -20,8 +20,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.final_turn import FINAL_TURN_NODE, final_turn_node, refuse_memory_thread
-from adapters.memory_runtime import SessionContext
+from adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node, refuse_memory_thread
+from adapters.chat_memory.runtime import SessionContext
 from graphs.tasklist_agent.nodes import SOURCE, TasklistNodes, extract_turn, route
 from graphs.tasklist_agent.state import TasklistInput, TasklistOutput, TasklistState
 

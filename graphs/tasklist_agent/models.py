@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from adapters.words import word_count
 from graphs.tasklist_agent.answers import approves
+from graphs.tasklist_agent.word_count import word_count
 
 TASKLIST_MAX_TASKS = 20
 """A tasklist-agent plan holds 1..this many tasks; longer drafts are cut, with a note."""
@@ -28,7 +28,7 @@ TASKLIST_TITLE_CHARS = 200
 TASKLIST_ACCEPTANCE_CHARS = 1_000
 OFFLINE_TAG = "[offline]"
 OFFLINE_MIN_GOAL_WORDS = 3
-"""The offline model calls a goal of fewer words (``adapters.words``) too vague to plan."""
+"""The offline model calls a goal of fewer words (``word_count``) too vague to plan."""
 GOAL_TAG = "goal"
 INSTRUCTION_TAG = "reviewer_instruction"
 

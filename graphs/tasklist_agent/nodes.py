@@ -27,7 +27,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, ValidationError
 
-from adapters.final_turn import (
+from adapters.chat_memory.final_turn import (
     FinalTurn,
     build_context,
     latest_human,
@@ -35,9 +35,9 @@ from adapters.final_turn import (
     memory_message_id,
     refuse_memory_thread,
 )
-from adapters.memory_runtime import SessionContext
+from adapters.chat_memory.runtime import SessionContext
 from adapters.models import chat_model
-from adapters.resources import REFERENCE_PREFIX, find_references, resolve_references
+from adapters.tools.resources import REFERENCE_PREFIX, find_references, resolve_references
 from graphs.tasklist_agent.models import (
     ANSWER_ARG,
     CLARIFY_ACTION_NAME,

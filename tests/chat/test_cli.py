@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adapters.cli import session_token
+from adapters.cli.main import session_token
 from memory.session import TOKEN_RE
 
 CLI_TIMEOUT_S = 300

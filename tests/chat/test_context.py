@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from graphs.chat import build_graph
 from graphs.chat.prompts import SYSTEM_PROMPT
 from memory import build_context

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from graphs.chat import build_graph
 from tests.chat.helpers import TOKEN, status_events, user
 from tests.support.openai_stub import OpenAIStub, Reply, text

@@ -9,8 +9,8 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.memory_runtime import get_memory
-from adapters.tools import MAX_TOOL_ROUNDS, calculator
+from adapters.chat_memory.runtime import get_memory
+from adapters.tools.builtin import MAX_TOOL_ROUNDS, calculator
 from graphs.chat import build_graph
 from tests.chat.helpers import TOKEN, raw_storage_bytes, status_events, user
 from tests.memory.helpers import turn

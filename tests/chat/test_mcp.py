@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
-from adapters.mcp_client import (
+from adapters.chat_memory.runtime import get_memory
+from adapters.tools.mcp.client import (
     RESOURCE_TOOL_NAME,
     cached_mcp_tools,
     is_mcp_tool,
     load_connections,
     load_mcp_tools,
 )
-from adapters.mcp_sessions import MCPServerLostError, close_mcp_sessions
-from adapters.memory_runtime import get_memory
+from adapters.tools.mcp.sessions import MCPServerLostError, close_mcp_sessions
 from graphs.chat import build_graph
 from tests.chat.conftest import MCP_MARKER
 from tests.chat.helpers import TOKEN, user
@@ -60,7 +60,11 @@ def mcp_servers_running() -> list[int]:
             command = (entry / "cmdline").read_bytes()
         except (OSError, IndexError):
             continue
-        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"adapters.mcp_server" in command:
+        if (
+            int(stat[1]) == os.getpid()
+            and stat[0] != "Z"
+            and b"adapters.tools.mcp.server" in command
+        ):
             found.append(int(entry.name))
     return found
 

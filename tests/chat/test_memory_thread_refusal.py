@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from adapters.final_turn import MemoryThreadError
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.final_turn import MemoryThreadError
+from adapters.chat_memory.runtime import get_memory
 from graphs.chat import build_graph as build_chat
 from graphs.delivery_chain import build_graph as build_delivery
 from graphs.tasklist_agent import build_graph as build_tasklist

@@ -5,8 +5,8 @@ from __future__ import annotations
 from langchain_core.messages import AIMessageChunk, HumanMessage, ToolMessage
 from pydantic import BaseModel
 
-from adapters.models import OFFLINE_LABEL, OfflineChatModel, chat_model
-from adapters.tools import calculator, current_time
+from adapters.models.provider import OFFLINE_LABEL, OfflineChatModel, chat_model
+from adapters.tools.builtin import calculator, current_time
 from memory import CompactionOutput, ThreadState, build_context
 from memory.model_config import compaction_model
 from memory.models import ChatThreadMessage, utcnow

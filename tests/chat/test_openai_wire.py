@@ -14,9 +14,9 @@ import pytest
 from langchain_core.messages import AIMessageChunk
 from langchain_openai import ChatOpenAI
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from adapters.models import chat_model
-from adapters.tools import local_tools
+from adapters.tools.builtin import local_tools
 from graphs.chat import build_graph
 from memory import LLMCompactor, open_memory
 from memory.model_config import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S, compaction_model

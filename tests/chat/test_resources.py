@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.resources import (
+from adapters.tools.builtin import calculator, current_time, read_resource_tool
+from adapters.tools.resources import (
     RESOURCE_MAX_BYTES,
     RESOURCE_TRUNCATION_MARKER,
     ResourceError,
@@ -15,7 +16,6 @@ from adapters.resources import (
     read_resource,
     resolve_references,
 )
-from adapters.tools import calculator, current_time, read_resource_tool
 from tests.chat.conftest import RESOURCE_MARKER
 
 

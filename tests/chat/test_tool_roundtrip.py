@@ -15,9 +15,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.mcp_client import load_mcp_tools
-from adapters.memory_runtime import get_memory
-from adapters.tools import local_tools
+from adapters.chat_memory.runtime import get_memory
+from adapters.tools.builtin import local_tools
+from adapters.tools.mcp.client import load_mcp_tools
 from graphs.chat import build_graph
 from tests.chat.conftest import MCP_MARKER, RESOURCE_MARKER
 from tests.chat.helpers import TOKEN, raw_storage_bytes, user

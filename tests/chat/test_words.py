@@ -1,10 +1,10 @@
-"""Word counts for English, Chinese and mixed text (``adapters/words.py``)."""
+"""Word counts for English, Chinese and mixed text (``graphs/tasklist_agent/word_count.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from adapters.words import word_count
+from graphs.tasklist_agent.word_count import word_count
 
 
 @pytest.mark.parametrize(

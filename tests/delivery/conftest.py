@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.memory_runtime import close_memory
-from memory.backends import DATABASE_URL_ENV
+from adapters.chat_memory.runtime import close_memory
+from memory.storage import DATABASE_URL_ENV
 
 
 @pytest.fixture

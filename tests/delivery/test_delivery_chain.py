@@ -10,7 +10,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from graphs.delivery_chain import build_graph, graph
 from graphs.delivery_chain.report import REPORT_TITLE
 from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK

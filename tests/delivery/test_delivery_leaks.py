@@ -17,12 +17,12 @@ from typing import Any
 import psycopg
 import pytest
 
-from adapters.memory_runtime import get_memory
-from adapters.resources import DOCS_DIR_ENV
+from adapters.chat_memory.runtime import get_memory
+from adapters.tools.resources import DOCS_DIR_ENV
 from graphs.delivery_chain import build_graph
 from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
-from memory.backends import backend_of, sqlite_path
-from memory.checkpointer import open_checkpointer
+from memory.storage import backend_of, sqlite_path
+from memory.storage.checkpointer import open_checkpointer
 from tests.delivery.scripts import (
     new_session,
     plan_output,

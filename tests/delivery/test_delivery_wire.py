@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from graphs.delivery_chain import graph
 from tests.delivery.scripts import new_session, plan_output, report_output, task_output, verdict
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text

@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from memory.backends import UNCHANGED, Head, backend_of, open_backend, sqlite_path
-from memory.store import next_head, thread_config
+from memory.storage import UNCHANGED, Head, backend_of, open_backend, sqlite_path
+from memory.storage.store import next_head, thread_config
 
 STATES = [
     {

@@ -155,7 +155,7 @@ async def test_a_writer_that_dies_after_its_commit_leaves_no_stale_copy(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A writer may die between committing a turn and stamping it (SQLite's shared
-    stamps, ``memory/stamps.py``): every other process then reads the database."""
+    stamps, ``memory/storage/stamps.py``): every other process then reads the database."""
     token = new_token()
     async with open_memory(db_url) as reader, open_memory(db_url) as writer:
         assert (await reader.append_turn(token, turn("first", "reply"))).written

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.condense import condense
+from memory.compaction.analysis.condense import condense
 
 CASES = [
     (

@@ -1,6 +1,6 @@
 """The server's checkpointer passes LangGraph's own conformance suite (SPEC §10).
 
-``langgraph.json`` names ``memory.checkpointer.server_checkpointer``: the stock
+``langgraph.json`` names ``memory.storage.checkpointer.server_checkpointer``: the stock
 saver of each backend plus the capabilities the LangGraph server asks for that
 it lacks. Every capability, base and extended (prune, delete_for_runs,
 copy_thread), must be detected and pass, on a real SQLite file, a real

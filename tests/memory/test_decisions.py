@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from bench.recall import Labelled, labelled, message, pinned, precision_recall
-from memory.extractive import decision_sentences, new_pins
+from memory.compaction.extractive import decision_sentences, new_pins
 
 LANGUAGES = ("en", "zh")
 HELDOUT_PRECISION = 0.95
@@ -167,7 +167,7 @@ def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
     so a hang fails the test instead of holding the GIL (a regex never lets it go)."""
     words = ("ok", "so", "okay", "then", "ok,")
     script = (
-        "from memory.decisions import decision_strength\n"
+        "from memory.compaction.analysis.decisions import decision_strength\n"
         f"for w in {words!r}: decision_strength(' '.join([w] * 60))\n"
     )
     try:

@@ -21,8 +21,8 @@ import pytest
 
 from memory import CompactionRequest, open_memory
 from memory import service as service_module
+from memory.compaction.pending import PendingCompaction
 from memory.models import utcnow
-from memory.pending import PendingCompaction
 
 from .helpers import (
     LIMITS,

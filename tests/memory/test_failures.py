@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from memory import CompactionOutput, MemoryLimits, MemoryUnavailableError, open_memory
-from memory.backends import backend_of, sqlite_path
+from memory.storage import backend_of, sqlite_path
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import (
@@ -162,8 +162,8 @@ async def test_postgres_write_and_prune_commit_together(
     and the thread's lock is free for the next turn."""
     from psycopg import sql
 
-    from memory.backends import postgres
     from memory.limits import PRUNE_EVERY
+    from memory.storage import postgres
 
     token = new_token()
     async with open_memory(pg_url) as mem:

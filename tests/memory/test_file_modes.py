@@ -12,8 +12,8 @@ import pytest
 from langgraph.checkpoint.base import empty_checkpoint
 
 from memory import open_memory
-from memory.checkpointer import open_checkpointer
 from memory.session import SECRET_FILE
+from memory.storage.checkpointer import open_checkpointer
 
 from .helpers import turn
 

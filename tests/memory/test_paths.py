@@ -1,4 +1,4 @@
-"""One data folder whatever the current directory (``memory/paths.py``).
+"""One data folder whatever the current directory (``memory/storage/paths.py``).
 
 Each case runs a fresh Python in another folder, as a user's shell would: the
 default is resolved at import.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WHERE = (
-    "import json; from memory.paths import data_dir, default_database_url; "
+    "import json; from memory.storage.paths import data_dir, default_database_url; "
     "print(json.dumps([str(data_dir()), default_database_url()]))"
 )
 SECRET = "from memory.session import load_secret; load_secret()"
@@ -74,9 +74,10 @@ def test_aimind_data_dir_overrides_and_holds_the_dev_secret(tmp_path: Path) -> N
 def test_an_installed_package_uses_the_users_data_folder(tmp_path: Path) -> None:
     """Outside a checkout (a wheel in site-packages) there is no project folder to use."""
     site = tmp_path / "site"
-    (site / "memory").mkdir(parents=True)
+    (site / "memory" / "storage").mkdir(parents=True)
     (site / "memory" / "__init__.py").write_text("")
-    shutil.copy(REPO_ROOT / "memory" / "paths.py", site / "memory" / "paths.py")
+    (site / "memory" / "storage" / "__init__.py").write_text("")
+    shutil.copy(REPO_ROOT / "memory" / "storage" / "paths.py", site / "memory" / "storage")
     xdg = tmp_path / "xdg"
     assert _where(tmp_path, {"XDG_DATA_HOME": str(xdg)}, site)[0] == xdg / "aimind"
     home = tmp_path / "home"

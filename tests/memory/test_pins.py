@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, merge_pins
-from memory.decisions import UNRECOGNISED, pin_strength
+from memory.compaction.analysis.decisions import UNRECOGNISED, pin_strength
 from memory.limits import PINNED_MAX, MemoryLimits
 from memory.models import ChatThreadMessage, utcnow
 

@@ -12,7 +12,7 @@ import pytest
 
 from memory import open_checkpointer, open_memory
 from memory.limits import PG_POOL_MAX_ENV
-from memory.store import thread_config
+from memory.storage.store import thread_config
 
 from .helpers import new_token, turn, user_texts
 

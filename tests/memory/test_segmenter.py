@@ -1,20 +1,13 @@
-"""jieba is ready at import: quiet, offline, and no file I/O left for the event loop."""
+"""jieba: quiet, offline, not loaded at import, and never read from a file on the event loop."""
 
 from __future__ import annotations
 
-import builtins
-import os
 import subprocess
 import sys
 import uuid
 from pathlib import Path
 
 import jieba
-import pytest
-
-from memory import ExtractiveCompactor
-from memory.compaction import CompactionRequest
-from memory.models import ChatThreadMessage, utcnow
 
 REPO = Path(__file__).resolve().parents[2]
 NO_NETWORK = (
@@ -23,7 +16,7 @@ NO_NETWORK = (
     "    raise RuntimeError('network use at import')\n"
     "socket.socket.connect = refuse\n"
     "socket.create_connection = refuse\n"
-    "import memory.segmenter as s\n"
+    "import memory.compaction.analysis.segmenter as s\n"
     "print(' '.join(s.words('我们定了，下个月十号搬家。')))\n"
 )
 
@@ -38,27 +31,50 @@ def test_import_is_quiet_offline_and_uses_the_bundled_dictionary() -> None:
     assert (Path(jieba.__file__).parent / jieba.DEFAULT_DICT_NAME).is_file()
 
 
-def test_a_chinese_compaction_reads_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What ``langgraph dev``'s blocking-call checker would catch inside the event loop."""
+BLOCKED_LOOP_IO = """
+import asyncio, builtins, os, sys, threading
+from memory import ExtractiveCompactor
+from memory.compaction import CompactionRequest
+from memory.compaction.analysis import segmenter
+from memory.models import ChatThreadMessage, utcnow
+
+texts = sys.argv[1:3]
+request = CompactionRequest("", [], [
+    ChatThreadMessage(id=f"m{i}", role=r, text=t, created_at=utcnow())
+    for i, (r, t) in enumerate(zip(("user", "assistant"), texts, strict=True))
+], [])
+main = threading.main_thread()
+seen = []
+
+def on_loop_only(original):
+    def guarded(*args, **kwargs):
+        if threading.current_thread() is main:
+            seen.append(str(args[0])[:80] if args else "?")
+        return original(*args, **kwargs)
+    return guarded
+
+loaded_before = segmenter.is_loaded()
+for target, name in ((builtins, "open"), (os, "stat"), (os.path, "isfile"), (os, "open")):
+    setattr(target, name, on_loop_only(getattr(target, name)))
+output = asyncio.run(ExtractiveCompactor().compact(request))
+print(loaded_before, segmenter.is_loaded(), len(seen))
+print(output.pinned_decisions == [texts[0]], texts[1] in output.summary, texts[0] in output.summary)
+"""
+
+
+def test_a_chinese_compaction_reads_no_file_on_the_event_loop() -> None:
+    """What ``langgraph dev``'s blocking-call checker would catch: in a fresh process, the
+    first Chinese compaction loads jieba in a worker thread, never on the loop."""
     fresh = uuid.uuid4().hex[:6]  # sentences no cache has seen
     texts = [f"我们定了，{fresh}号方案用 PostgreSQL。", f"好的，{fresh}号方案就这么定了。"]
-    request = CompactionRequest(
-        "",
-        [],
-        [
-            ChatThreadMessage(id=f"m{i}", role=r, text=t, created_at=utcnow())
-            for i, (r, t) in enumerate(zip(("user", "assistant"), texts, strict=True))
-        ],
-        [],
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCKED_LOOP_IO, *texts],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-
-    def blocked(*args: object, **kwargs: object) -> None:
-        raise AssertionError(f"file I/O during compaction: {args}")
-
-    for target, name in ((builtins, "open"), (os, "stat"), (os.path, "isfile"), (os, "open")):
-        monkeypatch.setattr(target, name, blocked)
-    output = ExtractiveCompactor().compact_sync(request)
-    monkeypatch.undo()
-    assert output.pinned_decisions == [texts[0]]
-    assert texts[1] in output.summary  # the pin itself is not repeated there
-    assert texts[0] not in output.summary
+    assert done.returncode == 0, done.stderr[-2000:]
+    loading, outcome = done.stdout.split("\n")[-3:-1]
+    assert loading == "False True 0"  # not loaded at import; loaded by it; no loop file I/O
+    assert outcome == "True True False"  # pinned; the reply in the summary, the pin not again

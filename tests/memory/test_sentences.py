@@ -1,10 +1,11 @@
-"""Sentence splitting (memory/sentences.py): names with dots stay whole, quotes stay whole."""
+"""Sentence splitting (``memory/compaction/analysis/sentences.py``): names with dots stay
+whole, quotes stay whole."""
 
 from __future__ import annotations
 
 import pytest
 
-from memory.sentences import is_chinese, split_sentences
+from memory.compaction.analysis.sentences import is_chinese, split_sentences
 
 
 @pytest.mark.parametrize(

@@ -18,13 +18,13 @@ import psycopg
 import pytest
 
 from memory import open_memory
-from memory.backends import backend_of, sqlite_path
 from memory.session import (
     InvalidSessionError,
     SecretConfigError,
     SessionHash,
     require_memory_thread_id,
 )
+from memory.storage import backend_of, sqlite_path
 
 from .helpers import new_token, turn
 

@@ -1,4 +1,4 @@
-"""Shared stamps (``memory/stamps.py``): every process maps a thread to the same slot."""
+"""Shared stamps (``memory/storage/stamps.py``): every process maps a thread to the same slot."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memory import stamps
-from memory.stamps import SharedStamps
+from memory.storage import stamps
+from memory.storage.stamps import SharedStamps
 
 
 def test_processes_built_with_another_slot_count_share_the_file_s_slots(

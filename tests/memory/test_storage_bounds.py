@@ -10,9 +10,9 @@ import sqlite3
 import psycopg
 
 from memory import open_memory
-from memory.backends import backend_of, sqlite_path
 from memory.limits import PRUNE_EVERY
-from memory.store import thread_config
+from memory.storage import backend_of, sqlite_path
+from memory.storage.store import thread_config
 
 from .helpers import assert_bounds, new_token, turn, user_texts
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from adapters.offline_model import OfflineChatModel
+from adapters.models.offline import OfflineChatModel
 from memory import build_context, open_memory
+from memory.compaction.analysis.summary import merge_summary
 from memory.limits import SUMMARY_CHARS
 from memory.models import ChatThreadMessage, utcnow
-from memory.summary import merge_summary
 
 from .helpers import assert_bounds, new_token, turn
 

@@ -9,7 +9,7 @@ import pytest
 from memory import open_memory
 from memory.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
 from memory.models import ChatThreadMessage
-from memory.store import thread_config
+from memory.storage.store import thread_config
 
 from .helpers import CountingCompactor, assert_bounds, new_token, turn
 
@@ -216,7 +216,7 @@ async def test_default_is_the_embedded_sqlite_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No URL: a SQLite file in the data folder (AIMIND_DATA_DIR here), whatever the
-    current folder is (memory.paths)."""
+    current folder is (memory.storage.paths)."""
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

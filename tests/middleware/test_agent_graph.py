@@ -7,9 +7,9 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.final_turn import MemoryThreadError
-from adapters.memory_runtime import get_memory
-from adapters.tools import MAX_TOOL_ROUNDS, TOOL_FAILED
+from adapters.chat_memory.final_turn import MemoryThreadError
+from adapters.chat_memory.runtime import get_memory
+from adapters.tools.builtin import MAX_TOOL_ROUNDS, TOOL_FAILED
 from graphs.agent import build_graph
 from tests.middleware.conftest import user
 from tests.support.fakes import ScriptedChatModel, answering, calling

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from memory import ThreadState, open_checkpointer
 from memory.context import PINS_HEADER, SUMMARY_HEADER
 from tests.middleware.conftest import LOOKUP, RESULT_MARKER, SYSTEM, agent, model, user

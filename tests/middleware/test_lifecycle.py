@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adapters.memory_runtime import get_memory
+from adapters.chat_memory.runtime import get_memory
 from memory import ExtractiveCompactor, MemoryLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, sys
 from langchain.agents import create_agent
-from adapters.middleware import ChatMemoryMiddleware
+from adapters.chat_memory import ChatMemoryMiddleware
 from adapters.models import chat_model
 
 agent = create_agent(chat_model(), [], middleware=[ChatMemoryMiddleware(sys.argv[1])])

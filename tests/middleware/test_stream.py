@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from adapters.memory_runtime import get_memory
-from adapters.middleware import ChatMemoryMiddleware
+from adapters.chat_memory import ChatMemoryMiddleware
+from adapters.chat_memory.runtime import get_memory
 from memory.context import SUMMARY_HEADER
 from tests.chat.helpers import status_events
 from tests.memory.helpers import GatedCompactor

@@ -11,9 +11,9 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langgraph.types import Command
 
-from adapters.final_turn import MemoryThreadError
-from adapters.memory_runtime import get_memory
-from adapters.middleware import ChatMemoryMiddleware
+from adapters.chat_memory import ChatMemoryMiddleware
+from adapters.chat_memory.final_turn import MemoryThreadError
+from adapters.chat_memory.runtime import get_memory
 from memory import open_checkpointer, open_memory
 from tests.chat.helpers import raw_storage_bytes, status_events
 from tests.middleware.conftest import (

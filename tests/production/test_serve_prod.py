@@ -1,6 +1,6 @@
 """``scripts/serve-prod.sh`` refuses, in one sentence, to start a replica it cannot run.
 
-The script runs ``python -m adapters.production`` before Aegra: every rule is checked
+The script runs ``python -m adapters.server.aegra.preflight`` before Aegra: every rule is checked
 here on that module directly, and two refusals through the script itself show the
 operator gets one sentence and exit status 1, no traceback. No server starts.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.production import ConfigError, check, check_environment
+from adapters.server.aegra.preflight import ConfigError, check, check_environment
 from tests.production.conftest import SECRET
 from tests.support.aegra_server import SERVE_PROD, replica_env
 from tests.support.langgraph_server import free_port

@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import AIMessage
 from psycopg_pool.base import AttemptWithBackoff
 
-from adapters.memory_runtime import close_memory, get_memory
+from adapters.chat_memory.runtime import close_memory, get_memory
 from graphs.chat import build_graph
 from memory.limits import PG_POOL_TIMEOUT_ENV
 from tests.support.fakes import ScriptedChatModel

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from adapters.http import app
+from adapters.server.app import app
 from memory.session import TOKEN_RE
 
 COOKIE = "aimind_session"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
-from adapters.memory_runtime import close_memory, get_memory
-from adapters.tools import read_resource_tool
+from adapters.chat_memory.runtime import close_memory, get_memory
+from adapters.tools.builtin import read_resource_tool
 from graphs.chat import build_graph
 from tests.support.fakes import ScriptedChatModel
 

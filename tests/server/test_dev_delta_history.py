@@ -1,5 +1,6 @@
 """``langgraph dev`` reads a chat thread's transcript through our saver's own delta-channel
-history (``adapters/dev_delta_history.py``), and reads exactly what the stock adapter reads.
+history (``adapters/server/langgraph_dev/delta_history.py``), and reads exactly what the
+stock adapter reads.
 
 A real server writes a chat thread long enough to pass a full copy of its
 ``DeltaChannel`` transcript; then the same thread is read by a server with the
@@ -17,8 +18,12 @@ from typing import Any
 import pytest
 from langgraph_sdk import get_client
 
-from adapters import dev_delta_history
-from adapters.dev_delta_history import SUPPORTED_VERSIONS, SWITCH_ENV, inactive_reason
+from adapters.server.langgraph_dev import delta_history as dev_delta_history
+from adapters.server.langgraph_dev.delta_history import (
+    SUPPORTED_VERSIONS,
+    SWITCH_ENV,
+    inactive_reason,
+)
 from tests.support.langgraph_server import langgraph_server
 
 TOKEN = "dev-delta-history-session-01"

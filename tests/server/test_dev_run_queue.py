@@ -1,4 +1,5 @@
-"""The dev run queue wake-up (``adapters/dev_run_queue.py``) under a real ``langgraph dev``.
+"""The dev run queue wake-up (``adapters/server/langgraph_dev/run_queue.py``) under a real
+``langgraph dev``.
 
 Every run-semantics test runs twice: on a server with the wake-up and on one with
 ``AIMIND_DEV_QUEUE_WAKEUP=0`` (the stock in-memory queue), and must pass on both:
@@ -17,9 +18,9 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.errors import ConflictError
 
-from adapters import dev_run_queue
-from adapters.dev_run_queue import SUPPORTED_VERSIONS, SWITCH_ENV, inactive_reason
-from adapters.dev_server import unreviewed_versions
+from adapters.engine import unreviewed_versions
+from adapters.server.langgraph_dev import run_queue as dev_run_queue
+from adapters.server.langgraph_dev.run_queue import SUPPORTED_VERSIONS, SWITCH_ENV, inactive_reason
 from tests.support.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
 
 GRAPH = "queue-probe"

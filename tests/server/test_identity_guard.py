@@ -15,10 +15,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from adapters import aegra_runs, aegra_start
-from adapters.auth import GRAPH_ASSISTANT_NAMESPACE, run_request
-from adapters.identity_guard import IdentityGuard
-from adapters.session_token import conflicting_tokens
+from adapters.server.aegra import runs as aegra_runs
+from adapters.server.aegra import start as aegra_start
+from adapters.server.auth import GRAPH_ASSISTANT_NAMESPACE, run_request
+from adapters.server.identity_guard import IdentityGuard
+from adapters.server.session_token import conflicting_tokens
 from memory.session import new_token
 
 A, B = new_token(), new_token()
@@ -66,7 +67,7 @@ async def call(app: object, headers: list[tuple[str, str]], path: str = "/x") ->
 
 
 async def test_the_guard_refuses_before_any_route_or_handler() -> None:
-    from adapters.http import app
+    from adapters.server.app import app
 
     repeated = [("X-AIMind-Session", A), ("X-AIMind-Session", B)]
     for path in ("/api/chat/thread", "/threads/search", "/no-such-route"):
@@ -108,7 +109,7 @@ def test_the_aegra_only_parts_stay_off_elsewhere(monkeypatch: pytest.MonkeyPatch
 
 async def test_auth_takes_header_names_and_values_as_bytes_or_str() -> None:
     """``langgraph dev`` hands the handler ``bytes``, Aegra ``str``: one identity either way."""
-    from adapters.auth import authenticate
+    from adapters.server.auth import authenticate
 
     as_bytes = await authenticate({b"x-aimind-session": A.encode()})
     as_str = await authenticate({"X-AIMind-Session": A})

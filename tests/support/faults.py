@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory.backends import backend_of, sqlite_path
 from memory.limits import MemoryLimits
 from memory.models import ThreadState
+from memory.storage import backend_of, sqlite_path
 
 SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 

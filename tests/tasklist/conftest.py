@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from adapters.memory_runtime import close_memory, get_memory
+from adapters.chat_memory.runtime import close_memory, get_memory
 from memory import MemoryService, open_checkpointer
 
 

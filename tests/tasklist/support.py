@@ -14,7 +14,7 @@ from langgraph.types import Command
 
 from graphs.tasklist_agent import agent_config, compile_agent
 from graphs.tasklist_agent.models import Readiness
-from memory.backends import backend_of, sqlite_path
+from memory.storage import backend_of, sqlite_path
 from tests.support.fakes import ScriptedChatModel
 
 TOKEN = "tasklist-session-0001"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from adapters.offline_model import OfflineChatModel
+from adapters.models.offline import OfflineChatModel
 from graphs.tasklist_agent import compile_agent
 from graphs.tasklist_agent.models import Readiness
 from memory import MemoryService

@@ -1,0 +1,157 @@
+"""The one final-turn adapter every graph ends in, and the memory read at a turn's start.
+
+Graphs reach memory only through this module (SPEC §2), and so does the agent
+middleware (``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
+``write_final_turn`` the write. A graph maps its finished state to a ``FinalTurn``;
+the write hands it to memory once, routes ``thread-memory-status`` to the custom
+stream, and never raises into the run (SPEC §4).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from adapters.chat_memory.runtime import get_memory, session_of
+from memory import FinalTurn, MemoryService, MemoryUnavailableError, ThreadState, build_context
+from memory.compaction import emit
+from memory.limits import MESSAGE_ID_MAX_CHARS
+from memory.session import MEMORY_THREAD_PREFIX
+
+__all__ = [
+    "FINAL_TURN_NODE",
+    "FinalTurn",
+    "MemoryOpener",
+    "MemoryThreadError",
+    "ThreadState",
+    "build_context",
+    "final_turn_node",
+    "latest_human",
+    "load_memory_state",
+    "memory_message_id",
+    "refuse_memory_thread",
+    "write_final_turn",
+]
+
+log = logging.getLogger("aimind.final_turn")
+
+FINAL_TURN_NODE = "final_turn"
+TurnExtractor = Callable[[Any], FinalTurn | None]
+MemoryOpener = Callable[[], Awaitable[MemoryService]]
+"""Gives the service to use (``get_memory`` by default: the graphs')."""
+
+
+class MemoryThreadError(ValueError):
+    """A graph was asked to run on a ``chat:`` thread, which only memory may write."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"agent runs never use a '{MEMORY_THREAD_PREFIX}' thread id: that prefix is reserved "
+            "for chat memory"
+        )
+
+
+def refuse_memory_thread(config: RunnableConfig | None) -> None:
+    """Every graph's first node calls this: an agent run on a memory thread would
+    overwrite the session's chat memory with its own GraphState (SPEC §8)."""
+    thread_id = (config or {}).get("configurable", {}).get("thread_id")
+    if isinstance(thread_id, str) and thread_id.startswith(MEMORY_THREAD_PREFIX):
+        raise MemoryThreadError()
+
+
+def latest_human(messages: Sequence[BaseMessage] | None) -> HumanMessage | None:
+    """The latest user message: the only input message any graph takes as the turn's."""
+    for message in reversed(messages or []):
+        if isinstance(message, HumanMessage):
+            return message
+    return None
+
+
+def memory_message_id(value: Any, *, reserve: int = 0) -> str | None:
+    """``value`` if it can be stored as a memory message id (with ``reserve`` chars to
+    spare for a suffix), else None: memory then makes its own."""
+    if isinstance(value, str) and 0 < len(value) <= MESSAGE_ID_MAX_CHARS - reserve:
+        return value
+    return None
+
+
+def _writer(runtime: Runtime | None) -> Callable[[Any], None] | None:
+    return getattr(runtime, "stream_writer", None)
+
+
+async def load_memory_state(
+    config: RunnableConfig,
+    runtime: Runtime | None,
+    *,
+    opener: MemoryOpener = get_memory,
+    report_landed: bool = True,
+) -> ThreadState | None:
+    """The session's memory, or None (no session, or memory unreadable: run without it).
+
+    Never waits for a compaction. A deferred compaction that landed since the last
+    turn is reported on this run's stream (SPEC §5 ``thread-memory-status``), unless
+    ``report_landed`` is off (a later read of the same turn).
+    """
+    session = session_of(config, getattr(runtime, "context", None))
+    if session is None:
+        return None
+    try:
+        memory = await opener()
+        snapshot = await memory.snapshot(session)
+    except MemoryUnavailableError:
+        return None
+    except Exception as exc:
+        log.warning(
+            "chat memory could not be opened; running without memory (%s)", type(exc).__name__
+        )
+        return None
+    writer = _writer(runtime)
+    if report_landed and snapshot.landed and writer is not None:
+        writer(dict(snapshot.landed))
+    return snapshot.state
+
+
+async def write_final_turn(
+    turn_of: Callable[[], FinalTurn | None],
+    config: RunnableConfig,
+    runtime: Runtime | None,
+    *,
+    opener: MemoryOpener = get_memory,
+) -> None:
+    """Write the finished turn ``turn_of()`` gives (None: nothing to write) once.
+
+    Never raises: a failure, the extraction's included, is logged and reported as a
+    ``thread-memory-status`` ``failed`` event; the run goes on (SPEC §4).
+    """
+    writer = _writer(runtime)
+    try:
+        turn = turn_of()
+        if turn is None:
+            return
+        session = session_of(config, getattr(runtime, "context", None))
+        if session is None:
+            log.warning("no session for this run: the turn is not written to chat memory")
+            return
+        memory = await opener()
+        await memory.append_turn(session, turn, on_status=writer)
+    except Exception as exc:
+        log.warning("chat memory write failed; the run goes on (%s)", type(exc).__name__)
+        emit(writer, "failed", ThreadState())
+
+
+def final_turn_node(
+    extract: TurnExtractor,
+) -> Callable[[Any, RunnableConfig, Runtime], Awaitable[dict[str, Any]]]:
+    """Build the graph's last node: ``extract(state)`` → memory, once, after the turn."""
+
+    async def final_turn(state: Any, config: RunnableConfig, runtime: Runtime) -> dict[str, Any]:
+        await write_final_turn(lambda: extract(state), config, runtime)
+        return {}
+
+    final_turn.__name__ = FINAL_TURN_NODE
+    return final_turn

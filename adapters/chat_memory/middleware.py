@@ -1,0 +1,153 @@
+"""``ChatMemoryMiddleware``: this project's chat memory in any LangChain v1 agent (SPEC §13a).
+
+::
+
+    agent = create_agent(model, tools, middleware=[ChatMemoryMiddleware()])
+    await agent.ainvoke({"messages": [...]}, context={"session_id": token})
+
+It uses two of the hooks LangChain documents (``langchain.agents.middleware.types``):
+
+- ``awrap_model_call`` rewrites each model *request*: the model gets SPEC §7's
+  context — the agent's system prompt, memory's summary and pinned decisions, its
+  recent turns, the latest user message — plus this turn's own tool loop, and none
+  of the older history in the agent's state. Only the request changes: the state,
+  which a UI shows and the agent's checkpointer keeps, stays the user's own
+  conversation. (``SummarizationMiddleware`` uses ``before_model`` instead and
+  replaces the state's history with its summary.) Memory is read here, once per
+  model call — no node of its own, so no extra checkpoint per run, and a run
+  resumed after an interrupt reads it again like any other.
+- ``aafter_agent`` runs once, after the agent has finished: it writes the turn —
+  the latest user message's text and the final answer's text, never tool calls or
+  results. A run that fails never gets there, and an interrupted one pauses before
+  it, so neither writes anything. With ``trim_state=True`` it also drops the agent
+  state's turns older than memory's window, so a checkpointed thread's state (and
+  each checkpoint of it) stays the same size however long the conversation runs.
+
+The session is the authenticated user under a LangGraph server, else run context
+``session_id``, else ``configurable.session_id``; without one the agent runs
+without memory and nothing is written. A memory failure never fails the agent: the
+turn runs without memory, or is not written, and a ``thread-memory-status``
+``failed`` event says so on the custom stream (where compactions report too).
+The service is the graphs' (``adapters.chat_memory.runtime.get_memory``): opened once
+per process, event loop and set of options, closed at shutdown.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    ToolMessage,
+)
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+from adapters.chat_memory.final_turn import (
+    load_memory_state,
+    memory_message_id,
+    refuse_memory_thread,
+    write_final_turn,
+)
+from adapters.chat_memory.runtime import get_memory
+from memory import Compactor, FinalTurn, MemoryLimits, memory_messages
+
+__all__ = ["ChatMemoryMiddleware", "finished_turn", "older_turns"]
+
+ModelHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
+
+
+def _turn_start(messages: Sequence[BaseMessage]) -> int | None:
+    """Where this turn starts: the latest user message (its tool loop follows it)."""
+    for index in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[index], HumanMessage):
+            return index
+    return None
+
+
+def finished_turn(messages: Sequence[BaseMessage]) -> FinalTurn | None:
+    """The turn memory keeps: the latest user message's text and the final answer's
+    (the last message, an AI message without tool calls), nothing of the tool loop."""
+    start = _turn_start(messages)
+    if start is None:
+        return None
+    human, final = messages[start], messages[-1]
+    if final is human or not isinstance(final, AIMessage) or final.tool_calls:
+        return None
+    used_tools = any(isinstance(m, ToolMessage) for m in messages[start:])
+    return FinalTurn(
+        user_text=str(human.text),
+        assistant_text=str(final.text),
+        status="completed",
+        source="tool" if used_tools else "chat",
+        user_message_id=memory_message_id(human.id),
+        assistant_message_id=memory_message_id(final.id),
+    )
+
+
+def older_turns(messages: Sequence[BaseMessage], keep_turns: int) -> list[RemoveMessage]:
+    """Removals of everything before the newest ``keep_turns`` turns (whole turns)."""
+    starts = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
+    if len(starts) <= keep_turns:
+        return []
+    return [RemoveMessage(id=m.id) for m in messages[: starts[-keep_turns]] if m.id]
+
+
+class ChatMemoryMiddleware(AgentMiddleware[AgentState[Any], Any]):
+    """Bounded, durable chat memory for ``create_agent`` (see the module docstring).
+
+    ``database_url`` None reads ``AIMIND_DATABASE_URL`` (default: the embedded SQLite
+    file). ``compactor`` and ``limits`` are ``open_memory``'s: None means the model
+    compactor when a model is configured, else the extractive one, and the
+    environment's limits. ``trim_state`` keeps only memory's window of turns
+    (``RECENT_TURNS``) in the agent's own state.
+    """
+
+    def __init__(
+        self,
+        database_url: str | None = None,
+        *,
+        compactor: Compactor | BaseChatModel | None = None,
+        limits: MemoryLimits | None = None,
+        trim_state: bool = False,
+    ) -> None:
+        super().__init__()
+        self.database_url = database_url
+        self.trim_state = trim_state
+        self._state_turns = (limits or MemoryLimits.from_env()).recent_turns  # validated now
+        self._open = functools.partial(get_memory, database_url, compactor=compactor, limits=limits)
+
+    async def awrap_model_call(
+        self, request: ModelRequest, handler: ModelHandler
+    ) -> ModelResponse | AIMessage:
+        """The model sees memory's context and this turn, never the state's older history."""
+        config = get_config()
+        refuse_memory_thread(config)
+        start = _turn_start(request.messages)
+        if start is None:  # nothing from the user to answer: leave the request alone
+            return await handler(request)
+        human, loop = request.messages[start], request.messages[start + 1 :]
+        memory = await load_memory_state(
+            config, request.runtime, opener=self._open, report_landed=not loop
+        )
+        messages: list[AnyMessage] = [*memory_messages(memory), human, *loop]  # type: ignore[list-item]
+        return await handler(request.override(messages=messages))
+
+    async def aafter_agent(
+        self, state: AgentState[Any], runtime: Runtime[Any]
+    ) -> dict[str, Any] | None:
+        """Write the finished turn once; with ``trim_state``, drop turns past the window."""
+        messages = state["messages"]
+        await write_final_turn(
+            lambda: finished_turn(messages), get_config(), runtime, opener=self._open
+        )
+        removals = older_turns(messages, self._state_turns) if self.trim_state else []
+        return {"messages": removals} if removals else None

@@ -1,0 +1,2 @@
+"""``aimind``, the command line (SPEC §14): ``main`` parses and runs the commands, ``graphs``
+loads the served graphs by the paths in ``langgraph.json`` (never by importing ``graphs``)."""

@@ -1,0 +1,49 @@
+"""The served graphs, loaded the way the servers load them: by the paths in ``langgraph.json``.
+
+``langgraph.json`` maps each graph id to ``./<file>.py:<attribute>``; the servers
+import that file, and so does the CLI — it never imports ``graphs`` by name, so
+every import in the code base points down (graphs → adapters → memory). The file
+is imported under its dotted module name from the checkout root (the folder of
+``langgraph.json``, put on ``sys.path`` as the servers do), so a graph's own
+absolute imports (``graphs.chat.nodes``) resolve to the same modules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CONFIG_FILE", "GraphLoadError", "graph_paths", "load_graph"]
+
+CONFIG_FILE = Path(__file__).resolve().parents[2] / "langgraph.json"
+
+
+class GraphLoadError(RuntimeError):
+    """A graph id ``langgraph.json`` does not name, or a path it cannot import."""
+
+
+def graph_paths(config: Path = CONFIG_FILE) -> dict[str, str]:
+    """Graph id → ``./file.py:attribute``, as ``langgraph.json`` says."""
+    try:
+        return dict(json.loads(config.read_text())["graphs"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise GraphLoadError(
+            f"{config.name} with a 'graphs' map is needed next to the code"
+        ) from exc
+
+
+def load_graph(graph_id: str, config: Path = CONFIG_FILE) -> Any:
+    """The compiled graph ``langgraph.json`` names ``graph_id``."""
+    paths = graph_paths(config)
+    if graph_id not in paths:
+        raise GraphLoadError(f"{config.name} names no graph {graph_id!r}")
+    file, _, attribute = paths[graph_id].partition(":")
+    root = config.parent
+    relative = (root / file).resolve().relative_to(root.resolve())
+    module_name = ".".join(relative.with_suffix("").parts)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    return getattr(importlib.import_module(module_name), attribute)

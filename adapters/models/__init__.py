@@ -1,0 +1,10 @@
+"""The chat model: the configured provider (``provider``) or the offline one (``offline``).
+
+Both read memory's model settings (``memory.model_config``); the offline model
+answers from memory's context and the local documents (``adapters.tools``), so
+the quick start and the tests need no network.
+"""
+
+from adapters.models.provider import chat_model
+
+__all__ = ["chat_model"]

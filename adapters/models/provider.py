@@ -1,0 +1,33 @@
+"""The model provider (SPEC §11): ``ChatOpenAI`` for any OpenAI-compatible endpoint, or offline.
+
+With ``OPENAI_API_KEY`` set, ``chat_model()`` is a ``ChatOpenAI`` configured from
+``OPENAI_BASE_URL`` / ``AIMIND_MODEL`` with a timeout and bounded retries (the settings
+live in ``memory.model_config``, which also builds memory's compaction model). Without
+a key every graph still runs on
+``OfflineChatModel``: deterministic, clearly labelled offline, and it answers by
+stating what context it received, so memory behaviour is visible without a provider.
+"""
+
+from __future__ import annotations
+
+import os
+
+from langchain_core.language_models import BaseChatModel
+
+from adapters.models.offline import OFFLINE_LABEL, OfflineChatModel
+from memory.model_config import DEFAULT_MODEL, MODEL_ENV, has_api_key, openai_model
+
+
+def chat_model() -> BaseChatModel:
+    """The graphs' model: ChatOpenAI when a key is set, else the offline model."""
+    if not has_api_key():
+        return OfflineChatModel()
+    return openai_model(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
+
+
+__all__ = [
+    "OFFLINE_LABEL",
+    "OfflineChatModel",
+    "chat_model",
+    "has_api_key",
+]

@@ -1,0 +1,11 @@
+"""What both HTTP engines (``langgraph dev`` and Aegra) load for this project.
+
+``app`` is the FastAPI app of ``langgraph.json``/``aegra.json`` ``http.app`` (the
+memory routes and the chat page, whose files are ``static/``); ``auth`` is their
+``auth.path``, on the session tokens of ``session_token`` and the one-token rule
+of ``identity_guard``; ``run_input`` checks what a run is sent; ``memory_panel``
+is the page's view of memory. ``langgraph_dev/`` and ``aegra/`` hold the
+patches that apply to one engine only, each gated on the versions reviewed. It
+may import every other layer of ``adapters`` and ``memory``; nothing imports it
+but the engines (and the tests).
+"""

@@ -1,0 +1,175 @@
+"""LangGraph custom auth: session identity and owner-scoped resources (SPEC §8).
+
+Every request to the LangGraph API carries a session token: the
+``X-AIMind-Session`` header, ``Authorization: Bearer``, ``X-Api-Key`` (the
+LangGraph SDKs' ``api_key``) or the ``aimind_session`` cookie, taken as
+``adapters.server.session_token`` says. The token is hashed there and only the hash
+(the ``SessionHash``) travels on as the user's identity: graphs read it from
+``config["configurable"]["langgraph_auth_user"]``.
+
+Threads, runs, crons, user-made assistants and store items are stamped with
+``owner=<identity>`` on create and filtered by it on every read, search,
+update and delete, so one session can never see or touch another's.
+
+LangGraph Studio (``langgraph dev`` only) is authenticated by the server as
+``langgraph-studio-user``; it is treated as one more owner, so Studio can
+list the graphs, create threads and run them, but sees no session's threads.
+Its runs get a chat memory of their own in development (``adapters.chat_memory.runtime``).
+An update never changes a resource's ``owner``.
+
+The module serves both servers unchanged, ``langgraph dev`` and Aegra (SPEC §15),
+so it imports neither: the authenticate handler takes header names and values as
+``bytes`` (``langgraph dev``) or ``str`` (Aegra), and a run's input is read from
+either shape of the ``create_run`` value (``run_request``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph_sdk import Auth
+
+from adapters.server.run_input import TURN_GRAPHS, RunInputError, check_run_input
+from adapters.server.session_token import SessionTokenError, session_identity
+from memory.session import load_secret
+
+OWNER_KEY = "owner"
+SYSTEM_CREATOR = {"created_by": "system"}
+GRAPH_ASSISTANT_NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
+"""The namespace both servers derive a graph's own assistant id from (``uuid5(ns, graph)``):
+``langgraph_api.graph.NAMESPACE_GRAPH`` and ``aegra_api.constants.ASSISTANT_NAMESPACE_UUID``."""
+TURN_ASSISTANTS = frozenset(
+    {*TURN_GRAPHS, *(str(uuid.uuid5(GRAPH_ASSISTANT_NAMESPACE, g)) for g in TURN_GRAPHS)}
+)
+"""How a run names one of our graphs: the graph id (what Aegra passes on, and what a
+client may send) or the id of the graph's own assistant. An assistant a user made of
+one of them has a random id: its input is only checked for shape."""
+
+# Loaded at import, i.e. at server start-up: a missing production secret stops the
+# server with a clear message instead of failing each request with a 500 (SPEC §12.6).
+_SECRET = load_secret()
+
+auth = Auth()
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else value
+
+
+@auth.authenticate
+async def authenticate(headers: Mapping[str | bytes, str | bytes]) -> Auth.types.MinimalUserDict:
+    """Identity = sessionHash. The raw token goes no further than this function.
+
+    ``headers``: ``bytes`` under ``langgraph dev``, ``str`` under Aegra. A request with
+    two different tokens never gets here (``adapters.server.identity_guard``)."""
+    named = {_text(k).lower(): _text(v) for k, v in headers.items()}
+    try:
+        identity = session_identity(named, _SECRET)
+    except SessionTokenError as exc:
+        raise Auth.exceptions.HTTPException(status_code=401, detail=exc.message) from None
+    return {"identity": str(identity), "display_name": "session", "is_authenticated": True}
+
+
+def _owner(ctx: Auth.types.AuthContext) -> dict[str, str]:
+    return {OWNER_KEY: ctx.user.identity}
+
+
+def _stamp(value: dict[str, Any], ctx: Auth.types.AuthContext) -> dict[str, str]:
+    """Set ``owner`` on the resource being written and return the owner filter."""
+    owner = _owner(ctx)
+    metadata = value.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
+        value["metadata"] = metadata
+    metadata.pop("created_by", None)  # only the server may mark an assistant as system
+    metadata.update(owner)
+    return owner
+
+
+@auth.on.threads.create
+@auth.on.crons.create
+async def on_create(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """New threads and crons belong to the caller."""
+    return _stamp(value, ctx)
+
+
+def run_request(value: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """(assistant_id, input, command) of a ``threads.create_run`` value, from either server.
+
+    ``langgraph dev`` passes the run's ``Auth.types.RunsCreate``: the assistant's UUID
+    beside ``kwargs`` holding ``input`` and ``command``. Aegra passes the request body
+    itself: ``input``, ``command`` and ``assistant_id`` as the client sent it (a graph id
+    or an assistant's UUID).
+    """
+    kwargs = value.get("kwargs")
+    body = kwargs if isinstance(kwargs, Mapping) else value
+    return value.get("assistant_id"), body.get("input"), body.get("command")
+
+
+@auth.on.threads.create_run
+async def on_thread_run(
+    ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value
+) -> Auth.types.FilterType:
+    """Runs (threaded, resumed or stateless) are stamped; the thread must be the caller's.
+
+    Malformed input is refused here with a 422, before a run is queued.
+    """
+    assistant_id, run_input, command = run_request(value)
+    try:
+        check_run_input(run_input, turn=str(assistant_id) in TURN_ASSISTANTS, command=command)
+    except RunInputError as exc:
+        raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
+    return _stamp(value, ctx)
+
+
+@auth.on.threads.update
+@auth.on.crons.update
+async def on_owned_update(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """Only the owner changes a thread or cron, and never its owner: an ``owner`` in the
+    new metadata is the caller's own (a cron re-owned would list under another session
+    and still run as the first)."""
+    metadata = value.get("metadata")
+    if isinstance(metadata, dict) and OWNER_KEY in metadata:
+        metadata[OWNER_KEY] = ctx.user.identity
+    return _owner(ctx)
+
+
+@auth.on.threads.read
+@auth.on.threads.delete
+@auth.on.threads.search
+@auth.on.crons.read
+@auth.on.crons.delete
+@auth.on.crons.search
+async def on_owned_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """Threads and crons: only the owner's are seen or deleted."""
+    return _owner(ctx)
+
+
+@auth.on.assistants.create
+@auth.on.assistants.update
+async def on_assistant_write(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    return _stamp(value, ctx)
+
+
+@auth.on.assistants.read
+@auth.on.assistants.search
+async def on_assistant_read(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    """The graphs' own assistants are visible to everyone; user-made ones to their owner."""
+    return {"$or": [dict(SYSTEM_CREATOR), _owner(ctx)]}
+
+
+@auth.on.assistants.delete
+async def on_assistant_delete(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
+    return _owner(ctx)
+
+
+@auth.on.store()
+async def on_store(ctx: Auth.types.AuthContext, value: Any) -> None:
+    """Store items live under the caller's own namespace: ``(<identity>, ...)``."""
+    namespace = tuple(value.get("namespace") or ())
+    if not namespace or namespace[0] != ctx.user.identity:
+        raise Auth.exceptions.HTTPException(
+            status_code=403, detail="Store namespaces must start with your own identity."
+        )

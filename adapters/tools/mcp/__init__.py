@@ -1,0 +1,3 @@
+"""MCP: the client the graphs use (``client``), one live session per configured
+server (``sessions``), and the project's own stdio server (``server``,
+``python -m adapters.tools.mcp.server``)."""

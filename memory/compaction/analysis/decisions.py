@@ -1,0 +1,49 @@
+"""Whether a sentence states a decision, and how strongly: what to pin and what to evict first."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.compaction.analysis import decisions_en, decisions_zh
+from memory.compaction.analysis.sentences import is_chinese, split_sentences
+
+UNRECOGNISED = 0.5
+"""The strength of a pin no rule recognises (a model's terse "DB: PostgreSQL", a pin kept
+from before): it stays, but past the cap it goes before any recognised decision."""
+
+
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』')
+_WORD = re.compile(r"[A-Za-z0-9]+|[\u4e00-\u9fff]")
+
+
+def _unquoted(sentence: str) -> str:
+    """The sentence without reported speech: a quote of three or more words is not ours.
+
+    A short quote stays ("we named the puppy "Luna""); a bot quoting the user's
+    message or the pins back is not deciding anything.
+    """
+    return _QUOTED.sub(lambda m: m.group() if len(_WORD.findall(m.group())) < 3 else " ", sentence)
+
+
+@lru_cache(maxsize=4_096)
+def decision_strength(sentence: str) -> float:
+    """0 for no decision; above 0 the stronger the more explicitly it was decided.
+
+    Cached: the summary's sentences come back at every compaction.
+    """
+    text = _unquoted(sentence)
+    rules = decisions_zh if is_chinese(text) else decisions_en
+    return rules.decision_strength(text)
+
+
+def is_bare_confirmation(sentence: str) -> bool:
+    """ "Booked!", "预订成功。": a confirmation whose object is the sentence after it."""
+    rules = decisions_zh if is_chinese(sentence) else decisions_en
+    return rules.is_bare_confirmation(sentence)
+
+
+@lru_cache(maxsize=4_096)
+def pin_strength(pin: str) -> float:
+    """A pin's rank for eviction: its most decision-like sentence, or ``UNRECOGNISED``."""
+    return max((decision_strength(s) for s in split_sentences(pin)), default=0.0) or UNRECOGNISED

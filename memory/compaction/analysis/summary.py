@@ -1,0 +1,391 @@
+"""The extractive summary: the folded turns' informative sentences merged into the old summary.
+
+One line per message, ``- User: …`` / ``- Assistant: …``, holding only that
+message's sentences worth keeping. Each compaction reads the previous summary's
+lines back as older messages and ranks everything together, so the summary is
+merged, not appended to: greetings, thanks and cheers are dropped; a sentence
+said again keeps only its newest place; a quote of text held elsewhere (a bot
+echoing the question or the pins) is cut; a bot's boilerplate — near-identical
+sentences in three or more of its replies — goes altogether; and past the bound
+the least salient sentences go first, older before newer among equals.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memory.compaction.analysis.condense import condense
+from memory.compaction.analysis.decisions import decision_strength
+from memory.compaction.analysis.mentions import mentions
+from memory.compaction.analysis.salience import information, is_filler, salience, template
+from memory.compaction.analysis.sentences import is_chinese, split_sentences
+from memory.compaction.analysis.words import anchors, content_words
+from memory.models import ChatThreadMessage
+from memory.text import clip, normalize
+
+ROLE_LABELS = {"user": "User", "assistant": "Assistant"}
+SENTENCE_CHARS = 240
+"""One kept sentence at most; a longer one is cut at a word boundary."""
+RECENCY_WEIGHT = 4.0
+"""Salience added to the newest part, 0 to the oldest: newer facts outrank equal older ones."""
+TAIL_CHARS = 750
+"""Characters kept for the last line's list of names and numbers that did not fit."""
+TAIL_SHARE = 0.3
+"""At most this share of a small summary goes to the list."""
+TAIL_LABELS = {"en": "- Also mentioned: ", "zh": "- 还提到："}
+TAIL_SEP = "; "
+GROUP_SEP = ", "
+"""Between the mentions of one sentence (said together: "Golden Curry, 01223329432")."""
+ECHO_CHARS = 12
+"""A quoted span at least this long that repeats text held elsewhere is an echo, cut."""
+ECHO_REMAINS = 3.0
+"""What is left of a sentence once its echo is cut must tell at least this much to stay."""
+RESTATED_SHARE = 0.8
+"""An older sentence whose content words (numbers all included) are this much in a newer
+one is said again by it: only the newer stays."""
+DENSITY_CHARS = 40
+DENSITY_CHARS_ZH = 14
+"""Selection ranks salience per character, a sentence counted at least this long: the
+budget is characters, so short dense facts ("13:00 it is.") beat long ones that tell the
+same, and a one-word sentence does not outrank everything."""
+BOILERPLATE_WORDS = 6
+BOILERPLATE_REPLIES = 3
+BOILERPLATE_SIMILARITY = 0.8
+"""An assistant sentence of at least BOILERPLATE_WORDS words whose near-copies (Jaccard of
+words, numbers masked, at least BOILERPLATE_SIMILARITY) are in BOILERPLATE_REPLIES or more
+replies is boilerplate: a fact is not restated three times, a bot's preamble is."""
+
+_LABELLED = re.compile(r"^-?\s*(User|Assistant):\s*(.*)$")
+_UNLABELLED = re.compile(r"^[-*•]\s*")
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
+_WORD = re.compile(r"\w+")
+_ENDED = re.compile(r"[.!?。！？…]['\"”’」』）)\]]*$")
+_QUESTION = re.compile(r"[?？]\W*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One message's worth of text: a line of the previous summary or a folded message."""
+
+    role: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    part: int
+    order: int
+    text: str
+    score: float
+
+
+def previous_parts(summary: str) -> list[Part]:
+    """The old summary's lines as parts; a model's prose lines have no role."""
+    parts = []
+    for line in summary.splitlines():
+        if not line.strip():
+            continue
+        if m := _LABELLED.match(line.strip()):
+            role = "user" if m.group(1) == "User" else "assistant"
+            parts.append(Part(role, m.group(2)))
+        else:
+            parts.append(Part(None, _UNLABELLED.sub("", line.strip())))
+    return parts
+
+
+def _without_echoes(sentence: str, others: list[str]) -> str:
+    """Cut quoted spans whose text is held elsewhere (the user's question, a pin)."""
+
+    def cut(m: re.Match[str]) -> str:
+        quoted = normalize(next(g for g in m.groups() if g is not None))
+        echo = len(quoted) >= ECHO_CHARS and any(quoted in text for text in others)
+        return "" if echo else m.group()
+
+    return _QUOTED.sub(cut, sentence).strip()
+
+
+@lru_cache(maxsize=8_192)
+def _words(sentence: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(template(_QUOTED.sub(" ", sentence))))
+
+
+def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
+    """For each set, the other sets that may hold ``share`` of its words: those holding one
+    of its rarest words, as many as it can miss plus one (a prefix filter: the pairs are
+    not all compared, so a fold stays fast however long the summary's lines)."""
+    postings: dict[str, list[int]] = {}
+    for i, words in enumerate(sets):
+        for word in words:
+            postings.setdefault(word, []).append(i)
+    out: list[set[int]] = []
+    for i, words in enumerate(sets):
+        needed = math.ceil(share * len(words) - 1e-9)
+        rarest = sorted(words, key=lambda w: (len(postings[w]), w))[: len(words) - needed + 1]
+        out.append({j for w in rarest for j in postings[w] if j != i})
+    return out
+
+
+def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int]:
+    """Indexes of assistant sentences with near-copies in ``BOILERPLATE_REPLIES`` replies."""
+    mine = [
+        (i, part, w)
+        for i, (part, text) in enumerate(sentences)
+        if parts[part].role == "assistant" and len(w := _words(text)) >= BOILERPLATE_WORDS
+    ]
+    sets = [w for _, _, w in mine]
+    out: set[int] = set()
+    for (i, part, words), near in zip(mine, _sharing(sets, BOILERPLATE_SIMILARITY), strict=True):
+        replies = {
+            mine[j][1]
+            for j in near
+            if len(words & sets[j]) >= BOILERPLATE_SIMILARITY * len(words | sets[j])
+        }
+        if len(replies | {part}) >= BOILERPLATE_REPLIES:
+            out.add(i)
+    return out
+
+
+def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
+    """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped."""
+    texts: list[str] = []  # the parts normalised, made when a quote needs them
+    pinned = [normalize(k) for k in known]
+    held = set(pinned)
+    every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
+    for index, part in enumerate(parts):
+        for order, raw in enumerate(split_sentences(part.text)):
+            cut = raw
+            if _QUOTED.search(raw):
+                texts = texts or [normalize(p.text) for p in parts]
+                others = [t for j, t in enumerate(texts) if j != index] + pinned
+                cut = _without_echoes(raw, others)
+            every.append((index, order, raw, cut))
+    boilerplate = _boilerplate([(part, cut) for part, _, _, cut in every], parts)
+    span = max(len(every) - 1, 1)  # recency by the sentence's place: a line holds many
+    found: list[_Sentence] = []
+    for i, (index, order, raw, cut) in enumerate(every):
+        echoed = cut != raw and (len(cut) * 2 <= len(raw) or information(cut) < ECHO_REMAINS)
+        if i in boilerplate or echoed or _empty(cut) or normalize(raw) in held:
+            continue  # boilerplate, an echo, nothing to remember, or held as a pin already
+        sentence = _ended(clip(condense(cut), SENTENCE_CHARS))
+        found.append(
+            _Sentence(index, order, sentence, salience(sentence) + RECENCY_WEIGHT * i / span)
+        )
+    return _without_restated(found)
+
+
+def _ended(sentence: str) -> str:
+    """The sentence with a full stop if it had none: sentences share a line in the summary,
+    and one without an end would run into the next when the line is read back."""
+    if _ENDED.search(sentence):
+        return sentence
+    return sentence + ("。" if is_chinese(sentence) else ".")
+
+
+def _empty(sentence: str) -> bool:
+    """Nothing to remember: filler, or a question that names nothing ("What kind of puppy?",
+    "Is there anything else I can help with?", "这两个酒店哪个提供残疾人设施？"): its answer,
+    if any, is the fact, and a question holds none."""
+    if is_filler(sentence):
+        return True
+    return (
+        bool(_QUESTION.search(sentence))
+        and not anchors(sentence)
+        and not decision_strength(sentence)
+    )
+
+
+def _said_again(old: frozenset[str], numbers: frozenset[str], new: frozenset[str]) -> bool:
+    """``new`` holds most of ``old``'s words and every one of its numbers."""
+    return bool(old) and len(old & new) >= RESTATED_SHARE * len(old) and numbers <= new
+
+
+def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
+    """Each sentence said again later (the same, or its words within a newer one) keeps only
+    its newest place. A number of its own makes a sentence a different fact."""
+    words = [frozenset(content_words(c.text)) for c in found]
+    numbers = [frozenset(w for w in ws if any(ch.isdigit() for ch in w)) for ws in words]
+    keys = [normalize(c.text) for c in found]
+    last = {key: i for i, key in enumerate(keys)}
+    near = _sharing(words, RESTATED_SHARE)
+    return [
+        c
+        for i, c in enumerate(found)
+        if last[keys[i]] == i
+        and not any(j > i and _said_again(words[i], numbers[i], words[j]) for j in near[i])
+    ]
+
+
+def _label(role: str | None) -> str:
+    return f"- {ROLE_LABELS[role]}: " if role else "- "
+
+
+class _Layout:
+    """The rendered summary's lines as sentences are added: one line per run of parts by
+    the same speaker, so a label is paid once per run, not once per message (on chat
+    turns' short facts the labels were a fifth of the summary)."""
+
+    def __init__(self, parts: list[Part]) -> None:
+        self.roles = [p.role for p in parts]
+        self.opened: list[int] = []  # parts holding a chosen sentence, in order
+
+    def _line(self, part: int) -> int:
+        return 1 + len(_label(self.roles[part]))  # a newline and the label
+
+    def cost(self, part: int, text: str) -> int:
+        """Characters this sentence adds once rendered."""
+        at = bisect.bisect_left(self.opened, part)
+        if at < len(self.opened) and self.opened[at] == part:
+            return 1 + len(text)  # a space on its part's line
+        before = self.roles[self.opened[at - 1]] if at else _NO_LINE
+        after = self.roles[self.opened[at]] if at < len(self.opened) else _NO_LINE
+        role = self.roles[part]
+        if role in (before, after):
+            return 1 + len(text)  # joins the run before or after it
+        split = self._line(self.opened[at]) if before is not _NO_LINE and before == after else 0
+        return self._line(part) + len(text) + split
+
+    def add(self, part: int) -> None:
+        at = bisect.bisect_left(self.opened, part)
+        if at == len(self.opened) or self.opened[at] != part:
+            self.opened.insert(at, part)
+
+
+_NO_LINE = object()
+
+
+def _select(
+    candidates: list[_Sentence], parts: list[Part], limit: int, held: Sequence[str]
+) -> list[_Sentence]:
+    """The sentences that tell the most per character and fit in ``limit`` once rendered.
+
+    Greedy on what is still new: a sentence's salience counts in proportion to its
+    content words not yet in the summary, the pins or the kept turns (``held``), so the
+    summary holds many facts once rather than one fact many times. Lazy: a sentence's
+    worth only falls as the summary grows, so it is re-scored only when it comes up.
+    """
+    covered: set[str] = {w for text in held for w in content_words(text)}
+    words = [frozenset(content_words(c.text)) for c in candidates]
+    floors = [DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS for c in candidates]
+
+    def worth(i: int) -> float:
+        c = candidates[i]
+        novel = len(words[i] - covered) / len(words[i]) if words[i] else 1.0
+        return c.score * novel / max(len(c.text), floors[i])
+
+    heap = [(-worth(i), -c.part, -c.order, i) for i, c in enumerate(candidates)]
+    heapq.heapify(heap)
+    chosen: list[_Sentence] = []
+    layout = _Layout(parts)
+    used = -1  # no newline before the first line
+    while heap:
+        stale, part, order, i = heapq.heappop(heap)
+        fresh = worth(i)
+        if heap and fresh < -heap[0][0] and fresh < -stale:
+            heapq.heappush(heap, (-fresh, part, order, i))
+            continue
+        c = candidates[i]
+        cost = layout.cost(c.part, c.text)
+        if used + cost > limit or (words[i] and not words[i] - covered):
+            continue
+        used += cost
+        layout.add(c.part)
+        covered.update(words[i])
+        chosen.append(c)
+    return chosen
+
+
+def _render(chosen: list[_Sentence], parts: list[Part]) -> str:
+    """One line per run of the same speaker, its sentences in the order they were said."""
+    lines: list[tuple[str | None, list[str]]] = []
+    for c in sorted(chosen, key=lambda c: (c.part, c.order)):
+        role = parts[c.part].role
+        if lines and lines[-1][0] == role:
+            lines[-1][1].append(c.text)
+        else:
+            lines.append((role, [c.text]))
+    return "\n".join(_label(role) + " ".join(texts) for role, texts in lines)
+
+
+def _tail_of(summary: str) -> tuple[list[tuple[str, ...]], str]:
+    """The old summary's listed mentions (grouped as they were) and its other lines."""
+    lines = summary.splitlines()
+    for label in TAIL_LABELS.values():
+        if lines and lines[-1].startswith(label):
+            listed = lines[-1][len(label) :].split(TAIL_SEP)
+            groups = [tuple(m for m in g.split(GROUP_SEP) if m.strip()) for g in listed]
+            return [g for g in groups if g], "\n".join(lines[:-1])
+    return [], summary
+
+
+def _tail(
+    candidates: list[_Sentence],
+    chosen: list[_Sentence],
+    old: list[tuple[str, ...]],
+    held: Sequence[str],
+    room: int,
+) -> str:
+    """The names and numbers of sentences that did not fit, newest first, then the old
+    list's, each once and none already held, in at most ``room`` characters."""
+    taken = {(c.part, c.order) for c in chosen}
+    left = sorted(
+        (c for c in candidates if (c.part, c.order) not in taken),
+        key=lambda c: (c.part, c.order),
+        reverse=True,
+    )
+    text = normalize(" ".join(held))
+    said = left[0].text if left else " ".join(m for group in old for m in group)
+    label = TAIL_LABELS["zh" if is_chinese(said) else "en"]  # the conversation's language
+    groups: list[list[str]] = []  # one per sentence: what it names, said together
+    seen: set[str] = set()
+    used = len(label) - len(TAIL_SEP)
+    for mentioned in [mentions(c.text) for c in left] + old:
+        group: list[str] = []
+        for mention in mentioned:
+            key = mention.casefold()  # a name or a number: no spaces or stops to fold
+            cost = len(mention) + len(TAIL_SEP if not group else GROUP_SEP)
+            if key and key not in seen and key not in text and used + cost <= room:
+                seen.add(key)
+                group.append(mention)
+                used += cost
+        if group:
+            groups.append(group)
+    return label + TAIL_SEP.join(GROUP_SEP.join(g) for g in groups) if groups else ""
+
+
+def merge_summary(
+    previous: str,
+    folded: Sequence[ChatThreadMessage],
+    known: Sequence[str],
+    limit: int,
+    kept: Sequence[str] = (),
+) -> str:
+    """The new summary: old lines and folded messages ranked together, at most ``limit`` chars.
+
+    ``known`` is text memory holds elsewhere (the pins): quoting it is an echo, and a
+    sentence that is a pin is not repeated here. ``kept`` are the turns that stay
+    verbatim: what they say is not new.
+    """
+    old_tail, lines = _tail_of(previous)
+    parts = previous_parts(lines) + [Part(m.role, m.text) for m in folded]
+    candidates = _candidates(parts, known)
+    held = [*known, *kept]
+    reserve = min(TAIL_CHARS, int(limit * TAIL_SHARE))
+    chosen = _select(candidates, parts, limit - reserve, held)
+    if chosen:
+        prose = _render(chosen, parts)
+        tail = _tail(candidates, chosen, old_tail, [prose, *held], limit - len(prose) - 1)
+        if len(tail) + 1 < reserve:  # fewer names than room for them: the prose takes the rest
+            chosen = _select(candidates, parts, limit - len(tail) - 1, held)
+            prose = _render(chosen, parts)
+            tail = _tail(candidates, chosen, old_tail, [prose, *held], limit - len(prose) - 1)
+        return f"{prose}\n{tail}" if tail else prose
+    if previous.strip():
+        return clip(previous, limit)
+    last = folded[-1]  # only chatter was folded: keep a trace of it, never an empty summary
+    return clip(_label(last.role) + clip(last.text, SENTENCE_CHARS), limit)

@@ -1,0 +1,102 @@
+"""Where memory lives: the checkpointer backends and memory's threads on them (SPEC §10).
+
+This package owns every byte memory stores: one module per backend (``sqlite``,
+``postgres``, ``inmemory``, on the protocol in ``base``), the thread store that
+reads and compare-and-puts ``chat:`` threads (``store``), the per-thread locks
+and shared stamps several processes coordinate through (``locks``, ``stamps``),
+increasing ids (``ids``), the data folder (``paths``) and the savers the servers
+and agents open (``checkpointer``). It may import ``memory.limits`` and
+``memory.models`` (the shared constants and records) and nothing else of memory:
+not compaction, not the service.
+
+The backends named by ``AIMIND_DATABASE_URL``:
+``sqlite:///path`` (the embedded default), ``postgresql://…`` or ``memory``.
+Each module holds its backend's SQL, the server's saver (the stock one plus the
+capabilities it lacks) and memory's own compare-and-put path for ``chat:`` threads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from memory.storage.base import UNCHANGED, Backend, Head, MemoryThreads
+from memory.storage.paths import default_database_url
+
+DATABASE_URL_ENV = "AIMIND_DATABASE_URL"
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "UNCHANGED",
+    "Backend",
+    "DatabaseURLError",
+    "Head",
+    "MemoryThreads",
+    "backend_of",
+    "database_url",
+    "open_backend",
+    "open_saver",
+    "sqlite_path",
+]
+
+
+class DatabaseURLError(ValueError):
+    """AIMIND_DATABASE_URL names no backend we support."""
+
+
+def database_url(url: str | None = None) -> str:
+    """``url``, else ``AIMIND_DATABASE_URL``, else the embedded SQLite file."""
+    return url or os.environ.get(DATABASE_URL_ENV) or default_database_url()
+
+
+def sqlite_path(url: str) -> Path:
+    """The file of a ``sqlite:///path`` URL."""
+    return Path(url.removeprefix("sqlite:///"))
+
+
+def backend_of(url: str) -> str:
+    if url == "memory":
+        return "memory"
+    if url.startswith("sqlite:///"):
+        return "sqlite"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgres"
+    raise DatabaseURLError("AIMIND_DATABASE_URL must be sqlite:///path, postgresql://… or memory")
+
+
+@asynccontextmanager
+async def open_backend(url: str) -> AsyncIterator[Backend]:
+    """The saver and memory's threads of the database at ``url``, ready to use."""
+    backend = backend_of(url)
+    if backend == "memory":
+        from memory.storage.inmemory import open_inmemory
+
+        async with open_inmemory() as opened:
+            yield opened
+    elif backend == "sqlite":
+        from memory.storage.sqlite import open_sqlite
+
+        async with open_sqlite(url) as opened:
+            yield opened
+    else:
+        from memory.storage.postgres import open_postgres
+
+        async with open_postgres(url) as opened:
+            yield opened
+
+
+@asynccontextmanager
+async def open_saver(url: str) -> AsyncIterator[BaseCheckpointSaver]:
+    """Only the server's saver (no memory connection or lock files)."""
+    if backend_of(url) == "sqlite":
+        from memory.storage.sqlite import open_sqlite_saver
+
+        async with open_sqlite_saver(url) as saver:
+            yield saver
+    else:
+        async with open_backend(url) as opened:
+            yield opened.saver

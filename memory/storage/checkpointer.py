@@ -1,0 +1,32 @@
+"""The server's checkpointer (``langgraph.json`` ``checkpointer.path``, SPEC §10).
+
+The stock saver of the backend ``AIMIND_DATABASE_URL`` names, with the
+capabilities the LangGraph server asks for that it lacks (``aprune``,
+``adelete_for_runs``, ``acopy_thread``), so the server's threads and the memory
+threads share one database while agent threads stay on stock behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from memory.storage import database_url, open_saver
+
+__all__ = ["open_checkpointer", "server_checkpointer"]
+
+
+@asynccontextmanager
+async def open_checkpointer(url: str | None = None) -> AsyncIterator[BaseCheckpointSaver]:
+    """Open the saver named by ``url`` (default: ``AIMIND_DATABASE_URL``), set up and ready."""
+    async with open_saver(database_url(url)) as saver:
+        yield saver
+
+
+@asynccontextmanager
+async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
+    """``langgraph.json`` ``checkpointer.path`` target: the same database memory uses."""
+    async with open_checkpointer() as saver:
+        yield saver

@@ -1,0 +1,267 @@
+"""SQLite, the embedded default: the stock ``AsyncSqliteSaver`` for the server, memory's own
+connection beside it.
+
+All SQL of this backend is in this module. The server's saver is
+``AsyncSqliteSaver`` as released, plus what it lacks (``aprune``,
+``adelete_for_runs``, ``acopy_thread``), on its own connection under its own
+lock. Memory threads use a second connection in autocommit mode, shared by every
+session: a turn is one ``INSERT … SELECT … WHERE latest IS parent`` statement,
+which SQLite runs atomically under its write lock. Nothing on that connection
+ever opens a transaction (other sessions' statements would join it and share its
+fate): a clear, two statements, runs on a connection of its own. Across
+processes, a record lock per thread (``memory.storage.locks``) keeps writers of one
+session in line and the shared stamps (``memory.storage.stamps``) let a reader skip the
+query when its copy is still the latest. The database file is created 0600;
+SQLite gives its ``-wal`` and ``-shm`` the same mode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from memory.limits import SQLITE_BUSY_ENV, SQLITE_BUSY_TIMEOUT_S
+from memory.storage import sqlite_path
+from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
+from memory.storage.locks import FileLocks
+from memory.storage.paths import create_private
+from memory.storage.stamps import SharedStamps
+
+# --- memory threads ------------------------------------------------------------------------
+
+LATEST_SQL = """
+SELECT checkpoint_id,
+  CASE WHEN checkpoint_id IS :known THEN NULL ELSE type END,
+  CASE WHEN checkpoint_id IS :known THEN NULL ELSE checkpoint END,
+  CASE WHEN checkpoint_id IS :known THEN NULL ELSE metadata END
+FROM checkpoints WHERE thread_id = :tid AND checkpoint_ns = ''
+ORDER BY checkpoint_id DESC LIMIT 1
+"""
+PUT_SQL = """
+INSERT INTO checkpoints
+  (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+SELECT :tid, '', :cid, :parent, :type, :checkpoint, :metadata
+WHERE (
+  SELECT checkpoint_id FROM checkpoints WHERE thread_id = :tid AND checkpoint_ns = ''
+  ORDER BY checkpoint_id DESC LIMIT 1
+) IS :parent
+RETURNING checkpoint_id
+"""
+"""One statement, so one atomic step under SQLite's write lock: the check and the insert
+see the same thread."""
+PRUNE_SQL = """
+DELETE FROM checkpoints WHERE thread_id = :tid AND checkpoint_ns = '' AND checkpoint_id < :cid
+"""
+"""Ids grow from parent to child: every checkpoint older than the one just written goes."""
+DELETE_THREAD_SQL = (
+    "DELETE FROM checkpoints WHERE thread_id = :tid",
+    "DELETE FROM writes WHERE thread_id = :tid",
+)
+
+# --- capabilities the stock saver lacks -------------------------------------------------------
+
+PRUNE_STRATEGIES = ("keep_latest", "delete")
+_THREADS = "SELECT value FROM json_each(:tids)"
+DELTA_THREADS_SQL = f"""
+SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id IN ({_THREADS}) AND (
+  json_type(CAST(metadata AS TEXT), '$.counters_since_delta_snapshot') IS NOT NULL
+  OR json_type(CAST(metadata AS TEXT), '$.delta_writes_versioned') IS NOT NULL
+)
+"""
+"""Threads of a ``DeltaChannel`` graph: their history lives in older rows (as upstream's
+Postgres saver, ``keep_latest`` refuses them)."""
+KEEP_LATEST_SQL = (
+    f"""
+    DELETE FROM checkpoints WHERE thread_id IN ({_THREADS}) AND checkpoint_id < (
+      SELECT max(c.checkpoint_id) FROM checkpoints c
+      WHERE c.thread_id = checkpoints.thread_id AND c.checkpoint_ns = checkpoints.checkpoint_ns
+    )
+    """,
+    f"""
+    DELETE FROM writes WHERE thread_id IN ({_THREADS}) AND NOT EXISTS (
+      SELECT 1 FROM checkpoints c WHERE c.thread_id = writes.thread_id
+      AND c.checkpoint_ns = writes.checkpoint_ns AND c.checkpoint_id = writes.checkpoint_id
+    )
+    """,
+)
+DELETE_THREADS_SQL = (
+    f"DELETE FROM checkpoints WHERE thread_id IN ({_THREADS})",
+    f"DELETE FROM writes WHERE thread_id IN ({_THREADS})",
+)
+_RUN_CHECKPOINTS = """
+SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints
+WHERE json_extract(CAST(metadata AS TEXT), '$.run_id') IN (SELECT value FROM json_each(:runs))
+"""
+DELETE_FOR_RUNS_SQL = (
+    f"""
+    DELETE FROM writes WHERE (thread_id, checkpoint_ns, checkpoint_id) IN ({_RUN_CHECKPOINTS})
+    """,
+    f"""
+    DELETE FROM checkpoints
+    WHERE (thread_id, checkpoint_ns, checkpoint_id) IN ({_RUN_CHECKPOINTS})
+    """,
+)
+COPY_THREAD_SQL = (
+    """
+    INSERT OR IGNORE INTO checkpoints
+      (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+    SELECT :dst, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata
+    FROM checkpoints WHERE thread_id = :src
+    """,
+    """
+    INSERT OR IGNORE INTO writes
+      (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, value)
+    SELECT :dst, checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, value
+    FROM writes WHERE thread_id = :src
+    """,
+)
+
+
+class SqliteServerSaver(AsyncSqliteSaver):
+    """``AsyncSqliteSaver`` as released, plus ``aprune``, ``adelete_for_runs`` and
+    ``acopy_thread``, each one transaction on the saver's connection under its lock."""
+
+    async def _transaction(self, statements: Sequence[str], params: dict[str, Any]) -> None:
+        await self.setup()
+        async with self.lock:
+            try:
+                for statement in statements:
+                    await self.conn.execute_fetchall(statement, params)
+            except BaseException:
+                await self.conn.rollback()
+                raise
+            await self.conn.commit()
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """``keep_latest``: each namespace keeps its latest checkpoint (and that one's
+        writes); ``delete``: the threads go. As upstream, a thread that uses a
+        ``DeltaChannel`` cannot be pruned to its latest (NotImplementedError)."""
+        if isinstance(thread_ids, str):
+            raise TypeError("thread_ids must be a sequence of thread IDs, not a str")
+        if strategy not in PRUNE_STRATEGIES:
+            raise ValueError(f"Unknown prune strategy: {strategy!r}")
+        tids = json.dumps([str(t) for t in thread_ids])
+        if tids == "[]":
+            return
+        if strategy == "delete":
+            await self._transaction(DELETE_THREADS_SQL, {"tids": tids})
+            return
+        await self.setup()
+        async with self.lock:
+            delta = await self.conn.execute_fetchall(DELTA_THREADS_SQL, {"tids": tids})
+        if delta:
+            names = ", ".join(sorted(row[0] for row in delta))
+            raise NotImplementedError(
+                f"keep_latest can't prune threads that use a DeltaChannel: {names}"
+            )
+        await self._transaction(KEEP_LATEST_SQL, {"tids": tids})
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Drop the checkpoints the runs wrote, and their writes."""
+        runs = json.dumps([str(r) for r in run_ids])
+        if runs != "[]":
+            await self._transaction(DELETE_FOR_RUNS_SQL, {"runs": runs})
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Copy every checkpoint and write of a thread, ids and metadata as they are."""
+        params = {"src": str(source_thread_id), "dst": str(target_thread_id)}
+        await self._transaction(COPY_THREAD_SQL, params)
+
+
+class SqliteMemoryThreads:
+    """Memory threads on a connection of their own, in autocommit mode."""
+
+    def __init__(self, conn: aiosqlite.Connection, serde: SerializerProtocol) -> None:
+        self.conn = conn
+        self.serde = serde
+
+    async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
+        rows = await self.conn.execute_fetchall(LATEST_SQL, {"tid": thread_id, "known": known_id})
+        if not rows:
+            return None
+        _, type_, blob, metadata = rows[0]
+        if blob is None:
+            return UNCHANGED
+        checkpoint = self.serde.loads_typed((type_, blob))
+        return Head(checkpoint, json.loads(metadata) if metadata else {})
+
+    async def put(
+        self,
+        thread_id: str,
+        head: Head,
+        parent_id: str | None,
+        new_versions: dict[str, str],
+        *,
+        prune: bool,
+    ) -> bool:
+        type_, blob = self.serde.dumps_typed(head.checkpoint)
+        params = {
+            "tid": thread_id,
+            "cid": head.id,
+            "parent": parent_id,
+            "type": type_,
+            "checkpoint": blob,
+            "metadata": json.dumps(head.metadata, ensure_ascii=False).encode(),
+        }
+        if not await self.conn.execute_fetchall(PUT_SQL, params):
+            return False
+        if prune:
+            await self.conn.execute_fetchall(PRUNE_SQL, {"tid": thread_id, "cid": head.id})
+        return True
+
+    async def delete(self, thread_id: str) -> None:
+        """One statement on memory's own autocommit connection: the thread's checkpoints go
+        in one atomic step, and no transaction is held that other sessions' writes could
+        join (or be rolled back with). Memory reads nothing else; ``writes`` rows (never
+        memory's own) go in a second statement."""
+        for statement in DELETE_THREAD_SQL:
+            await self.conn.execute_fetchall(statement, {"tid": thread_id})
+
+
+def _connect(path: Path, *, autocommit: bool = True) -> aiosqlite.Connection:
+    """A connection to the database (``autocommit``: no implicit transactions)."""
+    timeout = float(os.environ.get(SQLITE_BUSY_ENV) or SQLITE_BUSY_TIMEOUT_S)
+    if autocommit:
+        return aiosqlite.connect(str(path), timeout=timeout, isolation_level=None)
+    return aiosqlite.connect(str(path), timeout=timeout)
+
+
+def _prepare_file(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    create_private(path)
+
+
+@asynccontextmanager
+async def open_sqlite_saver(url: str) -> AsyncIterator[SqliteServerSaver]:
+    """The server's saver on its own connection, tables set up."""
+    path = sqlite_path(url)
+    # Off the event loop: `langgraph dev` rejects blocking file-system calls in async code.
+    await asyncio.to_thread(_prepare_file, path)
+    async with _connect(path, autocommit=False) as conn:  # as the stock saver expects
+        saver = SqliteServerSaver(conn)
+        await saver.setup()
+        yield saver
+
+
+@asynccontextmanager
+async def open_sqlite(url: str) -> AsyncIterator[Backend]:
+    """The saver, memory's connection, and the cross-process lock and stamp files."""
+    path = sqlite_path(url)
+    async with AsyncExitStack() as stack:
+        saver = await stack.enter_async_context(open_sqlite_saver(url))
+        conn = await stack.enter_async_context(_connect(path))
+        locks = await asyncio.to_thread(FileLocks, Path(f"{path}.lock"))
+        stack.callback(locks.close)
+        stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
+        stack.callback(stamps.close)
+        threads = SqliteMemoryThreads(conn, saver.serde)
+        yield Backend("sqlite", saver, threads, locks=locks, stamps=stamps)
