@@ -11,7 +11,6 @@ import os
 import re
 import stat
 import sys
-import time
 from pathlib import Path
 
 import psycopg
@@ -220,13 +219,12 @@ async def test_dev_secret_is_generated_once_private_and_reused(
 
 
 _RACE_SCRIPT = """
-import importlib.util, sys, time
+import importlib.util, sys
 spec = importlib.util.spec_from_file_location("session", sys.argv[1])
 session = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(session)
-start = float(sys.argv[2])
-while time.time() < start:  # line the processes up, so they race for the file
-    pass
+print("ready", flush=True)
+sys.stdin.readline()  # line the processes up, so they race for the file
 print(session.load_secret().decode())
 """
 
@@ -238,21 +236,22 @@ async def test_processes_starting_together_share_one_dev_secret() -> None:
     data = Path(os.environ["AIMIND_DATA_DIR"])
     for round_ in range(3):
         env = {**os.environ, "AIMIND_DATA_DIR": str(data / f"round-{round_}")}
-        start = str(time.time() + 1.0)
         procs = [
             await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-c",
                 _RACE_SCRIPT,
                 memory.session.__file__,
-                start,
+                stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 env=env,
             )
             for _ in range(4)
         ]
-        outs = [await p.communicate() for p in procs]
+        for p in procs:  # every process imported and waiting: then all go at once
+            assert p.stdout is not None and await p.stdout.readline() == b"ready\n"
+        outs = [await p.communicate(b"go\n") for p in procs]
         assert [p.returncode for p in procs] == [0] * 4, [err.decode()[-300:] for _, err in outs]
         secrets_seen = {out.decode().strip() for out, _ in outs}
         assert len(secrets_seen) == 1 and len(secrets_seen.pop()) >= 32
