@@ -30,9 +30,11 @@ def graph_paths(config: Path = CONFIG_FILE) -> dict[str, str]:
     try:
         return dict(json.loads(config.read_text())["graphs"])
     except (OSError, ValueError, KeyError) as exc:
-        raise GraphLoadError(
-            f"{config.name} with a 'graphs' map is needed next to the code"
-        ) from exc
+        message = (
+            "aimind runs the graphs of a checkout of this project, and there is no readable "
+            f"{config.name} with a 'graphs' map next to its code"
+        )
+        raise GraphLoadError(message) from exc
 
 
 def load_graph(graph_id: str, config: Path = CONFIG_FILE) -> Any:
@@ -46,4 +48,7 @@ def load_graph(graph_id: str, config: Path = CONFIG_FILE) -> Any:
     module_name = ".".join(relative.with_suffix("").parts)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    return getattr(importlib.import_module(module_name), attribute)
+    module = importlib.import_module(module_name)
+    if Path(module.__file__ or "").resolve() != (root / file).resolve():
+        raise GraphLoadError(f"{file} is shadowed by another module named {module_name}")
+    return getattr(module, attribute)

@@ -22,7 +22,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk
 
-from adapters.cli.graphs import load_graph
+from adapters.cli.graphs import GraphLoadError, load_graph
 from memory import ThreadState
 from memory.compaction import STATUS_EVENT
 from memory.session import TOKEN_RE
@@ -272,11 +272,15 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="[%(levelname)s] %(message)s")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
-    if args.command == "chat":
-        return asyncio.run(chat(args.session))
-    if args.command == "memory":
-        return asyncio.run(memory_show(args.session))
-    return asyncio.run(demo())
+    try:
+        if args.command == "chat":
+            return asyncio.run(chat(args.session))
+        if args.command == "memory":
+            return asyncio.run(memory_show(args.session))
+        return asyncio.run(demo())
+    except GraphLoadError as exc:
+        sys.stderr.write(f"{exc}.\n")
+        return 1
 
 
 if __name__ == "__main__":

@@ -6,11 +6,15 @@ checkout's ``.aimind/``); nothing else of the caller's ``AIMIND_*`` is inherited
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from adapters.cli.graphs import GraphLoadError, load_graph
 from adapters.cli.main import session_token
 from memory.session import TOKEN_RE
 
@@ -90,3 +94,17 @@ def test_memory_show_of_a_session_without_memory_says_so_and_fails(tmp_path: Pat
     assert sentence.startswith("No chat memory for session 'never used' in sqlite:///")
     assert sentence.endswith("aimind chat --session 'never used'")
     assert "Traceback" not in shown.stderr
+
+
+def test_graphs_load_by_the_paths_in_langgraph_json(tmp_path: Path) -> None:
+    """The CLI finds a graph the way the servers do, and says so in a sentence when it can't."""
+    served = importlib.import_module("graphs.chat.graph").graph
+    assert load_graph("chat") is served  # the same module object, not a second copy
+    with pytest.raises(GraphLoadError, match="names no graph 'nope'"):
+        load_graph("nope")
+    with pytest.raises(GraphLoadError, match="no readable langgraph"):
+        load_graph("chat", tmp_path / "langgraph.json")
+    other = tmp_path / "langgraph.json"
+    other.write_text('{"graphs": {"chat": "./graphs/chat/graph.py:graph"}}')
+    with pytest.raises(GraphLoadError, match="shadowed"):  # not this checkout's file
+        load_graph("chat", other)
