@@ -2,7 +2,8 @@
 
 Both read memory's model settings (``memory.model_config``); the offline model
 answers from memory's context and the local documents (``adapters.tools``), so
-the quick start and the tests need no network.
+the quick start and the tests need no network. It imports ``memory`` and
+``adapters.tools`` only.
 """
 
 from adapters.models.provider import chat_model
