@@ -818,7 +818,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="write the final memories here (JSON)")
     args = parser.parse_args(argv)
     public = asyncio.run(tuning_figures(args.split, args.chains))
-    for line in _public_lines({k: {**v, "pins": _no_pins(v)} for k, v in public.items()}):
+    for line in _public_lines({k: {**v, "pins": _no_pins(v)} for k, v in public.items()}, {}):
         print(line)
     if args.dump:
         args.dump.write_text(json.dumps(public, ensure_ascii=False, indent=1), encoding="utf-8")
