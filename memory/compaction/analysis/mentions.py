@@ -70,8 +70,11 @@ _ZH_SEP_SPLIT = re.compile(_ZH_SEP)
 _ZH_JOINS = re.compile(r"\s*(?:[-~～至到]\s*)?")
 """What may stand between two spans that make one mention: nothing (北京市东城区|国子监街|15号),
 spaces (周一至周日 11:30-16:00 17:00-21:30) or a range's dash (2小时 - 4小时)."""
-_LEAD_VERBS = word_set("您 看 去 到 想 要 喜欢 觉得 知道 查 查询 找 推荐 建议 选择 尝尝 试试 位于")
-"""Verbs a name's prefix takes in before the name (您看|北京海洋馆, 查询|金融街国际酒店)."""
+_LEAD_VERBS = word_set(
+    "您 看 去 到 想 要 喜欢 觉得 知道 查 查询 找 推荐 建议 选择 尝尝 试试 位于 "
+    "比如 例如 像 还有 另外"
+)
+"""Verbs and leads a name's prefix takes in (您看|北京海洋馆, 查询|金融街国际酒店, 比如|…)."""
 _CJK_START = re.compile(r"[\u4e00-\u9fff]")
 _NOT_NAMES = frozenset({"I", "I'm", "I'll", "I've", "I'd", "OK", "Ok", "TV"})
 

@@ -49,13 +49,21 @@ class TailStyle:
     """Characters kept for the list of names and numbers that did not fit."""
     share: float
     """At most this share of a small summary goes to the list."""
-    mention_chars: int
-    """A longer mention is not listed: its sentence is in the prose or it goes."""
+    name_chars: int
+    """A mention in Chinese characters longer than this is not listed, nor a figure longer
+    than ``figure_chars``: a list is for handles, and a long span (an address, a branch in
+    brackets, a week's opening hours) costs it three names. Its sentence is in the prose
+    or it goes."""
+    figure_chars: int
+
+    def room_for(self, mention: str) -> int:
+        """The longest such a mention may be and still be listed."""
+        return self.name_chars if _CJK.search(mention) else self.figure_chars
 
 
 TAIL = {
-    "en": TailStyle("- Also mentioned: ", "; ", ", ", chars=750, share=0.3, mention_chars=240),
-    "zh": TailStyle("- 还提到：", "；", "、", chars=2_000, share=0.8, mention_chars=12),
+    "en": TailStyle("- Also mentioned: ", "; ", ", ", 750, 0.3, SENTENCE_CHARS, SENTENCE_CHARS),
+    "zh": TailStyle("- 还提到：", "；", "、", 2_000, 0.8, name_chars=10, figure_chars=13),
 }
 """English prose needs room: a list past a third of the summary reads like a keyword dump
 and leaves out the phrases casual questions ask for. A Chinese sentence holds far fewer
@@ -80,6 +88,7 @@ BOILERPLATE_SIMILARITY = 0.8
 words, numbers masked, at least BOILERPLATE_SIMILARITY) are in BOILERPLATE_REPLIES or more
 replies is boilerplate: a fact is not restated three times, a bot's preamble is."""
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _LABELLED = re.compile(r"^-?\s*(User|Assistant):\s*(.*)$")
 _UNLABELLED = re.compile(r"^[-*•]\s*")
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
@@ -369,7 +378,7 @@ def _tail(
             cost = len(mention) + len(style.group_sep if group else style.sep)
             if (
                 key
-                and len(mention) <= style.mention_chars
+                and len(mention) <= style.room_for(mention)
                 and key not in seen
                 and key not in text
                 and used + cost <= room
