@@ -225,3 +225,36 @@ PLACES = [
     *("景山公园", "颐和园", "天坛公园", "北海公园"),
     *("香山公园", "圆明园", "中山公园", "日坛公园"),
 ]
+
+
+DISHES = [
+    ("兔爷", "干锅传奇", "拌山野菜"),
+    ("湘爱", "老书虫", "香辣土豆丝"),
+    ("分米鸡", "宝源饺子屋", "小煎猪肝"),
+    ("花家怡园", "局气", "炒疙瘩"),
+    ("四季民福", "护国寺小吃", "鸭架汤"),
+    ("南门涮肉", "小吊梨汤", "芝麻烧饼"),
+    ("姚记炒肝", "金鼎轩", "手掰肠"),
+    ("方砖厂", "胡大饭馆", "孜然寸骨"),
+]
+
+
+def test_a_long_chinese_chat_lists_what_was_recommended_by_name() -> None:
+    """Names with no suffix that says what they are (兔爷, 局气) and dishes are found by how
+    they are offered (推荐…和…, 有…), and listed with full-width separators: a Chinese
+    summary holds the handles of far more recommendations than its prose has room for."""
+    summary = folded_days(
+        [
+            (
+                f"第{day + 1}天想吃点好的，人均{80 + day}元左右，有推荐吗？",
+                f"给您推荐{first}和{second}，都不错，他家有{dish}，营业时间是周一至周日"
+                f" 10:00-2{day % 4}:00，电话是010-6{day}2754070。",
+            )
+            for day, (first, second, dish) in enumerate(DISHES)
+        ],
+        limit=500,
+    )
+    listed = summary.splitlines()[-1]
+    assert listed.startswith("- 还提到：") and "；" in listed and "; " not in listed
+    named = [name for trio in DISHES for name in trio]
+    assert sum(name in summary for name in named) >= 0.75 * len(named)

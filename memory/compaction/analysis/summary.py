@@ -34,14 +34,41 @@ SENTENCE_CHARS = 240
 """One kept sentence at most; a longer one is cut at a word boundary."""
 RECENCY_WEIGHT = 4.0
 """Salience added to the newest part, 0 to the oldest: newer facts outrank equal older ones."""
-TAIL_CHARS = 750
-"""Characters kept for the last line's list of names and numbers that did not fit."""
-TAIL_SHARE = 0.3
-"""At most this share of a small summary goes to the list."""
-TAIL_LABELS = {"en": "- Also mentioned: ", "zh": "- 还提到："}
-TAIL_SEP = "; "
-GROUP_SEP = ", "
-"""Between the mentions of one sentence (said together: "Golden Curry, 01223329432")."""
+
+
+@dataclass(frozen=True, slots=True)
+class TailStyle:
+    """The summary's last line in one language: its label, separators and room."""
+
+    label: str
+    sep: str
+    """Between the mentions of different sentences."""
+    group_sep: str
+    """Between the mentions of one sentence (said together: "Golden Curry, 01223329432")."""
+    chars: int
+    """Characters kept for the list of names and numbers that did not fit."""
+    share: float
+    """At most this share of a small summary goes to the list."""
+    name_chars: int
+    """A mention in Chinese characters longer than this is not listed, nor a figure longer
+    than ``figure_chars``: a list is for handles, and a long span (an address, a branch in
+    brackets, a week's opening hours) costs it three names. Its sentence is in the prose
+    or it goes."""
+    figure_chars: int
+
+    def room_for(self, mention: str) -> int:
+        """The longest such a mention may be and still be listed."""
+        return self.name_chars if _CJK.search(mention) else self.figure_chars
+
+
+TAIL = {
+    "en": TailStyle("- Also mentioned: ", "; ", ", ", 750, 0.3, SENTENCE_CHARS, SENTENCE_CHARS),
+    "zh": TailStyle("- 还提到：", "；", "、", 2_000, 0.8, name_chars=10, figure_chars=13),
+}
+"""English prose needs room: a list past a third of the summary reads like a keyword dump
+and leaves out the phrases casual questions ask for. A Chinese sentence holds far fewer
+characters than an English one but its frame (地址是…，电话是…) is as long as its names:
+listed, a name costs only itself and one full-width separator."""
 ECHO_CHARS = 12
 """A quoted span at least this long that repeats text held elsewhere is an echo, cut."""
 ECHO_REMAINS = 3.0
@@ -61,6 +88,7 @@ BOILERPLATE_SIMILARITY = 0.8
 words, numbers masked, at least BOILERPLATE_SIMILARITY) are in BOILERPLATE_REPLIES or more
 replies is boilerplate: a fact is not restated three times, a bot's preamble is."""
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _LABELLED = re.compile(r"^-?\s*(User|Assistant):\s*(.*)$")
 _UNLABELLED = re.compile(r"^[-*•]\s*")
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
@@ -315,10 +343,10 @@ def _render(chosen: list[_Sentence], parts: list[Part]) -> str:
 def _tail_of(summary: str) -> tuple[list[tuple[str, ...]], str]:
     """The old summary's listed mentions (grouped as they were) and its other lines."""
     lines = summary.splitlines()
-    for label in TAIL_LABELS.values():
-        if lines and lines[-1].startswith(label):
-            listed = lines[-1][len(label) :].split(TAIL_SEP)
-            groups = [tuple(m for m in g.split(GROUP_SEP) if m.strip()) for g in listed]
+    for style in TAIL.values():
+        if lines and lines[-1].startswith(style.label):
+            listed = lines[-1][len(style.label) :].split(style.sep)
+            groups = [tuple(m for m in g.split(style.group_sep) if m.strip()) for g in listed]
             return [g for g in groups if g], "\n".join(lines[:-1])
     return [], summary
 
@@ -329,6 +357,7 @@ def _tail(
     old: list[tuple[str, ...]],
     held: Sequence[str],
     room: int,
+    style: TailStyle,
 ) -> str:
     """The names and numbers of sentences that did not fit, newest first, then the old
     list's, each once and none already held, in at most ``room`` characters."""
@@ -339,23 +368,27 @@ def _tail(
         reverse=True,
     )
     text = normalize(" ".join(held))
-    said = left[0].text if left else " ".join(m for group in old for m in group)
-    label = TAIL_LABELS["zh" if is_chinese(said) else "en"]  # the conversation's language
     groups: list[list[str]] = []  # one per sentence: what it names, said together
     seen: set[str] = set()
-    used = len(label) - len(TAIL_SEP)
+    used = len(style.label) - len(style.sep)
     for mentioned in [mentions(c.text) for c in left] + old:
         group: list[str] = []
         for mention in mentioned:
             key = mention.casefold()  # a name or a number: no spaces or stops to fold
-            cost = len(mention) + len(TAIL_SEP if not group else GROUP_SEP)
-            if key and key not in seen and key not in text and used + cost <= room:
+            cost = len(mention) + len(style.group_sep if group else style.sep)
+            if (
+                key
+                and len(mention) <= style.room_for(mention)
+                and key not in seen
+                and key not in text
+                and used + cost <= room
+            ):
                 seen.add(key)
                 group.append(mention)
                 used += cost
         if group:
             groups.append(group)
-    return label + TAIL_SEP.join(GROUP_SEP.join(g) for g in groups) if groups else ""
+    return style.label + style.sep.join(style.group_sep.join(g) for g in groups) if groups else ""
 
 
 def merge_summary(
@@ -375,15 +408,19 @@ def merge_summary(
     parts = previous_parts(lines) + [Part(m.role, m.text) for m in folded]
     candidates = _candidates(parts, known)
     held = [*known, *kept]
-    reserve = min(TAIL_CHARS, int(limit * TAIL_SHARE))
+    said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
+    style = TAIL["zh" if is_chinese(said) else "en"]  # the conversation's language
+    reserve = min(style.chars, int(limit * style.share))
     chosen = _select(candidates, parts, limit - reserve, held)
     if chosen:
         prose = _render(chosen, parts)
-        tail = _tail(candidates, chosen, old_tail, [prose, *held], limit - len(prose) - 1)
+        room = limit - len(prose) - 1
+        tail = _tail(candidates, chosen, old_tail, [prose, *held], room, style)
         if len(tail) + 1 < reserve:  # fewer names than room for them: the prose takes the rest
             chosen = _select(candidates, parts, limit - len(tail) - 1, held)
             prose = _render(chosen, parts)
-            tail = _tail(candidates, chosen, old_tail, [prose, *held], limit - len(prose) - 1)
+            room = limit - len(prose) - 1
+            tail = _tail(candidates, chosen, old_tail, [prose, *held], room, style)
         return f"{prose}\n{tail}" if tail else prose
     if previous.strip():
         return clip(previous, limit)
