@@ -23,7 +23,7 @@ from tests.conftest import with_database
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES = 4
-TRIALS = 4
+TRIALS = 3
 
 
 async def _worker() -> asyncio.subprocess.Process:

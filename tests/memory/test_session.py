@@ -234,7 +234,7 @@ async def test_processes_starting_together_share_one_dev_secret() -> None:
     import memory.session
 
     data = Path(os.environ["AIMIND_DATA_DIR"])
-    for round_ in range(3):
+    for round_ in range(2):
         env = {**os.environ, "AIMIND_DATA_DIR": str(data / f"round-{round_}")}
         procs = [
             await asyncio.create_subprocess_exec(
