@@ -331,7 +331,7 @@ def readme_section(rp: dict[str, Any]) -> list[str]:
     """This benchmark's section of ``bench/README.md``."""
     tp, per_run, answer = rp["throughput"], rp["per_run"], rp["answer_after_run_end"]
     lines = [
-        "### 11. Production: Aegra replicas (PostgreSQL + Redis) and `langgraph dev`",
+        "### 12. Production: Aegra replicas (PostgreSQL + Redis) and `langgraph dev`",
         "",
         "Aegra replicas (`scripts/serve-prod.sh`) and `langgraph dev` on one PostgreSQL",
         "server and one `redis-server`: a one-replica deployment, a two-replica deployment,",

@@ -288,15 +288,21 @@ def write(
     env_file = out / "environment.json"
     partial = len(rerun) < len(BENCHES) and env_file.exists()
     # A partial rerun keeps the header of the run that measured the rest.
+    # Each partial rerun is remembered by the benchmarks it reran, so the header says
+    # when (and on what) every figure below was measured.
     env = json.loads(env_file.read_text()) if partial else this
-    env_file.write_text(json.dumps(env, indent=2) + "\n")
+    reruns: dict[str, dict[str, Any]] = env.pop("reruns", {}) if partial else {}
+    if partial:
+        reruns = {k: v for k, v in reruns.items() if not set(k.split(", ")) & set(rerun)}
+        reruns[", ".join(rerun)] = {k: v for k, v in this.items() if k != "packages"}
+    env_file.write_text(json.dumps({**env, "reruns": reruns}, indent=2) + "\n")
     lines = [INTRO, "## Results", ""]
     lines.append(f"- date: {env['date_utc']} — {env.get('run', 'earlier run')}")
     lines.append(f"- machine: {env['machine']}, load average at the end {env['load_avg_1m']}")
-    if partial:
+    for names, run in sorted(reruns.items(), key=lambda item: item[1]["date_utc"]):
         lines.append(
-            f"- rerun of {', '.join(rerun)}: {this['date_utc']}, {this['run']}, {this['machine']}"
-            f", load average at the end {this['load_avg_1m']}"
+            f"- rerun of {names}: {run['date_utc']}, {run['run']}, {run['machine']}, "
+            f"Python {run['python']}, load average at the end {run['load_avg_1m']}"
         )
     lines.append(f"- Python {env['python']}, SQLite {env['sqlite']}, PostgreSQL {env['postgres']}")
     lines.append("- " + ", ".join(f"{k} {v}" for k, v in env["packages"].items()))
