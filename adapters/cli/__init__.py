@@ -1,2 +1,6 @@
 """``aimind``, the command line (SPEC §14): ``main`` parses and runs the commands, ``graphs``
-loads the served graphs by the paths in ``langgraph.json`` (never by importing ``graphs``)."""
+loads the served graphs by the paths in ``langgraph.json`` (never by importing ``graphs``).
+
+It imports ``memory`` and the lower layers of ``adapters`` (``chat_memory``, ``tools``,
+``models``, ``engine``), never ``adapters.server``.
+"""
