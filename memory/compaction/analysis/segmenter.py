@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import threading
 import time
 import warnings
@@ -25,10 +24,11 @@ with warnings.catch_warnings():  # an old jieba may import the deprecated pkg_re
     warnings.simplefilter("ignore")
     import jieba
 
+from memory.compaction.analysis.sentences import has_chinese
+
 __all__ = ["init_seconds", "is_loaded", "ready_for", "segment", "words"]
 
 jieba.setLogLevel(logging.WARNING)
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _lock = threading.Lock()
 _tokenizer: jieba.Tokenizer | None = None
 _init_seconds: float | None = None
@@ -59,7 +59,7 @@ def init_seconds() -> float | None:
 async def ready_for(texts: Iterable[str]) -> None:
     """Load the tokenizer in a worker thread if any of ``texts`` is Chinese and it is not
     loaded yet; a no-op otherwise."""
-    if _tokenizer is None and any(_CJK.search(text) for text in texts if text):
+    if _tokenizer is None and any(has_chinese(text) for text in texts if text):
         await asyncio.to_thread(_loaded)
 
 

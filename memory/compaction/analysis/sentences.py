@@ -23,6 +23,11 @@ ABBREVIATIONS = word_set(
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
+def has_chinese(text: str) -> bool:
+    """Whether ``text`` has any Chinese character at all."""
+    return _CJK.search(text) is not None
+
+
 def is_chinese(text: str) -> bool:
     """Whether the Chinese rules apply: more Chinese characters than Latin words.
 

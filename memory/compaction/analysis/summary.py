@@ -24,7 +24,7 @@ from memory.compaction.analysis.condense import condense
 from memory.compaction.analysis.decisions import decision_strength
 from memory.compaction.analysis.mentions import mentions
 from memory.compaction.analysis.salience import information, is_filler, salience, template
-from memory.compaction.analysis.sentences import is_chinese, split_sentences
+from memory.compaction.analysis.sentences import has_chinese, is_chinese, split_sentences
 from memory.compaction.analysis.words import anchors, content_words
 from memory.models import ChatThreadMessage
 from memory.text import clip, normalize
@@ -58,7 +58,7 @@ class TailStyle:
 
     def room_for(self, mention: str) -> int:
         """The longest such a mention may be and still be listed."""
-        return self.name_chars if _CJK.search(mention) else self.figure_chars
+        return self.name_chars if has_chinese(mention) else self.figure_chars
 
 
 TAIL = {
@@ -88,7 +88,6 @@ BOILERPLATE_SIMILARITY = 0.8
 words, numbers masked, at least BOILERPLATE_SIMILARITY) are in BOILERPLATE_REPLIES or more
 replies is boilerplate: a fact is not restated three times, a bot's preamble is."""
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _LABELLED = re.compile(r"^-?\s*(User|Assistant):\s*(.*)$")
 _UNLABELLED = re.compile(r"^[-*•]\s*")
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
