@@ -75,12 +75,15 @@ class FinalTurn(BaseModel):
 
 
 class CompactionOutput(BaseModel):
-    """The only thing taken from a compaction model: exactly these two keys."""
+    """The only thing taken from a compactor: exactly these keys (SPEC §5)."""
 
     model_config = ConfigDict(extra="forbid")
 
     summary: str
     pinned_decisions: list[str]
+    replaced_decisions: list[str] = Field(default_factory=list)
+    """Previous pins, verbatim, that newer decisions replace: the merge drops exactly these
+    (a previous pin left out of ``pinned_decisions`` without being named here stays)."""
 
 
 SkipReason = Literal["status", "empty", "duplicate", "memory-unavailable"]

@@ -118,14 +118,18 @@ def _supersedes(new_key: str, old_key: str) -> bool:
     return new_key == old_key or (len(old_key) >= 12 and old_key in new_key)
 
 
-def merge_pins(old: list[str], new: list[str], limits: MemoryLimits) -> list[str]:
-    """Old pins are durable: one goes only when a new pin is equivalent or supersedes it,
-    or, past the cap, when it is among the weakest (``_evict_weakest``).
+def merge_pins(
+    old: list[str], new: list[str], limits: MemoryLimits, replaced: list[str] | None = None
+) -> list[str]:
+    """Old pins are durable: one goes only when ``replaced`` names it (a newer decision
+    changed it), a new pin is equivalent or supersedes it, or, past the cap, when it is
+    among the weakest (``_evict_weakest``).
 
     An equivalent pin keeps the old one's place; a superseding one moves to the
     end (newest).
     """
-    merged = [(normalize(p), p) for p in old]  # (comparison key, pin), keys made once
+    gone = {normalize(p) for p in replaced or ()}
+    merged = [(k, p) for p in old if (k := normalize(p)) not in gone]  # (key, pin), keys once
     for pin in clamp_pins(new, limits):
         key = normalize(pin)
         same = next((i for i, (k, _) in enumerate(merged) if k == key), None)
@@ -189,7 +193,12 @@ def fold(
     return ThreadState(
         messages=request.kept if messages is None else messages,
         summary=clip(clean_text(output.summary) or "", limits.summary_chars),
-        pinned_decisions=merge_pins(request.pinned_decisions, output.pinned_decisions, limits),
+        pinned_decisions=merge_pins(
+            request.pinned_decisions,
+            output.pinned_decisions,
+            limits,
+            replaced=output.replaced_decisions,
+        ),
         last_compacted_at=utcnow(),
     )
 

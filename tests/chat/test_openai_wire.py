@@ -105,7 +105,7 @@ async def test_llm_compaction_through_structured_output(provider: OpenAIStub, db
     assert request["model"] == "stub-compaction-model"
     assert request["temperature"] == 0
     schema = request["response_format"]["json_schema"]["schema"]
-    assert sorted(schema["properties"]) == ["pinned_decisions", "summary"]
+    assert sorted(schema["properties"]) == ["pinned_decisions", "replaced_decisions", "summary"]
     assert schema["additionalProperties"] is False
     payload = json.loads(request["messages"][-1]["content"])
     assert [m["text"] for m in payload["fold"]] == [
