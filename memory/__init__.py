@@ -19,7 +19,13 @@ What else a library user may need:
 
 - ``MemoryService`` (what ``open_memory`` yields), ``AppendResult`` (what
   ``append_turn`` returns), ``MemorySnapshot`` (``snapshot()``: state plus
-  compaction status), ``MemoryUnavailableError`` (``load`` when storage is down);
+  compaction status);
+- the user's corrections (SPEC §9a) on the service — ``pins``, ``pin``,
+  ``edit_pin``, ``unpin``, ``set_summary``, ``forget``, ``export`` — and ``Pin`` /
+  ``PinSource``, a pin with its provenance;
+- the errors, all on ``AIMindError``: ``MemoryUnavailableError`` (storage is down),
+  ``MemoryEditError`` and its ``PinTextError``, ``PinLimitError``,
+  ``PinNotFoundError``, ``SummaryTextError`` (an edit that cannot be made);
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
@@ -32,13 +38,23 @@ from memory.compaction import CompactionRequest, Compactor
 from memory.compaction.extractive import ExtractiveCompactor
 from memory.compaction.llm import LLMCompactor
 from memory.context import build_context, memory_messages
+from memory.errors import (
+    AIMindError,
+    MemoryEditError,
+    MemoryUnavailableError,
+    PinLimitError,
+    PinNotFoundError,
+    PinTextError,
+    SummaryTextError,
+)
 from memory.guard import assert_no_forbidden_fields
 from memory.limits import MemoryLimits
-from memory.models import AppendResult, CompactionOutput, FinalTurn, ThreadState
-from memory.service import MemoryService, MemorySnapshot, MemoryUnavailableError, open_memory
+from memory.models import AppendResult, CompactionOutput, FinalTurn, Pin, PinSource, ThreadState
+from memory.service import MemoryService, MemorySnapshot, open_memory
 from memory.storage.checkpointer import open_checkpointer
 
 __all__ = [
+    "AIMindError",
     "AppendResult",
     "CompactionOutput",
     "CompactionRequest",
@@ -46,10 +62,17 @@ __all__ = [
     "ExtractiveCompactor",
     "FinalTurn",
     "LLMCompactor",
+    "MemoryEditError",
     "MemoryLimits",
     "MemoryService",
     "MemorySnapshot",
     "MemoryUnavailableError",
+    "Pin",
+    "PinLimitError",
+    "PinNotFoundError",
+    "PinSource",
+    "PinTextError",
+    "SummaryTextError",
     "ThreadState",
     "assert_no_forbidden_fields",
     "build_context",

@@ -1,4 +1,5 @@
-"""The hydration DTO (SPEC §9): safe text for a page refresh, never runtime state."""
+"""What memory shows a client (SPEC §9, §9a): the hydration DTO, pins with their
+provenance, and the export — safe text, never runtime state."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from memory.guard import assert_no_forbidden_fields
 from memory.limits import SUMMARY_PREVIEW_CHARS
-from memory.models import ThreadState
+from memory.models import Pin, ThreadState
 
 
 class HydratedMessage(BaseModel):
@@ -43,5 +44,71 @@ def hydration_dto(thread_id: str, state: ThreadState | None) -> dict[str, Any]:
         pinnedDecisions=list(state.pinned_decisions),
         restored=not state.is_empty,
     ).model_dump(exclude_none=True)
+    assert_no_forbidden_fields(dto)
+    return dto
+
+
+class PinSourceDTO(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    messageId: str
+    role: Literal["user", "assistant"]
+    excerpt: str
+    createdAt: str
+
+
+class PinDTO(BaseModel):
+    """A pin as the routes show it: ``{id, text, pinnedAt, origin, sources}`` (SPEC §9a)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: str
+    pinnedAt: str | None
+    origin: Literal["extractive", "model", "user"]
+    sources: list[PinSourceDTO]
+
+
+def pin_dto(pin: Pin) -> dict[str, Any]:
+    dto = PinDTO(
+        id=pin.id,
+        text=pin.text,
+        pinnedAt=pin.pinned_at.isoformat() if pin.pinned_at else None,
+        origin=pin.origin,
+        sources=[
+            PinSourceDTO(
+                messageId=s.message_id,
+                role=s.role,
+                excerpt=s.excerpt,
+                createdAt=s.created_at.isoformat(),
+            )
+            for s in pin.sources
+        ],
+    ).model_dump()
+    assert_no_forbidden_fields(dto)
+    return dto
+
+
+EXPORT_FORMAT = "aimind-memory/1"
+
+
+def export_dto(
+    thread_id: str, state: ThreadState, last_compaction: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A session's whole memory as one JSON document (SPEC §9a ``export``)."""
+    dto = {
+        "format": EXPORT_FORMAT,
+        "threadId": thread_id,
+        "summary": state.summary,
+        "pins": [pin_dto(p) for p in state.pins],
+        "pinnedDecisions": list(state.pinned_decisions),
+        "messages": [
+            {"id": m.id, "role": m.role, "text": m.text, "createdAt": m.created_at.isoformat()}
+            for m in state.messages
+        ],
+        "lastCompactedAt": state.last_compacted_at.isoformat() if state.last_compacted_at else None,
+        "lastCompaction": last_compaction,
+        "unpinned": list(state.unpinned),
+    }
     assert_no_forbidden_fields(dto)
     return dto

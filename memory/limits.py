@@ -28,6 +28,14 @@ OVERTAKEN_TURNS = 12
 """Turns an inline fold may fold past a pending model compaction's own while it runs
 (kept in its lease, ``memory/compaction/pending.py``) and its result still lands as the base;
 a compaction overtaken by more is dropped when it lands."""
+PIN_EXCERPT_CHARS = 160
+"""A pin source's excerpt of its message at most: enough to recognise it, never the whole
+message again (SPEC §9a)."""
+PIN_SOURCES_MAX = 16
+"""Messages a pin names as its sources at most (a model compaction names what it folded)."""
+UNPINNED_MAX = 50
+"""Pins the user removed that a memory thread remembers, so no compaction pins them again
+(the oldest are forgotten first)."""
 SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
 MESSAGE_ID_MAX_CHARS = 200

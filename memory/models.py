@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from memory.limits import MESSAGE_ID_MAX_CHARS
 
@@ -36,19 +38,90 @@ class ChatThreadMessage(BaseModel):
         return value
 
 
+PinOrigin = Literal["extractive", "model", "user"]
+"""Who pinned it: the extractive compactor, a model compactor, or the user (SPEC §9a)."""
+PIN_ID_PREFIX = "pin-"
+
+
+def new_pin_id() -> str:
+    return f"{PIN_ID_PREFIX}{uuid.uuid4().hex[:16]}"
+
+
+def legacy_pin_id(text: str) -> str:
+    """The id of a pin stored before pins had records: the same on every read of it."""
+    return f"{PIN_ID_PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+class PinSource(BaseModel):
+    """A message a pin was taken from, as it was when folded (SPEC §9a)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    message_id: str
+    role: Role
+    excerpt: str
+    """At most ``PIN_EXCERPT_CHARS`` of the message: where the pin was said."""
+    created_at: datetime
+
+
+class Pin(BaseModel):
+    """One pinned decision and where it came from. Its id stays while it lives: an edit
+    changes its text (and makes it the user's), never its id."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(default_factory=new_pin_id, min_length=1, max_length=64)
+    text: str
+    origin: PinOrigin
+    pinned_at: datetime | None = None
+    """None only for a pin stored before pins had records, on a thread never compacted."""
+    sources: tuple[PinSource, ...] = ()
+
+
 class ThreadState(BaseModel):
-    """The chat-memory thread: recent window, bounded summary, durable pins (SPEC §3)."""
+    """The chat-memory thread: recent window, bounded summary, durable pins (SPEC §3).
+
+    ``pins`` are the pinned decisions with their provenance (SPEC §9a);
+    ``pinned_decisions`` is their text, in order — what the model is told. A state
+    given only ``pinned_decisions`` (one stored before pins had records, or built by
+    hand) gets a record per pin with what can be known: a stable id, ``extractive``,
+    and the last compaction's time. ``unpinned`` holds the comparison keys of pins the
+    user removed, so that no compaction pins them again.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     messages: list[ChatThreadMessage] = Field(default_factory=list)
     summary: str = ""
-    pinned_decisions: list[str] = Field(default_factory=list)
+    pins: list[Pin] = Field(default_factory=list)
     last_compacted_at: datetime | None = None
+    unpinned: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _pins_from_texts(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "pinned_decisions" not in data:
+            return data
+        data = dict(data)
+        texts = data.pop("pinned_decisions")
+        if data.get("pins") or not texts:
+            return data  # the records are the truth; the texts are derived from them
+        at = data.get("last_compacted_at")
+        data["pins"] = [
+            {"id": legacy_pin_id(t), "text": t, "origin": "extractive", "pinned_at": at}
+            for t in texts
+        ]
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def pinned_decisions(self) -> list[str]:
+        """The pins' texts, oldest first: what the model is told to follow."""
+        return [p.text for p in self.pins]
 
     @property
     def is_empty(self) -> bool:
-        return not (self.messages or self.summary or self.pinned_decisions)
+        return not (self.messages or self.summary or self.pins)
 
     def to_channels(self) -> dict[str, Any]:
         """Plain JSON values for the checkpoint: no pickled classes at rest."""

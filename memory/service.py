@@ -43,8 +43,10 @@ from memory.compaction import (
 )
 from memory.compaction.extractive import ExtractiveCompactor
 from memory.compaction.llm import LLMCompactor
-from memory.compaction.pending import PendingCompaction
-from memory.hydration import hydration_dto
+from memory.compaction.pending import PENDING_KEY, PendingCompaction
+from memory.edits import with_pin, with_pin_edited, with_summary, without_pin
+from memory.errors import AIMindError, MemoryUnavailableError
+from memory.hydration import export_dto, hydration_dto
 from memory.limits import (
     COMPACTION_SHUTDOWN_GRACE_S,
     COMPACTION_START_DELAY_S,
@@ -60,28 +62,20 @@ from memory.models import (
     ChatThreadMessage,
     CompactionOutput,
     FinalTurn,
+    Pin,
     ThreadState,
     utcnow,
 )
 from memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
 from memory.storage import Backend, Head, database_url, open_backend
-from memory.storage.store import ThreadStore, build_memory_graph
+from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore, build_memory_graph
 from memory.text import clean_text, truncate
 
 log = logging.getLogger("aimind.memory")
 
-LAST_COMPACTION_KEY = "aimind_last_compaction"
-"""Checkpoint metadata: how the thread's last compaction went (carried forward)."""
 LANDED_KEY = "aimind_landed"
 """Checkpoint metadata: this checkpoint is a deferred compaction landing (the next
 run reports it on its stream)."""
-
-
-class MemoryUnavailableError(RuntimeError):
-    """Memory could not be read or written. Its message is safe to show; the cause is logged."""
-
-    def __init__(self) -> None:
-        super().__init__("chat memory is unavailable right now")
 
 
 class WriteConflictError(RuntimeError):
@@ -301,7 +295,7 @@ class MemoryService:
             if pending is None:
                 log.info("a deferred compaction was superseded; its result is dropped")
                 return None
-            landed = await self._rebased(state, request, pending, output, status)
+            landed = await self._rebased(state, request, pending, output, used)
             if landed is None:
                 return None
             metadata = {
@@ -319,27 +313,54 @@ class MemoryService:
         request: CompactionRequest,
         pending: PendingCompaction,
         output: CompactionOutput,
-        status: str,
+        used: str,
     ) -> ThreadState | None:
-        """The thread after the landing. Not overtaken: the result with the turns written
-        since. Overtaken by inline folds: the result is the base, and what they folded
-        beyond it (``pending.since``) is folded onto it, extractively as they did."""
+        """The thread after the landing, on whatever it holds now: turns written since stay,
+        and so do the user's edits (``memory.compaction.pins``: the user's pins, what was
+        unpinned; a summary the user replaced is the base the folded turns go onto).
+
+        Overtaken by inline folds (``pending.since``): the model's result is the base,
+        and what the inline folds took beyond it is folded onto it, extractively as they
+        did — unless the user replaced the summary meanwhile: then only its pins land."""
+        summary = None
         if not pending.since:
             folded = len(request.folded)
             if [m.id for m in state.messages[:folded]] != list(pending.folded_ids):
                 return None  # not the window it folded (cannot happen under the lease)
-            return fold(request, output, self.limits, messages=state.messages[folded:])
-        if status != "succeeded":
+            kept = state.messages[folded:]
+            if pending.summary_edited:  # the user's summary, and the folded turns onto it
+                summary = (await self.fallback.compact(_onto(state, request.folded, kept))).summary
+            return fold(
+                state, request, output, self.limits, compactor=used, messages=kept, summary=summary
+            )
+        if used != self.compactor.name:
             return state  # the model failed: the inline folds already hold everything
-        base = fold(request, output, self.limits)
-        onto = CompactionRequest(
-            summary=base.summary,
-            pinned_decisions=base.pinned_decisions,
-            folded=list(pending.since),
-            kept=state.messages,
-        )
+        if pending.summary_edited:
+            return fold(
+                state,
+                request,
+                output,
+                self.limits,
+                compactor=used,
+                messages=state.messages,
+                summary=state.summary,
+            )
+        # What the model folded is the model's to pin: the compactor pins the inline folds
+        # added since it started go (the user's stay), and ``since`` is folded again below.
+        started = {p.id for p in request.pins}
+        pins = [p for p in state.pins if p.id in started or p.origin == "user"]
+        base_state = state.model_copy(update={"pins": pins})
+        base = fold(base_state, request, output, self.limits, compactor=used, messages=[])
+        onto = _onto(base, list(pending.since), state.messages)
         extracted = await self.fallback.compact(onto)
-        return fold(onto, extracted, self.limits, messages=state.messages)
+        return fold(
+            base,
+            onto,
+            extracted,
+            self.limits,
+            compactor=self.fallback.name,
+            messages=state.messages,
+        )
 
     async def _report_failed(self, thread_id: str, lease: str) -> None:
         """Drop the lease and tell the next run (``LANDED_KEY``) that the compaction failed;
@@ -379,6 +400,100 @@ class MemoryService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    # --- the user's corrections (SPEC §9a) ------------------------------------------------
+
+    async def _edit(
+        self,
+        session: str,
+        change: Callable[[ThreadState], ThreadState],
+        *,
+        summary_edited: bool = False,
+    ) -> ThreadState:
+        """Write ``change(state)`` like a turn: under the thread's lock, compare-and-put,
+        again on fresh state when another writer came first. A pending compaction's lease
+        is carried (its landing then honours the edit). MemoryEditError from ``change``
+        goes to the caller, nothing written; a storage failure is MemoryUnavailableError."""
+        thread_id = self.thread_id(session)
+
+        async def build(state: ThreadState, head: Head | None) -> _Write:
+            changed = change(state)
+            metadata = _carried(head, edit=True)
+            pending = PendingCompaction.of(head.metadata if head else None)
+            if summary_edited and pending is not None:
+                metadata.update(pending.with_summary_edited().to_metadata())
+            return _Write(changed, metadata)
+
+        try:
+            write = await self._commit(thread_id, build)
+        except (asyncio.CancelledError, AIMindError):
+            raise
+        except Exception as exc:
+            log.warning("chat memory edit failed (%s)", type(exc).__name__)
+            raise MemoryUnavailableError() from exc
+        assert write is not None  # build always writes
+        return write.state
+
+    async def pins(self, session: str) -> list[Pin]:
+        """The session's pins with their provenance, oldest first."""
+        return list((await self.snapshot(session)).state.pins)
+
+    async def pin(self, session: str, text: str, *, message_id: str | None = None) -> Pin:
+        """Pin ``text`` for the session ("remember this"): a user pin, which no compaction
+        removes. ``message_id``: the message of the window it came from, as its source.
+        Raises PinTextError (blank, too long) or PinLimitError (every pin is the user's)."""
+        made: list[Pin] = []
+
+        def change(state: ThreadState) -> ThreadState:
+            state, pin = with_pin(state, text, self.limits, message_id=message_id)
+            made[:] = [pin]
+            return state
+
+        await self._edit(session, change)
+        return made[0]
+
+    async def edit_pin(self, session: str, pin_id: str, text: str) -> Pin:
+        """Change a pin's text; it becomes the user's. Raises PinNotFoundError, PinTextError."""
+        made: list[Pin] = []
+
+        def change(state: ThreadState) -> ThreadState:
+            state, pin = with_pin_edited(state, pin_id, text, self.limits)
+            made[:] = [pin]
+            return state
+
+        await self._edit(session, change)
+        return made[0]
+
+    async def unpin(self, session: str, pin_id: str) -> Pin:
+        """Remove a pin; no later compaction pins its text again. Returns the removed pin.
+        Raises PinNotFoundError."""
+        gone: list[Pin] = []
+
+        def change(state: ThreadState) -> ThreadState:
+            state, pin = without_pin(state, pin_id)
+            gone[:] = [pin]
+            return state
+
+        await self._edit(session, change)
+        return gone[0]
+
+    async def set_summary(self, session: str, text: str) -> ThreadState:
+        """Replace the summary with the user's text (blank clears it): new turns fold onto
+        it, a compaction already running included. Raises SummaryTextError."""
+        return await self._edit(
+            session, lambda state: with_summary(state, text, self.limits), summary_edited=True
+        )
+
+    async def forget(self, session: str) -> None:
+        """Forget the session's memory: its memory thread, pins and summary included. (The
+        servers' ``DELETE /api/chat/session`` also removes the session's threads.)"""
+        await self.clear(session)
+
+    async def export(self, session: str) -> dict[str, Any]:
+        """The session's memory as one JSON document: state, pins with provenance, and the
+        last compaction. Raises MemoryUnavailableError."""
+        snapshot = await self.snapshot(session)
+        return export_dto(self.thread_id(session), snapshot.state, snapshot.last_compaction)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -424,11 +539,27 @@ class MemoryService:
             await self.store.delete(thread_id)
 
 
-def _carried(head: Head | None) -> dict[str, Any]:
-    """Metadata a new checkpoint keeps from its parent."""
-    if head is None or LAST_COMPACTION_KEY not in head.metadata:
+def _carried(head: Head | None, *, edit: bool = False) -> dict[str, Any]:
+    """Metadata a new checkpoint keeps from its parent: how the last compaction went; and,
+    for a user's edit (not a turn), the pending compaction's lease and the landing the
+    next run reports."""
+    keys = (LAST_COMPACTION_KEY, PENDING_KEY, LANDED_KEY) if edit else (LAST_COMPACTION_KEY,)
+    if head is None:
         return {}
-    return {LAST_COMPACTION_KEY: head.metadata[LAST_COMPACTION_KEY]}
+    return {k: head.metadata[k] for k in keys if k in head.metadata}
+
+
+def _onto(
+    state: ThreadState, folded: list[ChatThreadMessage], kept: list[ChatThreadMessage]
+) -> CompactionRequest:
+    """The request that folds ``folded`` onto ``state``'s summary and pins."""
+    return CompactionRequest(
+        summary=state.summary,
+        pinned_decisions=list(state.pinned_decisions),
+        folded=folded,
+        kept=kept,
+        pins=tuple(state.pins),
+    )
 
 
 def _outcome(status: str, compactor: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 The hydration DTO (SPEC §9) is fixed — a 240-character summary preview and no
 status — so the panel has a DTO of its own, built from
 ``MemoryService.snapshot()``: the whole summary (at most ``SUMMARY_CHARS``), the
-pins, how full the window is, how the last compaction went (the model, or the
+pins with where each came from (SPEC §9a), how full the window is, how the last compaction went (the model, or the
 extractive fallback after the model failed) and whether one is pending. The
 page also learns the message cap and the truncation marker from it, so it can
 warn before a long message and mark restored messages that memory cut.
@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from memory import MemoryLimits, MemorySnapshot, assert_no_forbidden_fields
+from memory.hydration import PinDTO, pin_dto
 from memory.limits import TRUNCATION_MARKER
 
 __all__ = ["MemoryPanel", "memory_panel_dto"]
@@ -37,6 +38,9 @@ class MemoryPanel(BaseModel):
 
     summary: str
     pinnedDecisions: list[str]
+    pins: list[PinDTO]
+    """The pins with where each came from (SPEC §9a): ``{id, text, pinnedAt, origin,
+    sources: [{messageId, role, excerpt, createdAt}]}``."""
     turnsInWindow: int
     summaryLength: int
     lastCompaction: LastCompaction | None
@@ -62,6 +66,7 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
     dto = MemoryPanel(
         summary=state.summary if state else "",
         pinnedDecisions=list(state.pinned_decisions) if state else [],
+        pins=[pin_dto(p) for p in state.pins] if state else [],
         turnsInWindow=sum(m.role == "user" for m in state.messages) if state else 0,
         summaryLength=len(state.summary) if state else 0,
         lastCompaction=_last_compaction(snapshot) if snapshot else None,

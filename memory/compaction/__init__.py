@@ -8,10 +8,10 @@ is made of. It may import ``memory.limits``, ``memory.models`` and
 ``memory.text`` and nothing else of memory: it never touches storage (the
 service stores what it returns) and never imports the service.
 
-Only ``summary`` and ``pinned_decisions`` ever come from a compactor; the kept
-messages and ``last_compacted_at`` are derived here. Whatever a compactor
-returns is cleaned like message text and clamped locally, and pins from before
-survive unless replaced.
+Only ``summary``, ``pinned_decisions`` and ``replaced_decisions`` ever come from a
+compactor; the kept messages and ``last_compacted_at`` are derived here. Whatever
+a compactor returns is cleaned like message text and clamped locally; how its pins
+join the thread's (provenance, replacement, the cap) is ``pins``.
 """
 
 from __future__ import annotations
@@ -22,11 +22,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memory.compaction.analysis.decisions import pin_strength
 from memory.compaction.analysis.segmenter import ready_for
+from memory.compaction.pins import merge, merge_pins, origin_of
 from memory.limits import MemoryLimits
-from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
-from memory.text import clean_text, clip, normalize
+from memory.models import ChatThreadMessage, CompactionOutput, Pin, ThreadState, utcnow
+from memory.text import clean_text, clip
+
+__all__ = [
+    "STATUS_EVENT",
+    "CompactionRequest",
+    "Compactor",
+    "StatusCallback",
+    "compact",
+    "emit",
+    "fold",
+    "merge_pins",
+    "run_compactor",
+    "split_window",
+    "status_event",
+]
 
 log = logging.getLogger("aimind.memory.compaction")
 
@@ -42,6 +56,8 @@ class CompactionRequest:
     pinned_decisions: list[str]
     folded: list[ChatThreadMessage]
     kept: list[ChatThreadMessage]
+    pins: tuple[Pin, ...] = ()
+    """The records of ``pinned_decisions`` (the service's; a compactor reads the texts)."""
 
     def texts(self) -> list[str]:
         """Every text the request carries."""
@@ -85,62 +101,6 @@ def emit(on_status: StatusCallback | None, status: str, state: ThreadState) -> N
         log.warning("thread-memory-status listener failed (%s)", type(exc).__name__)
 
 
-def _evict_weakest(pins: list[str], cap: int) -> list[str]:
-    """Keep ``cap`` pins: the least decision-like go first, the oldest first among equals.
-
-    A stated decision is never dropped while a weaker pin remains.
-    """
-    if len(pins) <= cap:
-        return pins
-    weakest_first = sorted(range(len(pins)), key=lambda i: (pin_strength(pins[i]), i))
-    dropped = set(weakest_first[: len(pins) - cap])
-    return [pin for i, pin in enumerate(pins) if i not in dropped]
-
-
-def clamp_pins(pins: list[str], limits: MemoryLimits) -> list[str]:
-    """Trim each pin, drop blanks and repeats; past ``pinned_max`` evict the weakest."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for raw in pins:
-        cleaned = clean_text(raw)
-        if cleaned is None:
-            continue
-        pin = clip(cleaned, limits.pin_chars)
-        key = normalize(pin)
-        if not key or key in seen:
-            continue
-        seen.add(key)
-        out.append(pin)
-    return _evict_weakest(out, limits.pinned_max)
-
-
-def _supersedes(new_key: str, old_key: str) -> bool:
-    return new_key == old_key or (len(old_key) >= 12 and old_key in new_key)
-
-
-def merge_pins(
-    old: list[str], new: list[str], limits: MemoryLimits, replaced: list[str] | None = None
-) -> list[str]:
-    """Old pins are durable: one goes only when ``replaced`` names it (a newer decision
-    changed it), a new pin is equivalent or supersedes it, or, past the cap, when it is
-    among the weakest (``_evict_weakest``).
-
-    An equivalent pin keeps the old one's place; a superseding one moves to the
-    end (newest).
-    """
-    gone = {normalize(p) for p in replaced or ()}
-    merged = [(k, p) for p in old if (k := normalize(p)) not in gone]  # (key, pin), keys once
-    for pin in clamp_pins(new, limits):
-        key = normalize(pin)
-        same = next((i for i, (k, _) in enumerate(merged) if k == key), None)
-        if same is not None:
-            merged[same] = (key, pin)
-            continue
-        merged = [(k, p) for k, p in merged if not _supersedes(key, k)]
-        merged.append((key, pin))
-    return clamp_pins([p for _, p in merged], limits)
-
-
 def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:
     """The request to compact, or None while the window still fits."""
     if len(state.messages) <= limits.max_messages:
@@ -151,6 +111,7 @@ def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest 
         pinned_decisions=list(state.pinned_decisions),
         folded=state.messages[:cut],
         kept=state.messages[cut:],
+        pins=tuple(state.pins),
     )
 
 
@@ -183,23 +144,36 @@ async def run_compactor(
 
 
 def fold(
+    state: ThreadState,
     request: CompactionRequest,
     output: CompactionOutput,
     limits: MemoryLimits,
+    *,
+    compactor: str,
     messages: list[ChatThreadMessage] | None = None,
+    summary: str | None = None,
 ) -> ThreadState:
-    """The state after folding: the output cleaned like message text and clamped, old pins
-    merged, ``messages`` (default: the request's kept slice) verbatim, and the time."""
+    """``state`` after folding ``request.folded`` with ``compactor``'s ``output``: the
+    output cleaned like message text and clamped, its pins merged onto ``state``'s
+    (``memory.compaction.pins``), ``messages`` (default: the request's kept slice)
+    verbatim, and the time. ``summary`` overrides the output's (a summary the user
+    edited while the compaction ran)."""
+    text = output.summary if summary is None else summary
     return ThreadState(
         messages=request.kept if messages is None else messages,
-        summary=clip(clean_text(output.summary) or "", limits.summary_chars),
-        pinned_decisions=merge_pins(
-            request.pinned_decisions,
+        summary=clip(clean_text(text) or "", limits.summary_chars),
+        pins=merge(
+            state.pins,
             output.pinned_decisions,
-            limits,
+            limits=limits,
+            origin=origin_of(compactor),
+            folded=request.folded,
             replaced=output.replaced_decisions,
+            seen=request.pins,
+            unpinned=state.unpinned,
         ),
         last_compacted_at=utcnow(),
+        unpinned=list(state.unpinned),
     )
 
 
@@ -215,6 +189,6 @@ async def compact(
     """Fold ``request.folded`` into summary + pins now; never loses the bounds."""
     emit(on_status, "started", state)
     output, used = await run_compactor(request, primary=primary, fallback=fallback, limits=limits)
-    new_state = fold(request, output, limits)
+    new_state = fold(state, request, output, limits, compactor=used)
     emit(on_status, "succeeded", new_state)
     return new_state, used

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.compaction import CompactionRequest, merge_pins
+from memory.compaction import CompactionRequest
 from memory.compaction.analysis.decisions import decision_strength, is_bare_confirmation
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
 from memory.compaction.analysis.summary import merge_summary
 from memory.compaction.analysis.words import content_words
+from memory.compaction.pins import merge_pins
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
 from memory.text import normalize

@@ -54,6 +54,9 @@ class PendingCompaction(BaseModel):
     """The messages the compaction folds (the oldest of the window when it started)."""
     since: tuple[ChatThreadMessage, ...] = ()
     """Messages folded inline since it started, beyond ``folded_ids``, oldest first."""
+    summary_edited: bool = False
+    """The user replaced the summary since it started: the landing keeps the user's
+    summary as the base (SPEC §9a) and takes only the compaction's pins from the model."""
 
     @classmethod
     def start(cls, request: CompactionRequest, limits: MemoryLimits) -> PendingCompaction:
@@ -88,6 +91,9 @@ class PendingCompaction(BaseModel):
         if len(since) > limits.overtaken_max_messages:
             return None
         return self.model_copy(update={"since": since})
+
+    def with_summary_edited(self) -> PendingCompaction:
+        return self.model_copy(update={"summary_edited": True})
 
     def to_metadata(self) -> dict[str, Any]:
         return {PENDING_KEY: self.model_dump(mode="json")}

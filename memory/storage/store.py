@@ -30,13 +30,23 @@ from memory.storage.ids import next_checkpoint_id
 MEMORY_NODE = "remember"
 
 
+LAST_COMPACTION_KEY = "aimind_last_compaction"
+"""Checkpoint metadata: how the thread's last compaction went (carried forward)."""
+
+
 class MemoryChannels(TypedDict, total=False):
-    """The memory thread's channels: the persisted ThreadState as plain JSON values."""
+    """The memory thread's channels: the persisted ThreadState as plain JSON values.
+
+    ``pins`` are the pins with their provenance; ``pinned_decisions`` their texts (for
+    anyone reading the thread with stock tools; a thread stored before pins had records
+    has only those)."""
 
     messages: list[dict[str, Any]]
     summary: str
+    pins: list[dict[str, Any]]
     pinned_decisions: list[str]
     last_compacted_at: str | None
+    unpinned: list[str]
 
 
 def _remember(state: MemoryChannels) -> dict[str, Any]:
@@ -121,10 +131,7 @@ class ThreadStore:
         if not isinstance(head, Head):
             self._keep(thread_id, None, ThreadState())  # a first write builds on "empty"
             return ThreadState(), None
-        values = head.checkpoint["channel_values"]
-        state = ThreadState.model_validate(
-            {k: values[k] for k in MemoryChannels.__annotations__ if k in values}
-        )
+        state = _state_of(head)
         self._keep(thread_id, head, state)
         return _copy(state), head
 
@@ -177,11 +184,28 @@ class ThreadStore:
         await self.backend.threads.delete(thread_id)
 
 
+def _state_of(head: Head) -> ThreadState:
+    """The ThreadState a checkpoint holds. Pins stored before pins had records get what
+    can be known: who made the thread's last compaction, and when."""
+    values = head.checkpoint["channel_values"]
+    state = ThreadState.model_validate(
+        {k: values[k] for k in MemoryChannels.__annotations__ if k in values}
+    )
+    last = head.metadata.get(LAST_COMPACTION_KEY)
+    if "pins" in values or not state.pins or not isinstance(last, dict):
+        return state
+    if last.get("compactor") in (None, "extractive"):
+        return state
+    pins = [p.model_copy(update={"origin": "model"}) for p in state.pins]
+    return state.model_copy(update={"pins": pins})
+
+
 def _copy(state: ThreadState) -> ThreadState:
     """A copy whose lists a caller may change without touching the kept state."""
     return state.model_copy(
         update={
             "messages": list(state.messages),
-            "pinned_decisions": list(state.pinned_decisions),
+            "pins": list(state.pins),
+            "unpinned": list(state.unpinned),
         }
     )

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.e2e
 PANEL_KEYS = {
     "summary",
     "pinnedDecisions",
+    "pins",
     "turnsInWindow",
     "summaryLength",
     "lastCompaction",
@@ -77,6 +78,7 @@ async def test_memory_panel_shows_the_whole_summary_and_a_status(deployment: Dep
     assert empty == {
         "summary": "",
         "pinnedDecisions": [],
+        "pins": [],
         "turnsInWindow": 0,
         "summaryLength": 0,
         "lastCompaction": None,

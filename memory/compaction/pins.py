@@ -1,0 +1,179 @@
+"""Pins and where they came from (SPEC §5, §9a).
+
+A compaction hands back pin *texts*; this module turns them into the thread's pin
+records: it merges them onto the pins the thread holds now, gives each new one its
+provenance (who pinned it, from which folded messages), and evicts past the cap.
+The rules, in the order they apply:
+
+- a previous pin goes only when a newer decision replaces it (the output's
+  ``replaced_decisions``, or a new pin that contains it), or past the cap;
+- a pin the user made or edited (``origin == "user"``) is never removed by a
+  compaction: not replaced, not evicted for a compactor's pin;
+- a pin the compactor was shown but that is gone by the time its output lands (the
+  user unpinned or edited it meanwhile) is not brought back, nor is any text the user
+  unpinned (``ThreadState.unpinned``);
+- an equivalent pin keeps the existing record (its id, place and provenance), in the
+  compactor's newer words unless the pin is the user's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from memory.compaction.analysis.decisions import pin_strength
+from memory.limits import PIN_EXCERPT_CHARS, PIN_SOURCES_MAX, UNPINNED_MAX, MemoryLimits
+from memory.models import ChatThreadMessage, Pin, PinOrigin, PinSource, legacy_pin_id, utcnow
+from memory.text import clean_text, clip, normalize
+
+CONTAINED_MIN_CHARS = 12
+"""A new pin that contains an earlier one (at least this long) replaces it: it says the
+same and more ("Table for 4" → "Table for 4 at 7 pm on Friday")."""
+ELLIPSIS = "…"
+
+
+def clamp_texts(texts: Iterable[object], limits: MemoryLimits) -> list[str]:
+    """Each text cleaned like message text and cut to ``pin_chars``; blanks and repeats go."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for raw in texts:
+        cleaned = clean_text(raw)
+        if cleaned is None:
+            continue
+        pin = clip(cleaned, limits.pin_chars)
+        key = normalize(pin)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(pin)
+    return out
+
+
+def evict(pins: list[Pin], cap: int) -> list[Pin]:
+    """Keep ``cap`` pins: a compactor's least decision-like go first, the oldest first among
+    equals. A user's pin is never evicted for a compactor's; a stated decision never for a
+    weaker pin."""
+    if len(pins) <= cap:
+        return pins
+    weakest_first = sorted(
+        range(len(pins)),
+        key=lambda i: (pins[i].origin == "user", pin_strength(pins[i].text), i),
+    )
+    dropped = set(weakest_first[: len(pins) - cap])
+    return [pin for i, pin in enumerate(pins) if i not in dropped]
+
+
+def _replaces(new_key: str, old_key: str) -> bool:
+    return new_key == old_key or (len(old_key) >= CONTAINED_MIN_CHARS and old_key in new_key)
+
+
+def excerpt(text: str, around: str | None = None) -> str:
+    """At most ``PIN_EXCERPT_CHARS`` of a message, from where ``around`` is said in it."""
+    text = " ".join(text.split())
+    if len(text) <= PIN_EXCERPT_CHARS:
+        return text
+    at = text.casefold().find(" ".join(around.split()).casefold()) if around else -1
+    if at <= 0:
+        return text[: PIN_EXCERPT_CHARS - 1].rstrip() + ELLIPSIS
+    return ELLIPSIS + text[at : at + PIN_EXCERPT_CHARS - 2].rstrip() + ELLIPSIS
+
+
+def _source(message: ChatThreadMessage, around: str | None) -> PinSource:
+    return PinSource(
+        message_id=message.id,
+        role=message.role,
+        excerpt=excerpt(message.text, around),
+        created_at=message.created_at,
+    )
+
+
+def sources_for(
+    text: str, origin: PinOrigin, folded: Sequence[ChatThreadMessage]
+) -> tuple[PinSource, ...]:
+    """The folded messages a new pin came from. The extractive compactor pins sentences
+    verbatim: the messages that say it. A model's pin is its reading of everything it
+    folded: all of those (the newest ``PIN_SOURCES_MAX``)."""
+    if origin == "extractive":
+        key = normalize(text)
+        saying = [m for m in folded if key and key in normalize(m.text)]
+        if saying:
+            return tuple(_source(m, text) for m in saying[-PIN_SOURCES_MAX:])
+    return tuple(_source(m, None) for m in folded[-PIN_SOURCES_MAX:])
+
+
+def blocked_keys(current: Sequence[Pin], seen: Sequence[Pin], unpinned: Iterable[str]) -> set[str]:
+    """Texts a compaction may not pin: what the user unpinned, and what it was shown that
+    is gone or was edited since (the user's change wins over the compactor's copy)."""
+    now = {p.id: normalize(p.text) for p in current}
+    gone = {normalize(p.text) for p in seen if now.get(p.id) != normalize(p.text)}
+    return gone | set(unpinned)
+
+
+def merge(
+    current: Sequence[Pin],
+    texts: Sequence[str],
+    *,
+    limits: MemoryLimits,
+    origin: PinOrigin,
+    folded: Sequence[ChatThreadMessage] = (),
+    replaced: Sequence[str] = (),
+    seen: Sequence[Pin] | None = None,
+    unpinned: Iterable[str] = (),
+    now: datetime | None = None,
+) -> list[Pin]:
+    """``current`` with a compaction's pin ``texts`` merged in (the module's rules).
+
+    ``seen``: the pins the compactor was shown (default ``current``); ``folded``: the
+    messages it folded, the new pins' sources; ``replaced``: previous pins it says newer
+    decisions replace.
+    """
+    now = now or utcnow()
+    blocked = blocked_keys(current, current if seen is None else seen, unpinned)
+    gone = {normalize(t) for t in replaced}
+    merged = [
+        (key, pin)
+        for pin in current
+        if (key := normalize(pin.text)) not in gone or pin.origin == "user"
+    ]
+    for text in clamp_texts(texts, limits):
+        key = normalize(text)
+        if any(_replaces(key, b) or _replaces(b, key) for b in blocked):
+            continue
+        same = next((i for i, (k, _) in enumerate(merged) if k == key), None)
+        if same is not None:  # said before: the record stays, in the compactor's words
+            if merged[same][1].origin != "user":
+                merged[same] = (key, merged[same][1].model_copy(update={"text": text}))
+            continue
+        merged = [(k, p) for k, p in merged if p.origin == "user" or not _replaces(key, k)]
+        merged.append(
+            (
+                key,
+                Pin(
+                    text=text,
+                    origin=origin,
+                    pinned_at=now,
+                    sources=sources_for(text, origin, folded),
+                ),
+            )
+        )
+    return evict([p for _, p in merged], limits.pinned_max)
+
+
+def merge_pins(
+    old: list[str], new: list[str], limits: MemoryLimits, replaced: list[str] | None = None
+) -> list[str]:
+    """``merge`` on texts alone: the pins ``new`` and ``replaced`` make of ``old``."""
+    pins = [Pin(id=legacy_pin_id(t), text=t, origin="extractive") for t in clamp_texts(old, limits)]
+    merged = merge(pins, new, limits=limits, origin="extractive", replaced=replaced or ())
+    return [p.text for p in merged]
+
+
+def remember_unpinned(unpinned: Sequence[str], text: str) -> list[str]:
+    """``unpinned`` with ``text``'s key added (newest last, at most ``UNPINNED_MAX``)."""
+    key = normalize(text)
+    kept = [k for k in unpinned if k != key]
+    return [*kept, key][-UNPINNED_MAX:]
+
+
+def origin_of(compactor_name: str) -> PinOrigin:
+    """``extractive`` for the deterministic compactor; every other compactor is a model's."""
+    return "extractive" if compactor_name == "extractive" else "model"

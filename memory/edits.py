@@ -1,0 +1,108 @@
+"""A user's corrections of memory, as pure changes of a ``ThreadState`` (SPEC §9a).
+
+The service writes each one like a turn (under the thread's lock, compare-and-put),
+so an edit and a racing turn or compaction never lose each other; these functions
+only say what the state becomes, or raise a ``MemoryEditError`` whose sentence the
+user can read.
+
+- **pin** a text ("remember this"): a user pin; an equivalent pin becomes the user's;
+  past the cap the weakest compactor pin goes, and when every pin is the user's the
+  pin is refused (``PinLimitError``);
+- **edit** a pin: its text changes, its id and provenance stay, it becomes the user's;
+- **unpin**: it goes, and its text is remembered so no compaction pins it again;
+- **set the summary**: the user's text is the summary new turns fold onto.
+"""
+
+from __future__ import annotations
+
+from memory.compaction.pins import evict, remember_unpinned, sources_for
+from memory.errors import PinLimitError, PinNotFoundError, PinTextError, SummaryTextError
+from memory.limits import MemoryLimits
+from memory.models import Pin, PinSource, ThreadState, utcnow
+from memory.text import clean_text, normalize
+
+__all__ = ["find_pin", "pin_text", "with_pin", "with_pin_edited", "with_summary", "without_pin"]
+
+
+def pin_text(text: object, limits: MemoryLimits) -> str:
+    """``text`` cleaned like message text, or PinTextError when blank or too long."""
+    cleaned = clean_text(text)
+    if cleaned is None:
+        raise PinTextError("A pin needs some text.")
+    if len(cleaned) > limits.pin_chars:
+        raise PinTextError(f"A pin is at most {limits.pin_chars} characters.")
+    return cleaned
+
+
+def find_pin(state: ThreadState, pin_id: str) -> Pin:
+    for pin in state.pins:
+        if pin.id == pin_id:
+            return pin
+    raise PinNotFoundError()
+
+
+def _sources(state: ThreadState, message_id: str | None, text: str) -> tuple[PinSource, ...]:
+    """The message of the window the user pinned ``text`` from, as the pin's source."""
+    message = next((m for m in state.messages if message_id and m.id == message_id), None)
+    return sources_for(text, "extractive", [message]) if message is not None else ()
+
+
+def with_pin(
+    state: ThreadState, text: object, limits: MemoryLimits, *, message_id: str | None = None
+) -> tuple[ThreadState, Pin]:
+    """``state`` with ``text`` pinned by the user, and that pin. ``message_id`` names the
+    message of the window it was taken from, if it was."""
+    text = pin_text(text, limits)
+    key = normalize(text)
+    unpinned = [k for k in state.unpinned if k != key]
+    same = next((p for p in state.pins if normalize(p.text) == key), None)
+    if same is not None:  # pinned already: now the user's
+        pin = same if same.origin == "user" else same.model_copy(update={"origin": "user"})
+        pins = [pin if p.id == same.id else p for p in state.pins]
+        return state.model_copy(update={"pins": pins, "unpinned": unpinned}), pin
+    pin = Pin(
+        text=text, origin="user", pinned_at=utcnow(), sources=_sources(state, message_id, text)
+    )
+    pins = [*state.pins, pin]
+    if len(pins) > limits.pinned_max and all(p.origin == "user" for p in state.pins):
+        raise PinLimitError(
+            f"All {limits.pinned_max} pins are yours: unpin or edit one to pin another."
+        )
+    pins = evict(pins, limits.pinned_max)
+    return state.model_copy(update={"pins": pins, "unpinned": unpinned}), pin
+
+
+def with_pin_edited(
+    state: ThreadState, pin_id: str, text: object, limits: MemoryLimits
+) -> tuple[ThreadState, Pin]:
+    """``state`` with pin ``pin_id`` saying ``text`` (now the user's), and that pin. Another
+    pin saying the same goes: one pin per decision."""
+    old = find_pin(state, pin_id)
+    text = pin_text(text, limits)
+    pin = old.model_copy(update={"text": text, "origin": "user"})
+    key = normalize(text)
+    pins = [
+        pin if p.id == pin_id else p
+        for p in state.pins
+        if p.id == pin_id or normalize(p.text) != key
+    ]
+    unpinned = [k for k in state.unpinned if k != key]
+    return state.model_copy(update={"pins": pins, "unpinned": unpinned}), pin
+
+
+def without_pin(state: ThreadState, pin_id: str) -> tuple[ThreadState, Pin]:
+    """``state`` without pin ``pin_id`` (its text remembered as unpinned), and that pin."""
+    gone = find_pin(state, pin_id)
+    pins = [p for p in state.pins if p.id != pin_id]
+    unpinned = remember_unpinned(state.unpinned, gone.text)
+    return state.model_copy(update={"pins": pins, "unpinned": unpinned}), gone
+
+
+def with_summary(state: ThreadState, text: object, limits: MemoryLimits) -> ThreadState:
+    """``state`` with the user's summary (blank clears it), or SummaryTextError."""
+    if not isinstance(text, str):
+        raise SummaryTextError("The summary must be text.")
+    summary = clean_text(text) or ""
+    if len(summary) > limits.summary_chars:
+        raise SummaryTextError(f"The summary is at most {limits.summary_chars} characters.")
+    return state.model_copy(update={"summary": summary})

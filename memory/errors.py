@@ -1,0 +1,41 @@
+"""Every error memory raises to its users, on one base (SPEC §13b).
+
+Each message is one plain sentence that is safe to show a user: no database error, no
+stored text, no token. The HTTP routes map them to status codes by class.
+"""
+
+from __future__ import annotations
+
+
+class AIMindError(Exception):
+    """The base of every error this project raises to its users."""
+
+
+class MemoryUnavailableError(AIMindError, RuntimeError):
+    """Memory could not be read or written. Its message is safe to show; the cause is logged."""
+
+    def __init__(self) -> None:
+        super().__init__("chat memory is unavailable right now")
+
+
+class MemoryEditError(AIMindError, ValueError):
+    """A user's edit of memory that cannot be made as asked (SPEC §9a)."""
+
+
+class PinTextError(MemoryEditError):
+    """A pin's text is blank or longer than a pin may be."""
+
+
+class SummaryTextError(MemoryEditError):
+    """A summary is longer than the summary may be."""
+
+
+class PinLimitError(MemoryEditError):
+    """Every pin is the user's own and the pins are full: one must go first."""
+
+
+class PinNotFoundError(MemoryEditError, LookupError):
+    """The session has no pin with that id."""
+
+    def __init__(self) -> None:
+        super().__init__("This session's memory has no pin with that id.")

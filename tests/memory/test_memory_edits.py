@@ -1,0 +1,208 @@
+"""The user's corrections (SPEC §9a): pin, edit, unpin, replace the summary — writes like
+turns, which later compactions (inline or landing late) keep, on both backends."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import pytest
+
+from memory import CompactionOutput, CompactionRequest, build_context, open_memory
+from memory.errors import (
+    AIMindError,
+    PinLimitError,
+    PinNotFoundError,
+    PinTextError,
+    SummaryTextError,
+)
+from memory.limits import MemoryLimits
+
+from .helpers import GatedCompactor, new_token, settled, turn
+
+REMEMBER = "The client's budget ceiling is 40,000 EUR."
+
+
+def context_text(state) -> str:
+    return "\n".join(
+        str(m.content) for m in build_context(state, system_prompt="s", latest_user_text="q")
+    )
+
+
+async def test_a_user_pin_is_in_the_next_context_and_survives_every_compaction(
+    db_url: str,
+) -> None:
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        await mem.append_turn(token, turn("hello", "hi", user_id="u1", assistant_id="a1"))
+        pin = await mem.pin(token, REMEMBER, message_id="u1")
+        assert pin.origin == "user" and pin.sources[0].message_id == "u1"
+        assert REMEMBER in context_text(await mem.load(token))
+        for i in range(30):  # many folds, each pinning a decision of its own
+            await mem.append_turn(
+                token, turn(f"We decided to order {i + 2} extra chairs for room {i}.", "Noted.")
+            )
+        state = await mem.load(token)
+    assert state.pins[0] == pin  # never evicted for a compactor's pin, same id and place
+    assert len(state.pins) == MemoryLimits().pinned_max
+
+
+async def test_pins_refuse_bad_text_and_a_full_set_of_user_pins(db_url: str) -> None:
+    limits = MemoryLimits(pinned_max=3)
+    token = new_token()
+    async with open_memory(db_url, limits=limits) as mem:
+        with pytest.raises(PinTextError):
+            await mem.pin(token, "   ")
+        with pytest.raises(PinTextError):
+            await mem.pin(token, "x" * (limits.pin_chars + 1))
+        pins = [await mem.pin(token, f"Rule {n}: no meetings on day {n}.") for n in range(3)]
+        again = await mem.pin(token, "rule 0: no meetings on day 0")  # the same pin
+        with pytest.raises(PinLimitError) as refused:
+            await mem.pin(token, "Rule 4: no meetings on day 4.")
+        with pytest.raises(PinNotFoundError):
+            await mem.unpin(token, "pin-does-not-exist")
+        with pytest.raises(SummaryTextError):
+            await mem.set_summary(token, "s" * (limits.summary_chars + 1))
+        assert [p.id for p in await mem.pins(token)] == [p.id for p in pins]
+    assert again.id == pins[0].id
+    assert isinstance(refused.value, AIMindError)
+    assert "unpin" in str(refused.value)
+
+
+async def test_edit_keeps_the_id_and_makes_the_pin_the_users(db_url: str) -> None:
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        await mem.append_turn(token, turn("We decided to book the table for 4 people.", "Done."))
+        for i in range(4):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        (pin,) = await mem.pins(token)
+        edited = await mem.edit_pin(token, pin.id, "Book the table for 6 people.")
+        state = await mem.load(token)
+    assert pin.origin == "extractive"
+    assert (edited.id, edited.origin, edited.sources) == (pin.id, "user", pin.sources)
+    assert state.pinned_decisions == ["Book the table for 6 people."]
+    assert "for 4 people" not in "\n".join(state.pinned_decisions)
+
+
+@dataclass
+class HeldModel:
+    """A model compactor playing ``outputs`` in turn, each once ``release`` is set."""
+
+    outputs: list[CompactionOutput]
+    name: str = "held-model"
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    asked: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        self.asked.set()
+        await self.release.wait()
+        return self.outputs.pop(0)
+
+
+async def test_an_unpinned_pin_stays_gone_when_a_late_model_compaction_returns_it(
+    db_url: str,
+) -> None:
+    """The user unpins while a model compaction runs; the model, shown the pin before,
+    returns it again: it stays unpinned, and the model's other work lands."""
+    model = HeldModel(
+        [
+            CompactionOutput(summary="S1.", pinned_decisions=["We use PostgreSQL in production."]),
+            CompactionOutput(
+                summary="S2.",
+                pinned_decisions=["We use PostgreSQL in production.", "Releases ship on Friday."],
+            ),
+        ]
+    )
+    model.release.set()
+    token = new_token()
+    async with open_memory(db_url, compactor=model) as mem:
+        for i in range(5):
+            await settled(mem, token, turn(f"q{i}", f"a{i}"))
+        (wrong,) = await mem.pins(token)
+        model.release.clear()
+        model.asked.clear()
+        for i in range(5, 8):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        await model.asked.wait()
+        await mem.unpin(token, wrong.id)
+        model.release.set()
+        await mem.settle(token)
+        state = await mem.load(token)
+    assert state.pinned_decisions == ["Releases ship on Friday."]
+    assert state.summary == "S2."
+    assert state.unpinned == ["we use postgresql in production"]
+
+
+async def test_a_compaction_landing_after_edits_keeps_them(db_url: str) -> None:
+    compactor = GatedCompactor()
+    token = new_token()
+    async with open_memory(db_url, compactor=compactor) as mem:
+        for i in range(5):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        await compactor.asked.wait()  # pending, shown no pins
+        mine = await mem.pin(token, REMEMBER)
+        await mem.set_summary(token, "The user's own summary.")
+        compactor.release.set()
+        await mem.settle(token)
+        state = await mem.load(token)
+    assert state.pinned_decisions == [REMEMBER, "gated pin 1"]
+    assert state.pins[0] == mine
+    assert state.summary.splitlines()[0].endswith("The user's own summary.")
+    assert "q0" in state.summary  # the folded turns went onto the user's summary
+    assert [m.text for m in state.messages] == ["q3", "a3", "q4", "a4"]
+
+
+async def test_set_summary_is_the_base_new_turns_fold_onto(db_url: str) -> None:
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        await mem.set_summary(token, "Project Falcon: a CRM for dentists, launching in June.")
+        for i in range(5):
+            await mem.append_turn(
+                token, turn(f"Ana Silva from Porto called about invoice {i}.", "OK.")
+            )
+        state = await mem.load(token)
+        cleared = await mem.set_summary(token, "   ")
+    assert "Project Falcon: a CRM for dentists, launching in June." in state.summary
+    assert "Ana Silva" in state.summary
+    assert cleared.summary == ""
+
+
+async def test_edits_race_turns_and_each_other_without_losing_any(db_url: str) -> None:
+    """Two services (two processes' worth) edit and write one session at once."""
+    token = new_token()
+    roomy = MemoryLimits(recent_turns=8)  # no fold: every turn stays in the window
+    async with (
+        open_memory(db_url, limits=roomy) as one,
+        open_memory(db_url, limits=roomy) as two,
+    ):
+        await asyncio.gather(
+            *(one.append_turn(token, turn(f"turn {i}", f"answer {i}")) for i in range(6)),
+            *(two.pin(token, f"Rule {i}: keep meeting notes for {i} weeks.") for i in range(6)),
+        )
+        state = await one.load(token)
+        turns = await two.load(token)
+    assert sorted(p.text for p in state.pins if p.origin == "user") == sorted(
+        f"Rule {i}: keep meeting notes for {i} weeks." for i in range(6)
+    )
+    assert turns.pins == state.pins
+    assert sorted(m.text for m in state.messages if m.role == "user") == [
+        f"turn {i}" for i in range(6)
+    ]
+
+
+async def test_export_is_the_whole_memory_with_provenance(db_url: str) -> None:
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        await mem.append_turn(token, turn("We decided to launch on March 3.", "Noted."))
+        for i in range(4):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        await mem.pin(token, REMEMBER)
+        exported = await mem.export(token)
+        await mem.forget(token)
+        after = await mem.export(token)
+    assert exported["threadId"] == mem.thread_id(token)
+    assert [p["origin"] for p in exported["pins"]] == ["extractive", "user"]
+    assert exported["pins"][0]["sources"][0]["excerpt"] == "We decided to launch on March 3."
+    assert exported["pinnedDecisions"] == ["We decided to launch on March 3.", REMEMBER]
+    assert [m["text"] for m in exported["messages"]] == ["q2", "a2", "q3", "a3"]
+    assert after["pins"] == [] and after["summary"] == "" and after["messages"] == []
