@@ -3,8 +3,9 @@
 The hydration DTO (SPEC §9) is fixed — a 240-character summary preview and no
 status — so the panel has a DTO of its own, built from
 ``MemoryService.snapshot()``: the whole summary (at most ``SUMMARY_CHARS``), the
-pins with where each came from (SPEC §9a), how full the window is, how the last compaction went (the model, or the
-extractive fallback after the model failed) and whether one is pending. The
+pins with where each came from (SPEC §9a), how full the window is, how the last
+compaction went (the model, or the extractive fallback after the model failed) and
+whether one is pending. The
 page also learns the message cap and the truncation marker from it, so it can
 warn before a long message and mark restored messages that memory cut.
 """
