@@ -4,10 +4,13 @@ each figure counts what it says."""
 
 from __future__ import annotations
 
+import zlib
+from itertools import islice
+
 import pytest
 
 from bench.agent import CONTESTANTS, FIXED_SUMMARY, OURS, PEER, SAME, play, summarize
-from bench.common import BenchEnv
+from bench.common import GIST_CHARS, BenchEnv, conversation
 from bench.peers import peers_missing
 from memory.limits import SUMMARY_CHARS
 
@@ -16,8 +19,19 @@ pytestmark = pytest.mark.skipif(peers_missing() is not None, reason="the bench e
 TURNS = 16
 
 
-def test_the_fixed_summary_is_as_long_as_ours_may_grow() -> None:
-    assert len(FIXED_SUMMARY) == SUMMARY_CHARS
+def test_the_fixed_summary_is_the_conversations_kind_of_text_and_not_the_conversation() -> None:
+    """Both sides store FIXED_SUMMARY as their summary; a summary that compressed better
+    than the turns (a repeated string), or that repeated the turns played (which ours'
+    pins and window would dedupe), would flatter one side's storage."""
+    played = " ".join(user[:GIST_CHARS] for user, _ in islice(conversation(), 40))
+    same_size = played[:SUMMARY_CHARS]
+
+    def packed(text: str) -> float:
+        return len(zlib.compress(text.encode(), 9)) / len(text.encode())
+
+    assert len(FIXED_SUMMARY) == SUMMARY_CHARS == len(same_size)
+    assert packed(FIXED_SUMMARY) >= 0.9 * packed(same_size)
+    assert not set(FIXED_SUMMARY.split(". ")) & set(played.split(". "))
 
 
 async def test_the_contestants_are_comparable(bench_backend: tuple[BenchEnv, str]) -> None:
