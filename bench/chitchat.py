@@ -24,6 +24,9 @@ the rules may be tuned on, and a held-out part the bench reports, never tuned on
   tuning ``dev.json``, held out ``test.json``; the first 40 dialogues of each domain,
   one conversation per domain.
 
+``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
+first 200 / 400 / 40, block by block — for more to tune on; it never reaches a held-out file.
+
 A dialogue's utterances become user/assistant turns: one speaker's consecutive lines
 are one message, and the messages alternate (in a chat of three, the third speaker
 takes the next side).
@@ -118,8 +121,10 @@ def _is_chinese(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
-def locomo(source: Path, split: Split) -> list[Chat]:
-    out = []
+def locomo(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    out: list[Chat] = []
+    if block:
+        return out  # ten chats, all in the two parts
     with zipfile.ZipFile(io.BytesIO(_read(source, LOCOMO_ARCHIVE))) as archive:
         for name in sorted(n for n in archive.namelist() if n.endswith(".json")):
             chat_id = Path(name).stem
@@ -149,32 +154,35 @@ def detokenize(text: str) -> str:
     return _DD_AFTER_OPEN.sub(r"\1", text).strip()
 
 
-def dailydialog(source: Path, split: Split) -> list[Chat]:
+def dailydialog(source: Path, split: Split, block: int = 0) -> list[Chat]:
     lines = _read(source, DAILYDIALOG_FILES[split]).decode("utf-8").splitlines()
     dialogues = []
-    for line in lines[:DAILYDIALOG_DIALOGUES]:
+    first = block * DAILYDIALOG_DIALOGUES
+    for line in lines[first : first + DAILYDIALOG_DIALOGUES]:
         said = [detokenize(u) for u in line.split("__eou__")]
         dialogues.append(alternate([(str(i % 2), u) for i, u in enumerate(said)]))
     return _chains("dailydialog", "en", dialogues, DAILYDIALOG_PER_CHAIN)
 
 
-def cped(source: Path, split: Split) -> list[Chat]:
+def cped(source: Path, split: Split, block: int = 0) -> list[Chat]:
     text = _read(source, CPED_FILES[split]).decode("utf-8-sig")
     dialogues: dict[str, list[tuple[str, str]]] = {}
+    last = (block + 1) * CPED_DIALOGUES
     for row in csv.DictReader(io.StringIO(text)):
-        if len(dialogues) == CPED_DIALOGUES and row["Dialogue_ID"] not in dialogues:
+        if len(dialogues) == last and row["Dialogue_ID"] not in dialogues:
             break
         dialogues.setdefault(row["Dialogue_ID"], []).append((row["Speaker"], row["Utterance"]))
-    turns = [alternate(lines) for lines in dialogues.values()]
+    turns = [alternate(lines) for lines in list(dialogues.values())[block * CPED_DIALOGUES :]]
     return _chains("cped", "zh", turns, CPED_PER_CHAIN)
 
 
-def kdconv(source: Path, split: Split) -> list[Chat]:
+def kdconv(source: Path, split: Split, block: int = 0) -> list[Chat]:
     out = []
+    first = block * KDCONV_PER_DOMAIN
     for domain in KDCONV_DOMAINS:
         data = json.loads(_read(source, KDCONV_FILES[split].format(domain=domain)))
         turns: Turns = []
-        for dialogue in data[:KDCONV_PER_DOMAIN]:
+        for dialogue in data[first : first + KDCONV_PER_DOMAIN]:
             said = [m["message"] for m in dialogue["messages"]]
             turns += alternate([(str(i % 2), u) for i, u in enumerate(said)])
         out.append(Chat(f"kdconv-{domain}", "zh", turns))
@@ -197,13 +205,15 @@ LOADERS = {
 LANGUAGE = {"locomo": "en", "dailydialog": "en", "cped": "zh", "kdconv": "zh"}
 
 
-def load(corpus: str, split: Split) -> tuple[list[Chat], str]:
+def load(corpus: str, split: Split, block: int = 0) -> tuple[list[Chat], str]:
     """The corpus's conversations of one split and where they came from, or none and why."""
+    if block and split != "tune":
+        raise ValueError("only the tuning part has further blocks")
     variable, convert = LOADERS[corpus]
     source = _source(variable)
     if isinstance(source, str):
         return [], source
     try:
-        return convert(source, split), f"{corpus} {split} ({source.name})"
+        return convert(source, split, block), f"{corpus} {split} ({source.name})"
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError, zipfile.BadZipFile):
         return [], f"{variable} names no readable {corpus} copy"

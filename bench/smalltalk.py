@@ -106,8 +106,10 @@ def count(corpus: str, pins: list[str], labels: dict[tuple[str, str], Label]) ->
     }
 
 
-async def corpus_figures(corpus: str, split: chitchat.Split, workdir: Path) -> dict[str, Any]:
-    chats, where = chitchat.load(corpus, split)
+async def corpus_figures(
+    corpus: str, split: chitchat.Split, workdir: Path, block: int = 0
+) -> dict[str, Any]:
+    chats, where = chitchat.load(corpus, split, block)
     if not chats:
         return {"absent": where}
     labels = pin_labels()
@@ -229,11 +231,11 @@ material), `other`. The target is the share of final pins that are small talk; t
 made on the way (some evicted past the cap of 20) are counted too."""
 
 
-async def _print_split(split: chitchat.Split, show: bool) -> dict[str, Any]:
+async def _print_split(split: chitchat.Split, show: bool, block: int) -> dict[str, Any]:
     results = {}
     with tempfile.TemporaryDirectory(prefix="aimind-smalltalk-") as tmp:
         for corpus in chitchat.LOADERS:
-            results[corpus] = await corpus_figures(corpus, split, Path(tmp))
+            results[corpus] = await corpus_figures(corpus, split, Path(tmp), block)
     labels = pin_labels()
     for corpus, f in results.items():
         if "absent" in f:
@@ -250,16 +252,17 @@ async def _print_split(split: chitchat.Split, show: bool) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.smalltalk [--split tune] [--show] [--dump FILE]``."""
+    """``python -m bench.smalltalk [--split tune] [--block N] [--show] [--dump FILE]``."""
     import argparse
     import asyncio
 
     parser = argparse.ArgumentParser(prog="python -m bench.smalltalk", description=main.__doc__)
     parser.add_argument("--split", default="tune", choices=chitchat.SPLITS)
+    parser.add_argument("--block", type=int, default=0, help="tuning only: further dialogues")
     parser.add_argument("--show", action="store_true", help="print every pin with its label")
     parser.add_argument("--dump", type=Path, help="write the pins and summaries here (JSON)")
     args = parser.parse_args(argv)
-    results = asyncio.run(_print_split(args.split, args.show))
+    results = asyncio.run(_print_split(args.split, args.show, args.block))
     if args.dump:
         args.dump.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
