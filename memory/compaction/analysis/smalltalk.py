@@ -194,7 +194,7 @@ _EN_CHEER = re.compile(
     r"\b(?:stop|hold|keep) (?:me|us)(?: back)?\s*(?:$|[,.!;])|"
     r"\b(?:get|bring|drag) (?:me|us) down\b|"
     r"\bstop (?:chasing|believing|dreaming|trying|learning|growing|fighting|pushing|smiling)\b|"
-    r"\b(?:sometime|some time|one of these days|someday|at some point)\b"
+    r"\b(?:sometime|one of these days|someday|at some point)\b|\bsome time\b(?! off| out)"
 )
 """What a cheer or a vague plan is made of, whatever else the sentence names."""
 _EN_FAKE_IMPERATIVE = re.compile(
@@ -244,7 +244,7 @@ def english(s: str, raw: str) -> bool:
     if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s):
         return True
     if (m := _EN_ADVICE.search(s)) and not (
-        _EN_MONEY_OR_TIME.search(m.group("rest")) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))
+        _EN_MONEY_OR_TIME.search(s) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))
     ):
         return True
     if (m := _EN_IMPERATIVE.match(s)) and _EN_SELF_CARE.search(m.group("rest")):
