@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from memory.compaction.analysis import smalltalk
 from memory.compaction.analysis.words import anchors, content_words
 from memory.text import word_set
 
@@ -443,6 +444,8 @@ def _frames(s: str, raw: str) -> float:
 def decision_strength(sentence: str) -> float:
     """How decision-like one English sentence is: 0 for none, up to ``EXPLICIT``."""
     s = _normalise(sentence)
+    if smalltalk.english(_LEAD.sub("", s), sentence):
+        return 0.0
     label = _CONFIRM_LABEL.match(s) or _CONFIRM_STRONG.match(s) or _AS_AGREED.match(s)
     if label:
         rest = _LEAD.sub("", label.group("rest"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.compaction.analysis import smalltalk
 from memory.compaction.analysis.decisions_en import COMMITMENT, CONFIRMED, EXPLICIT, RULE
 from memory.compaction.analysis.segmenter import segment
 from memory.compaction.analysis.words import anchors, content_words
@@ -384,6 +385,8 @@ def is_bare_confirmation(sentence: str) -> bool:
 def decision_strength(sentence: str) -> float:
     """How decision-like one Chinese sentence is: 0 for none, up to ``EXPLICIT``."""
     text = _LEAD.sub("", sentence.strip())
+    if smalltalk.chinese(text):
+        return 0.0
     if lead := _AS_AGREED.match(text):
         rest = text[lead.end() :]
         if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):

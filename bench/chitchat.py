@@ -1,0 +1,219 @@
+"""Public casual conversations for the small-talk bench: LoCoMo, DailyDialog, CPED, KdConv.
+
+People chatting, not booking: what the extractive compactor pins there is mostly what
+friends say to each other — cheering, advice, compliments, "let's catch up soon". None
+of their text is in this repo (nor downloaded at run time): the bench reads a local copy
+when an environment variable names the project's repository (a checkout, a folder with
+its files, or a bare git repository, read with ``git show``), and says so when none does.
+
+Each corpus is split in two **before anything was replayed** (``SPLITS``): a tuning part
+the rules may be tuned on, and a held-out part the bench reports, never tuned on:
+
+- LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
+  long multi-session chats between two people. Tuning: the five that hold a sentence
+  SPEC §5 or issue 30 quote (30, 41, 44, 47, 49, by file name), held out: the other five.
+  Each chat is one conversation (``speaker_a`` as the user).
+- DailyDialog (``ijcnlp_dailydialog`` files, as in
+  ``Ls-Dai/Deep-Reinforcement-Learning-for-Dialogue-Generation-in-PyTorch``' ``data/``;
+  English, CC BY-NC-SA 4.0): tuning the validation split, held out the test split; the
+  first 200 dialogues of each in file order, chained 50 to a conversation.
+- CPED (``scutcyr/CPED``, ``data/CPED/*_split.csv``; Chinese TV-series dialogues, for
+  research): tuning ``valid_split.csv``, held out ``test_split.csv``; the first 400
+  dialogues in file order, chained 100 to a conversation.
+- KdConv (``thu-coai/KdConv``, ``data/{film,music,travel}/*.json``; Chinese, Apache-2.0):
+  tuning ``dev.json``, held out ``test.json``; the first 40 dialogues of each domain,
+  one conversation per domain.
+
+``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
+first 200 / 400 / 40, block by block — for more to tune on; it never reaches a held-out file.
+
+A dialogue's utterances become user/assistant turns: one speaker's consecutive lines
+are one message, and the messages alternate (in a chat of three, the third speaker
+takes the next side).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Split = Literal["tune", "heldout"]
+SPLITS: tuple[Split, ...] = ("tune", "heldout")
+
+LOCOMO_ENV = "AIMIND_BENCH_LOCOMO"
+DAILYDIALOG_ENV = "AIMIND_BENCH_DAILYDIALOG"
+CPED_ENV = "AIMIND_BENCH_CPED"
+KDCONV_ENV = "AIMIND_BENCH_KDCONV"
+
+LOCOMO_ARCHIVE = "data/locomo10.zip"
+LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
+"""The LoCoMo chats SPEC §5 and issue 30 quote sentences from: tuning, never reported."""
+DAILYDIALOG_FILES = {
+    "tune": "data/validation/dialogues_validation.txt",
+    "heldout": "data/test/dialogues_test.txt",
+}
+DAILYDIALOG_DIALOGUES, DAILYDIALOG_PER_CHAIN = 200, 50
+CPED_FILES = {"tune": "data/CPED/valid_split.csv", "heldout": "data/CPED/test_split.csv"}
+CPED_DIALOGUES, CPED_PER_CHAIN = 400, 100
+KDCONV_DOMAINS = ("film", "music", "travel")
+KDCONV_FILES = {"tune": "data/{domain}/dev.json", "heldout": "data/{domain}/test.json"}
+KDCONV_PER_DOMAIN = 40
+
+Turns = list[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """One conversation to replay: its id, language and user/assistant turns."""
+
+    id: str
+    language: Literal["en", "zh"]
+    turns: Turns
+
+
+def _source(variable: str) -> Path | str:
+    """The path a variable names, or why there is none."""
+    where = os.environ.get(variable, "").strip()
+    if not where:
+        return f"{variable} is not set"
+    path = Path(where).expanduser()
+    return path if path.exists() else f"{variable} names a path that does not exist"
+
+
+def _read(source: Path, inside: str) -> bytes:
+    """A file of the project: from a checkout or folder, or ``git show`` of a bare repo."""
+    if (source / inside).exists():
+        return (source / inside).read_bytes()
+    if (source / "HEAD").exists() and (source / "objects").is_dir():
+        return subprocess.run(
+            ["git", "--git-dir", str(source), "show", f"HEAD:{inside}"],
+            capture_output=True,
+            check=True,
+        ).stdout
+    raise FileNotFoundError(inside)
+
+
+def alternate(utterances: list[tuple[str, str]]) -> Turns:
+    """(speaker, text) lines as turns: a speaker's run is one message, messages alternate."""
+    messages: list[str] = []
+    last = None
+    for speaker, text in utterances:
+        text = text.strip()
+        if not text:
+            continue
+        if speaker == last and messages:
+            messages[-1] += ("" if _is_chinese(text) else " ") + text
+        else:
+            messages.append(text)
+        last = speaker
+    return [(messages[i], messages[i + 1]) for i in range(0, len(messages) - 1, 2)]
+
+
+def _is_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def locomo(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    out: list[Chat] = []
+    if block:
+        return out  # ten chats, all in the two parts
+    with zipfile.ZipFile(io.BytesIO(_read(source, LOCOMO_ARCHIVE))) as archive:
+        for name in sorted(n for n in archive.namelist() if n.endswith(".json")):
+            chat_id = Path(name).stem
+            if (chat_id in LOCOMO_TUNE) != (split == "tune"):
+                continue
+            conversation = json.loads(archive.read(name))
+            sessions = sorted(
+                (k for k in conversation if re.fullmatch(r"session_\d+", k)),
+                key=lambda k: int(k.split("_")[1]),
+            )
+            turns: Turns = []
+            for key in sessions:
+                turns += alternate([(t["speaker"], t["text"]) for t in conversation[key]])
+            out.append(Chat(f"locomo-{chat_id}", "en", turns))
+    return out
+
+
+_DD_APOSTROPHE = re.compile(r"\s*([’'])\s*(?=(?:s|t|m|ll|re|d|ve)\b)")
+_DD_BEFORE_PUNCT = re.compile(r"\s+([.,!?;:%)])")
+_DD_AFTER_OPEN = re.compile(r"([($])\s+")
+
+
+def detokenize(text: str) -> str:
+    """DailyDialog's tokens ("I ’ m here .") as written text ("I’m here.")."""
+    text = _DD_APOSTROPHE.sub(r"\1", text)
+    text = _DD_BEFORE_PUNCT.sub(r"\1", text)
+    return _DD_AFTER_OPEN.sub(r"\1", text).strip()
+
+
+def dailydialog(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    lines = _read(source, DAILYDIALOG_FILES[split]).decode("utf-8").splitlines()
+    dialogues = []
+    first = block * DAILYDIALOG_DIALOGUES
+    for line in lines[first : first + DAILYDIALOG_DIALOGUES]:
+        said = [detokenize(u) for u in line.split("__eou__")]
+        dialogues.append(alternate([(str(i % 2), u) for i, u in enumerate(said)]))
+    return _chains("dailydialog", "en", dialogues, DAILYDIALOG_PER_CHAIN)
+
+
+def cped(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    text = _read(source, CPED_FILES[split]).decode("utf-8-sig")
+    dialogues: dict[str, list[tuple[str, str]]] = {}
+    last = (block + 1) * CPED_DIALOGUES
+    for row in csv.DictReader(io.StringIO(text)):
+        if len(dialogues) == last and row["Dialogue_ID"] not in dialogues:
+            break
+        dialogues.setdefault(row["Dialogue_ID"], []).append((row["Speaker"], row["Utterance"]))
+    turns = [alternate(lines) for lines in list(dialogues.values())[block * CPED_DIALOGUES :]]
+    return _chains("cped", "zh", turns, CPED_PER_CHAIN)
+
+
+def kdconv(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    out = []
+    first = block * KDCONV_PER_DOMAIN
+    for domain in KDCONV_DOMAINS:
+        data = json.loads(_read(source, KDCONV_FILES[split].format(domain=domain)))
+        turns: Turns = []
+        for dialogue in data[first : first + KDCONV_PER_DOMAIN]:
+            said = [m["message"] for m in dialogue["messages"]]
+            turns += alternate([(str(i % 2), u) for i, u in enumerate(said)])
+        out.append(Chat(f"kdconv-{domain}", "zh", turns))
+    return out
+
+
+def _chains(name: str, language: Literal["en", "zh"], dialogues: list[Turns], per: int):
+    return [
+        Chat(f"{name}-{c}", language, [t for d in dialogues[i : i + per] for t in d])
+        for c, i in enumerate(range(0, len(dialogues), per))
+    ]
+
+
+LOADERS = {
+    "locomo": (LOCOMO_ENV, locomo),
+    "dailydialog": (DAILYDIALOG_ENV, dailydialog),
+    "cped": (CPED_ENV, cped),
+    "kdconv": (KDCONV_ENV, kdconv),
+}
+LANGUAGE = {"locomo": "en", "dailydialog": "en", "cped": "zh", "kdconv": "zh"}
+
+
+def load(corpus: str, split: Split, block: int = 0) -> tuple[list[Chat], str]:
+    """The corpus's conversations of one split and where they came from, or none and why."""
+    if block and split != "tune":
+        raise ValueError("only the tuning part has further blocks")
+    variable, convert = LOADERS[corpus]
+    source = _source(variable)
+    if isinstance(source, str):
+        return [], source
+    try:
+        return convert(source, split, block), f"{corpus} {split} ({source.name})"
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError, zipfile.BadZipFile):
+        return [], f"{variable} names no readable {corpus} copy"

@@ -1,0 +1,111 @@
+"""Pins are decisions, not small talk (SPEC §5, issue 30), EN and ZH.
+
+The held-out small-talk sets (tests/memory/data/decisions/heldout_smalltalk_*.jsonl) were
+written and frozen before the small-talk rules: encouragement, advice, compliments,
+platitudes, feelings, vague plans and told life events, beside decisions phrased close to
+them. Each sentence is folded as its own message through the extractive compactor.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.recall import Labelled, labelled, message, pinned, precision_recall
+from memory.compaction import CompactionRequest
+from memory.compaction.analysis import decisions, smalltalk
+from memory.compaction.analysis.words import content_words
+from memory.compaction.extractive import ExtractiveCompactor, new_pins
+
+LANGUAGES = ("en", "zh")
+SMALLTALK_PINNED = 0.05
+"""At most this share of the held-out small talk may be pinned (first runs: EN 5/45, then
+0/45 after tuning on the tuning sets; ZH 6/45, then 1/45 — "我周末开始在动物收容所做志愿者了",
+a told event the rules take for a plan)."""
+RECALL_FLOOR = {"en": 0.9, "zh": 0.65}
+"""The decisions beside the small talk that are pinned, as at the first run with and without
+the small-talk rules: the Chinese misses are arrangements and commitments the decision
+frames do not read yet (周六下午四点…我负责带蛋糕), not small talk."""
+STORY_WORDS_KEPT = 0.5
+"""A told life event's summary line keeps at least this share of its content words."""
+
+SPEC_SMALLTALK = [
+    # SPEC §5 and issue 30's own examples: said once and folded, each was pinned before
+    "I won't quit on my dreams.",
+    "We'll keep pushing each other on this path.",
+    "Let's get planning for next month!",
+    "Your fur babies must be thrilled with the bigger backyard.",
+    "We'll reach our goals!",
+    "Don't forget to take breaks.",
+    "You need to practice first.",
+    "I won't give up.",
+]
+SPEC_FACTS = ["I adopted a pup.", "We rented a flat near the station."]
+DECISIONS_BESIDE = [
+    "Let's book the table for 4 people at 7 pm.",
+    "We decided to use PostgreSQL as the database.",
+    "我们决定每周二上午十点开周会。",
+    "我们决定用 PostgreSQL 作为数据库。",
+    "You must not email the client without my review.",
+    "I won't touch the savings until the deposit is paid in June.",
+]
+
+
+def smalltalk_rows(language: str) -> list[Labelled]:
+    return labelled(language, "heldout_smalltalk")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_held_out_small_talk_is_not_pinned_and_the_decisions_beside_it_are(
+    language: str,
+) -> None:
+    rows = smalltalk_rows(language)
+    chatter = [r for r in rows if not r.decision]
+    assert len(chatter) >= 40
+    assert len([r for r in chatter if pinned(r)]) <= SMALLTALK_PINNED * len(chatter)
+    figures = precision_recall(rows)
+    assert figures["recall"] >= RECALL_FLOOR[language], figures
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_small_talk_rules_cost_no_decision(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every labelled decision the decision frames pin is pinned with the small-talk rules
+    too: held-out sets, tuning sets, the small-talk set's decisions."""
+    rows = [
+        r
+        for which in ("tune", "heldout", "heldout_smalltalk")
+        for r in labelled(language, which)  # type: ignore[arg-type]
+        if r.decision
+    ]
+    with_rules = {r.text for r in rows if pinned(r)}
+    monkeypatch.setattr(smalltalk, "english", lambda s, raw: False)
+    monkeypatch.setattr(smalltalk, "chinese", lambda text: False)
+    decisions.decision_strength.cache_clear()
+    without = {r.text for r in rows if pinned(r)}
+    decisions.decision_strength.cache_clear()
+    assert without - with_rules == set()
+
+
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_the_spec_s_small_talk_is_not_pinned_whoever_says_it(role: str) -> None:
+    for text in SPEC_SMALLTALK + SPEC_FACTS:
+        assert new_pins([message(role, text)], []) == [], text
+    for text in DECISIONS_BESIDE:
+        assert new_pins([message(role, text)], []) == [text], text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_told_life_event_reaches_the_summary(language: str) -> None:
+    stories = [r for r in smalltalk_rows(language) if r.kind == "story"]
+    assert len(stories) >= 5
+    for row in stories:
+        folded = [message(row.role, row.text, 0), message("assistant", "Oh nice!", 1)]
+        request = CompactionRequest("", [], folded, [])
+        out = ExtractiveCompactor().compact_sync(request)
+        words = content_words(row.text)
+        if out.pinned_decisions:  # a miss of the pins' rules (SMALLTALK_PINNED): kept there
+            assert out.pinned_decisions == [row.text]
+            continue
+        kept = [w for w in words if w in out.summary.lower()]
+        assert len(kept) >= STORY_WORDS_KEPT * len(words), (row.text, out.summary)
