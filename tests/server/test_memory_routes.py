@@ -243,7 +243,8 @@ async def test_forget_removes_the_session_everywhere_and_keeps_the_others(
     async with http(deployment) as raw:
         forgot = await raw.delete("/api/chat/session", headers={"X-Api-Key": gone_token})
     assert forgot.status_code == 200, forgot.text
-    assert forgot.json() == {"forgotten": True, "threads": 3, "crons": 2}
+    assert forgot.json()["forgotten"] is True and forgot.json()["crons"] == 2
+    assert forgot.json()["threads"] >= len(a.threads)  # and those a cron's first run made
 
     assert await gone.threads.search() == [] and await gone.crons.search() == []
     for thread_id in a.threads:

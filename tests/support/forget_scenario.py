@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 from langgraph_sdk.client import LangGraphClient
 
 YEARLY = "0 0 1 1 *"
@@ -39,6 +40,16 @@ class Filled:
     pin_id: str = ""
 
 
+async def _cron_runs(client: LangGraphClient) -> list[dict[str, Any]]:
+    """Runs started by the session's crons (on threads it owns)."""
+    runs = []
+    for thread in await client.threads.search(limit=100):
+        for run in await client.runs.list(thread["thread_id"]):
+            if run["status"] in ("pending", "running"):
+                runs.append(run)
+    return runs
+
+
 async def fill(client: LangGraphClient, marker: str) -> Filled:
     """Write ``marker`` everywhere a session can have it (``client`` is the session's)."""
     filled = Filled(marker)
@@ -59,13 +70,21 @@ async def fill(client: LangGraphClient, marker: str) -> Filled:
     )
     await client.runs.wait(None, "chat", input=human(f"A stateless turn about {marker}."))
     filled.threads += [chat, tasklist, delivery]
-    on_thread = await client.crons.create_for_thread(
+    await client.crons.create_for_thread(
         chat, "chat", schedule=YEARLY, input=human(f"Yearly reminder about {marker}.")
     )
-    stateless = await client.crons.create(
+    await client.crons.create(
         "chat", schedule=YEARLY, input=human(f"Yearly stateless reminder about {marker}.")
     )
-    filled.crons += [on_thread["cron_id"], stateless["cron_id"]]
+    # Aegra starts a cron's first run at once (and answers with it): let those end.
+    for run in await _cron_runs(client):
+        try:
+            await client.runs.join(run["thread_id"], run["run_id"])
+        except httpx.HTTPStatusError as exc:  # it ended and went before the join
+            if exc.response.status_code != 404:
+                raise
+    filled.crons = [c["cron_id"] for c in await client.crons.search()]
+    assert len(filled.crons) == 2
     pin = await client.http.post("/api/chat/memory/pins", json={"text": f"Pinned {marker}."})
     filled.pin_id = pin["id"]
     await client.http.put("/api/chat/memory/summary", json={"text": f"Summary with {marker}."})
