@@ -15,6 +15,7 @@ from bench import (
     agent,
     compaction_latency,
     dev_queue,
+    memory_edits,
     peers,
     recall,
     replicas,
@@ -37,7 +38,17 @@ PACKAGES = (
     "langchain",
     "langmem",
 )
-REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue, agent, replicas, smalltalk)
+REPORTING = (
+    roundtrips,
+    compaction_latency,
+    peers,
+    recall,
+    dev_queue,
+    agent,
+    replicas,
+    smalltalk,
+    memory_edits,
+)
 """Benchmarks that give their own targets and README section."""
 BENCHES = (
     "turn_cost",

@@ -67,7 +67,7 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
     dto = MemoryPanel(
         summary=state.summary if state else "",
         pinnedDecisions=list(state.pinned_decisions) if state else [],
-        pins=[pin_dto(p) for p in state.pins] if state else [],
+        pins=[],  # built below: the pins are records already, not validated a second time
         turnsInWindow=sum(m.role == "user" for m in state.messages) if state else 0,
         summaryLength=len(state.summary) if state else 0,
         lastCompaction=_last_compaction(snapshot) if snapshot else None,
@@ -75,5 +75,6 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
         messageCharCap=limits.message_char_cap,
         truncationMarker=TRUNCATION_MARKER,
     ).model_dump()
+    dto["pins"] = [pin_dto(p) for p in state.pins] if state else []
     assert_no_forbidden_fields(dto)
     return dto
