@@ -54,32 +54,37 @@ class ForbiddenFieldError(ValueError):
     """A DTO about to leave the server carries a runtime-only field."""
 
 
-_SCALARS = (str, int, float, bool, type(None))
-_SEQUENCES = (list, tuple, set, frozenset)
-
-
 _SAFE_KEYS: set[tuple[Any, ...]] = set()
 """Key tuples already found clean: a DTO repeats a few shapes (every pin, every source)."""
 _SAFE_KEYS_MAX = 4096
+_CONTAINERS = (dict, list, tuple, set, frozenset)
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
-def _forbidden_key(value: Any) -> str | None:
-    """The first forbidden key at any depth, or None: one walk that keeps no paths, never
-    steps onto a scalar (a DTO is mostly strings) and checks each shape of keys once."""
-    stack: list[Any] = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict | Mapping):
-            keys = tuple(node)
-            if keys not in _SAFE_KEYS:
-                for key in keys:
-                    if isinstance(key, str) and fold_key(key) in _FOLDED:
-                        return key
-                if len(_SAFE_KEYS) < _SAFE_KEYS_MAX:
-                    _SAFE_KEYS.add(keys)
-            stack.extend(child for child in node.values() if not isinstance(child, _SCALARS))
-        elif isinstance(node, _SEQUENCES):
-            stack.extend(child for child in node if not isinstance(child, _SCALARS))
+def _forbidden_key(node: Any) -> str | None:
+    """The first forbidden key at any depth, or None: a walk that keeps no paths, steps
+    only into containers (a DTO is mostly strings) and checks each shape of keys once.
+    Plain dicts and lists — what every DTO is made of — take the fast path."""
+    kind = type(node)
+    if kind is dict or (kind not in _CONTAINERS and isinstance(node, Mapping)):
+        keys = tuple(node)
+        if keys not in _SAFE_KEYS:
+            for key in keys:
+                if isinstance(key, str) and fold_key(key) in _FOLDED:
+                    return key
+            if len(_SAFE_KEYS) < _SAFE_KEYS_MAX:
+                _SAFE_KEYS.add(keys)
+        children: Any = node.values()
+    elif kind in _CONTAINERS or isinstance(node, list | tuple | set | frozenset):
+        children = node
+    else:
+        return None
+    for child in children:
+        if type(child) in _LEAVES:
+            continue
+        found = _forbidden_key(child)
+        if found is not None:
+            return found
     return None
 
 

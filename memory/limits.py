@@ -31,8 +31,9 @@ a compaction overtaken by more is dropped when it lands."""
 PIN_EXCERPT_CHARS = 160
 """A pin source's excerpt of its message at most: enough to recognise it, never the whole
 message again (SPEC §9a)."""
-PIN_SOURCES_MAX = 16
-"""Messages a pin names as its sources at most (a model compaction names what it folded)."""
+PIN_SOURCES_MAX = 8
+"""Messages a pin names as its sources at most: a model compaction names what it folded,
+which is the window past ``KEEP_TURNS`` when it started (8 messages at most by default)."""
 UNPINNED_MAX = 50
 """Pins the user removed that a memory thread remembers, so no compaction pins them again
 (the oldest are forgotten first)."""
