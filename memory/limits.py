@@ -140,6 +140,9 @@ is waiting on the socket (``memory/storage/postgres.py`` ``_has_pending_input``)
 SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 """How long a SQLite write waits on another writer's lock before memory reports failure."""
+SCRUB_ATTEMPTS = 3
+SCRUB_RETRY_S = 0.2
+"""Forgetting on SQLite empties the WAL; a reader elsewhere may hold it for a moment."""
 
 WRITE_ATTEMPTS = 64
 """Postgres: tries of one turn's compare-and-put while other processes keep writing the

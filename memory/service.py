@@ -485,9 +485,20 @@ class MemoryService:
         )
 
     async def forget(self, session: str) -> None:
-        """Forget the session's memory: its memory thread, pins and summary included. (The
-        servers' ``DELETE /api/chat/session`` also removes the session's threads.)"""
-        await self.clear(session)
+        """Forget the session's memory for good: its memory thread, pins and summary, and
+        on SQLite every deleted byte of the database's files (``secure_delete`` zeroes the
+        rows, ``scrub`` empties the WAL, which covers the server's deletes that came
+        before it). The servers' ``DELETE /api/chat/session`` removes the session's threads
+        first, then calls this. Raises MemoryUnavailableError (nothing is half forgotten:
+        calling it again finishes the job)."""
+        try:
+            await self.clear(session)
+            await self.backend.threads.scrub()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("forgetting chat memory failed (%s)", type(exc).__name__)
+            raise MemoryUnavailableError() from exc
 
     async def export(self, session: str) -> dict[str, Any]:
         """The session's memory as one JSON document: state, pins with provenance, and the

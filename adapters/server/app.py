@@ -6,6 +6,8 @@
 * ``DELETE /api/chat/thread`` — clears the caller's chat memory.
 * ``GET /api/chat/memory`` — what the page's memory panel shows: the whole
   summary, the pins, the window and the last compaction (``adapters.server.memory_panel``).
+* The user's corrections and ``DELETE /api/chat/session`` (forget everywhere):
+  ``adapters.server.memory_routes``, included here.
 * ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
 
 One FastAPI app for both servers: Aegra takes only a FastAPI app, and FastAPI is
@@ -35,7 +37,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from adapters.chat_memory.runtime import close_memory, get_memory
@@ -45,6 +47,10 @@ from adapters.server.identity_guard import IdentityGuard
 from adapters.server.langgraph_dev import delta_history as dev_delta_history
 from adapters.server.langgraph_dev import run_queue as dev_run_queue
 from adapters.server.memory_panel import memory_panel_dto
+from adapters.server.memory_routes import router as memory_router
+from adapters.server.replies import MEMORY_UNAVAILABLE
+from adapters.server.replies import error_reply as _error
+from adapters.server.replies import json_reply as _json
 from adapters.server.session_token import (
     COOKIE_SOURCE,
     SESSION_COOKIE,
@@ -53,7 +59,6 @@ from adapters.server.session_token import (
 )
 from adapters.tools.mcp.sessions import close_mcp_sessions
 from memory import MemoryLimits
-from memory.guard import assert_no_forbidden_fields
 from memory.hydration import hydration_dto
 from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
 
@@ -63,10 +68,8 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 INDEX_FILE = "index.html"
 SESSION_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 """A year: the chat memory should outlive a browser restart."""
-MEMORY_UNAVAILABLE = "Chat memory is unavailable right now. Please try again shortly."
 NO_PAGE = "The chat page is not installed on this server."
 GENERIC_ERROR = "Something went wrong on the server."
-NO_STORE = {"Cache-Control": "no-store"}
 
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
@@ -94,16 +97,6 @@ def identity_of(request: Request) -> SessionHash:
 def is_https(request: Request) -> bool:
     forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
     return request.url.scheme == "https" or forwarded == "https"
-
-
-def _json(body: dict[str, Any], status_code: int = 200) -> JSONResponse:
-    assert_no_forbidden_fields(body)
-    return JSONResponse(body, status_code=status_code, headers=NO_STORE)
-
-
-def _error(status_code: int, message: str) -> JSONResponse:
-    """LangGraph's own error shape, so a client reads every error the same way."""
-    return _json({"detail": message}, status_code)
 
 
 def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
@@ -242,7 +235,9 @@ async def get_thread(request: Request) -> Response:
         (401, "The X-AIMind-Session header is malformed."),
         (503, "Chat memory is unavailable right now."),
         description=(
-            "The whole summary, the pinned decisions, turnsInWindow, summaryLength, "
+            "The whole summary, the pins with where each came from (pins: [{id, text, "
+            "pinnedAt, origin, sources: [{messageId, role, excerpt, createdAt}]}]), the "
+            "pinned decisions' texts, turnsInWindow, summaryLength, "
             'lastCompaction ({at, status, compactor}: status "failed" means the model '
             "compactor failed and the extractive fallback folded the turns), pending (a "
             "compaction is due or running; the summary changes when it lands), "
@@ -311,4 +306,5 @@ async def index() -> Response:
     return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
 
+app.include_router(memory_router)
 app.mount("/static", PageFiles(directory=STATIC_DIR, check_dir=False), name="static")

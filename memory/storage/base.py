@@ -64,6 +64,12 @@ class MemoryThreads(Protocol):
 
     async def delete(self, thread_id: str) -> None: ...
 
+    async def scrub(self) -> None:
+        """After deletes that forget a session: leave none of the deleted bytes in the
+        database's files (SQLite: its WAL). A no-op where deleted rows are gone from every
+        row a reader or a dump sees (PostgreSQL, in memory)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Backend:

@@ -141,6 +141,9 @@ class InMemoryMemoryThreads:
     async def delete(self, thread_id: str) -> None:
         await self.saver.adelete_thread(thread_id)
 
+    async def scrub(self) -> None:
+        """Nothing: the process's memory holds no deleted thread."""
+
 
 @asynccontextmanager
 async def open_inmemory() -> AsyncIterator[Backend]:

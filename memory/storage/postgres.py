@@ -300,6 +300,10 @@ class PostgresMemoryThreads:
         async with _transaction(self.pool, statements):
             pass
 
+    async def scrub(self) -> None:
+        """Nothing: a deleted row is in no row a query or ``pg_dump`` reads; its dead tuple
+        stays in the table's pages until VACUUM reuses them."""
+
 
 def _thread_lock(thread_id: str) -> sql.Composable:
     return THREAD_LOCK_SQL.format(key=sql.Literal(lock_key(thread_id)))

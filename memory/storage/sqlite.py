@@ -13,6 +13,11 @@ processes, a record lock per thread (``memory.storage.locks``) keeps writers of 
 session in line and the shared stamps (``memory.storage.stamps``) let a reader skip the
 query when its copy is still the latest. The database file is created 0600;
 SQLite gives its ``-wal`` and ``-shm`` the same mode.
+
+Forgetting leaves nothing behind (SPEC §9a): both connections delete with
+``secure_delete`` on, so a deleted row's bytes are zeroed in its page and in the
+free pages it leaves; ``scrub`` then checkpoints the WAL into the file and empties
+it, since the WAL's older frames still hold the pages as they were.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import aiosqlite
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from memory.limits import SQLITE_BUSY_ENV, SQLITE_BUSY_TIMEOUT_S
+from memory.limits import SCRUB_ATTEMPTS, SCRUB_RETRY_S, SQLITE_BUSY_ENV, SQLITE_BUSY_TIMEOUT_S
 from memory.storage import sqlite_path
 from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.storage.locks import FileLocks
@@ -66,6 +71,17 @@ DELETE_THREAD_SQL = (
     "DELETE FROM checkpoints WHERE thread_id = :tid",
     "DELETE FROM writes WHERE thread_id = :tid",
 )
+
+SECURE_DELETE_SQL = "PRAGMA secure_delete = ON"
+"""Per connection: what it deletes is overwritten with zeros, free pages included."""
+WAL_TRUNCATE_SQL = "PRAGMA wal_checkpoint(TRUNCATE)"
+"""Copy every WAL frame into the database file and cut the WAL to zero bytes; its first
+column is 1 when a reader elsewhere kept it from finishing."""
+
+
+class ScrubBusyError(RuntimeError):
+    """Readers in other processes kept the WAL from being emptied, ``SCRUB_ATTEMPTS`` times."""
+
 
 # --- capabilities the stock saver lacks -------------------------------------------------------
 
@@ -226,13 +242,29 @@ class SqliteMemoryThreads:
         for statement in DELETE_THREAD_SQL:
             await self.conn.execute_fetchall(statement, {"tid": thread_id})
 
+    async def scrub(self) -> None:
+        """Leave no deleted text in the files: the WAL's frames go into the database file
+        (whose deleted cells ``secure_delete`` zeroed) and the WAL is cut to nothing. The
+        whole database's WAL, so deletes on the server saver's connection are covered too.
+        A reader in another process holding an older snapshot keeps the checkpoint from
+        finishing: tried again, then ScrubBusyError."""
+        for attempt in range(SCRUB_ATTEMPTS):
+            (busy, *_), *_ = await self.conn.execute_fetchall(WAL_TRUNCATE_SQL)
+            if not busy:
+                return
+            await asyncio.sleep(SCRUB_RETRY_S * (attempt + 1))
+        raise ScrubBusyError("the WAL could not be emptied: other processes kept reading")
 
-def _connect(path: Path, *, autocommit: bool = True) -> aiosqlite.Connection:
-    """A connection to the database (``autocommit``: no implicit transactions)."""
+
+@asynccontextmanager
+async def _connect(path: Path, *, autocommit: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+    """A connection to the database (``autocommit``: no implicit transactions) that
+    deletes securely."""
     timeout = float(os.environ.get(SQLITE_BUSY_ENV) or SQLITE_BUSY_TIMEOUT_S)
-    if autocommit:
-        return aiosqlite.connect(str(path), timeout=timeout, isolation_level=None)
-    return aiosqlite.connect(str(path), timeout=timeout)
+    isolation = {"isolation_level": None} if autocommit else {}
+    async with aiosqlite.connect(str(path), timeout=timeout, **isolation) as conn:
+        await conn.execute_fetchall(SECURE_DELETE_SQL)
+        yield conn
 
 
 def _prepare_file(path: Path) -> None:
