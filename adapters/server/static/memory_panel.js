@@ -232,6 +232,17 @@ panel.details.addEventListener("toggle", () => {
   if (panel.details.open) showNewest();
 });
 
+// A wide window shows the panel as a column beside the conversation, always open.
+const WIDE_LAYOUT = window.matchMedia("(min-width: 70rem)");
+const fitLayout = () => {
+  if (WIDE_LAYOUT.matches) panel.details.open = true;
+};
+WIDE_LAYOUT.addEventListener("change", fitLayout);
+fitLayout();
+panel.details.querySelector("summary").addEventListener("click", (event) => {
+  if (WIDE_LAYOUT.matches) event.preventDefault();
+});
+
 customEvents.addEventListener("thread-memory-status", (event) => {
   const status = event.detail?.status;
   if (status === "started") compacting = true;

@@ -32,16 +32,24 @@ export function connectPins({ changed, limit }) {
   pinLimit = limit;
 }
 
-function sourceItem(source) {
+const words = (text) => String(text ?? "").split(/\s+/).filter(Boolean).join(" ");
+
+/** Who said the message, when, and its excerpt — unless the pin says the same words (a
+ *  whole message remembered): then "said word for word" instead of the text twice. */
+function sourceItem(source, pinText) {
   const figure = document.createElement("figure");
   figure.className = "pin-source";
   const caption = document.createElement("figcaption");
-  caption.append(SAID_BY[source?.role] ?? "Said");
+  const verbatim = words(source?.excerpt) === words(pinText);
+  caption.append(SAID_BY[source?.role] ?? "Said", verbatim ? " this, word for word" : "");
   const at = timeElement(source?.createdAt);
   if (at) caption.append(" · ", at);
-  const quote = document.createElement("blockquote");
-  quote.textContent = String(source?.excerpt ?? "");
-  figure.append(caption, quote);
+  figure.append(caption);
+  if (!verbatim) {
+    const quote = document.createElement("blockquote");
+    quote.textContent = String(source?.excerpt ?? "");
+    figure.append(quote);
+  }
   return figure;
 }
 
@@ -53,14 +61,15 @@ function sourcesOf(pin) {
     if (pin.origin !== "user") box.append(paragraph(UNKNOWN_SOURCE, "pin-source-unknown"));
     return box;
   }
-  box.append(...sources.slice(0, SOURCES_SHOWN).map(sourceItem));
+  const item = (source) => sourceItem(source, pin.text);
+  box.append(...sources.slice(0, SOURCES_SHOWN).map(item));
   const more = sources.slice(SOURCES_SHOWN);
   if (more.length) {
     const details = document.createElement("details");
     details.className = "pin-more";
     const summary = document.createElement("summary");
     summary.textContent = `${more.length} more message${more.length === 1 ? "" : "s"} it came from`;
-    details.append(summary, ...more.map(sourceItem));
+    details.append(summary, ...more.map(item));
     box.append(details);
   }
   return box;
