@@ -95,7 +95,7 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
     expect(status).to_contain_text("by the extractive compactor")
     expect(status).to_have_attribute("data-state", "idle")
     panel = page.locator("#memory-panel")
-    panel.locator("summary").click()
+    panel.locator(":scope > summary").click()
     expect(page.locator("#pins > li .pin-text")).to_have_text(
         ["We decided to use PostgreSQL for production storage."]
     )
@@ -114,7 +114,7 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
         "Summarise where we are.",
     ]
     expect(page.locator("#messages li.assistant")).to_have_count(5)
-    page.locator("#memory-panel summary").click()
+    page.locator("#memory-panel > summary").click()
     expect(page.locator("#pins > li .pin-text")).to_have_text(
         ["We decided to use PostgreSQL for production storage."]
     )

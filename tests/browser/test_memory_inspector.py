@@ -44,7 +44,7 @@ SHORTENED = "Migration in three waves; the primary moves in the Sunday window."
 def open_panel(page: Page) -> None:
     panel = page.locator("#memory-panel")
     if panel.get_attribute("open") is None:
-        panel.locator("summary").click()
+        panel.locator(":scope > summary").click()
 
 
 def pins(page: Page) -> Locator:

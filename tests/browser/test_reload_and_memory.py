@@ -50,7 +50,7 @@ def user_texts(page: Page) -> list[str]:
 def open_panel(page: Page) -> None:
     panel = page.locator("#memory-panel")
     if panel.get_attribute("open") is None:
-        panel.locator("summary").click()
+        panel.locator(":scope > summary").click()
 
 
 def test_reload_with_a_pending_review_brings_the_card_back_and_it_works(

@@ -53,8 +53,19 @@ function sourceItem(source, pinText) {
   return figure;
 }
 
+/** The words of ``text`` (its characters, for Chinese, Japanese and Korean). */
+const terms = (text) => new Set(String(text ?? "").toLowerCase().match(/[\p{L}\p{N}]+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []);
+
+/** The sources, those that say most of the pin's words first: a model's pin names every
+ *  message it folded, and the one it came from should be the one shown. */
+function bySaying(pin, sources) {
+  const wanted = terms(pin.text);
+  const score = (source) => [...terms(source?.excerpt)].filter((t) => wanted.has(t)).length;
+  return sources.map((s, i) => [score(s), i, s]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((e) => e[2]);
+}
+
 function sourcesOf(pin) {
-  const sources = Array.isArray(pin.sources) ? pin.sources : [];
+  const sources = bySaying(pin, Array.isArray(pin.sources) ? pin.sources : []);
   const box = document.createElement("div");
   box.className = "pin-sources";
   if (!sources.length) {
