@@ -1,4 +1,5 @@
-"""The ``aimind`` command line (SPEC §14): chat, memory show, demo.
+"""The ``aimind`` command line (SPEC §14, §9a): chat, memory show|pin|unpin|edit|forget|export,
+demo.
 
 A ``--session NAME`` maps to a session token deterministically: a NAME that is
 already a valid token (16..128 of ``[A-Za-z0-9_-]``) is used as is, anything
@@ -7,6 +8,11 @@ reaches the same memory. Storage is ``AIMIND_DATABASE_URL``, by default the
 embedded SQLite in the data folder (``memory.storage.paths``: ``AIMIND_DATA_DIR``, else the
 checkout's ``.aimind/``, else ``~/.local/share/aimind``) — the same place
 ``langgraph dev`` uses, whatever the current folder.
+
+Exit codes: 0 done; 1 refused as asked (no such pin, blank or too long text, every pin
+the user's, forget not confirmed, no memory to show, a file that cannot be written);
+2 a command line argparse cannot read; 3 memory could not be reached. Every refusal is
+one sentence on stderr; nothing else is printed then.
 """
 
 from __future__ import annotations
@@ -14,25 +20,33 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import json
 import logging
+import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk
 
 from adapters.cli.graphs import GraphLoadError, load_graph
-from memory import ThreadState
+from memory import MemoryService, ThreadState
 from memory.compaction import STATUS_EVENT
+from memory.errors import MemoryEditError, MemoryUnavailableError
+from memory.models import Pin
 from memory.session import TOKEN_RE
 from memory.storage import database_url
+from memory.storage.paths import open_private
 
 DEFAULT_SESSION_NAME = "default"
 DEMO_SESSION_NAME = "aimind-demo-session"
 CLI_TOKEN_PREFIX = "cli-"
 CLI_TOKEN_HEX_CHARS = 40
 EXIT_COMMANDS = frozenset({"/exit", "/quit", "exit", "quit"})
+EXIT_OK, EXIT_REFUSED, EXIT_UNAVAILABLE = 0, 1, 3
+YES = frozenset({"y", "yes"})
 
 CHAT_GRAPH, DELIVERY_GRAPH = "chat", "delivery-chain"
 DEMO_TURNS: tuple[tuple[str, str], ...] = (
@@ -75,12 +89,24 @@ def status_line(event: dict[str, Any]) -> str:
     )
 
 
+def format_pin(pin: Pin) -> list[str]:
+    """A pin as a person reads it: its text, then its id, who pinned it and when, then
+    each message it came from (role, id, when, an excerpt)."""
+    when = pin.pinned_at.isoformat(timespec="seconds") if pin.pinned_at else "before provenance"
+    lines = [f"  - {pin.text}", f"    id {pin.id} · {pin.origin} · pinned {when}"]
+    for source in pin.sources:
+        said = source.created_at.isoformat(timespec="seconds")
+        where = f"{source.role} message {source.message_id} ({said})"
+        lines.append(f"    from {where}: {source.excerpt}")
+    return lines
+
+
 def format_memory(state: ThreadState) -> str:
-    """The ThreadState as a person reads it: summary, pins, recent window."""
+    """The ThreadState as a person reads it: summary, pins with provenance, recent window."""
     lines = [f"summary ({len(state.summary)} chars):"]
     lines += [f"  {line}" for line in state.summary.splitlines()] or ["  (none)"]
-    lines.append(f"pinned decisions ({len(state.pinned_decisions)}):")
-    lines += [f"  - {pin}" for pin in state.pinned_decisions] or ["  (none)"]
+    lines.append(f"pins ({len(state.pins)}):")
+    lines += [line for pin in state.pins for line in format_pin(pin)] or ["  (none)"]
     lines.append(f"recent messages ({len(state.messages)}):")
     lines += [f"  {m.role}: {m.text}" for m in state.messages] or ["  (none)"]
     compacted = state.last_compacted_at.isoformat() if state.last_compacted_at else "never"
@@ -180,25 +206,127 @@ async def chat(session: str) -> int:
     return 0
 
 
-async def memory_show(session: str) -> int:
-    """Print the session's memory; a session with none is an error (exit 1), in a sentence."""
+def _refuse(sentence: str, code: int = EXIT_REFUSED) -> int:
+    sys.stderr.write(f"{sentence}\n")
+    return code
+
+
+MemoryAction = Callable[[MemoryService, str], Awaitable[int]]
+
+
+async def with_memory(session: str, action: MemoryAction) -> int:
+    """Run ``action(service, token)`` for the session; memory's refusals become a sentence
+    and an exit code."""
     from adapters.chat_memory.runtime import close_memory, get_memory
 
-    token = session_token(session)
     try:
-        service = await get_memory()
-        state = await service.load(token)
-        if state.is_empty:
-            sys.stderr.write(
-                f"No chat memory for session {session!r} in {_storage()}. A session gets "
-                f"memory once it has chatted: aimind chat --session {shlex.quote(session)}\n"
-            )
-            return 1
-        _say(f"session {session!r} — memory thread {service.thread_id(token)}")
-        _say(format_memory(state))
+        return await action(await get_memory(), session_token(session))
+    except MemoryEditError as exc:
+        return _refuse(str(exc))
+    except MemoryUnavailableError:
+        return _refuse(
+            f"Chat memory in {_storage()} is unavailable right now: nothing was changed.",
+            EXIT_UNAVAILABLE,
+        )
     finally:
         await close_memory()
-    return 0
+
+
+async def memory_show(session: str) -> int:
+    """Print the session's memory; a session with none is an error (exit 1), in a sentence."""
+
+    async def show(service: MemoryService, token: str) -> int:
+        state = await service.load(token)
+        if state.is_empty:
+            return _refuse(
+                f"No chat memory for session {session!r} in {_storage()}. A session gets "
+                f"memory once it has chatted: aimind chat --session {shlex.quote(session)}"
+            )
+        _say(f"session {session!r} — memory thread {service.thread_id(token)}")
+        _say(format_memory(state))
+        return EXIT_OK
+
+    return await with_memory(session, show)
+
+
+async def memory_pin(session: str, text: str) -> int:
+    async def pin(service: MemoryService, token: str) -> int:
+        made = await service.pin(token, text)
+        _say(f"pinned {made.id}: {made.text}")
+        return EXIT_OK
+
+    return await with_memory(session, pin)
+
+
+async def memory_edit(session: str, pin_id: str, text: str) -> int:
+    async def edit(service: MemoryService, token: str) -> int:
+        made = await service.edit_pin(token, pin_id, text)
+        _say(f"edited {made.id}: {made.text}")
+        return EXIT_OK
+
+    return await with_memory(session, edit)
+
+
+async def memory_unpin(session: str, pin_id: str) -> int:
+    async def unpin(service: MemoryService, token: str) -> int:
+        gone = await service.unpin(token, pin_id)
+        _say(f"unpinned {gone.id}: {gone.text}")
+        return EXIT_OK
+
+    return await with_memory(session, unpin)
+
+
+async def memory_forget(session: str, *, yes: bool) -> int:
+    """Forget the session's memory for good, after a confirmation unless ``yes``."""
+
+    async def forget(service: MemoryService, token: str) -> int:
+        state = await service.load(token)
+        if not yes:
+            question = (
+                f"Forget everything session {session!r} remembers — its summary, "
+                f"{_count(state.pins, 'pin')} and {_count(state.messages, 'recent message')}? "
+                "This cannot be undone. [y/N] "
+            )
+            try:
+                answer = await asyncio.to_thread(input, question)
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() not in YES:
+                return _refuse("Nothing was forgotten: answer y, or pass --yes.")
+        await service.forget(token)
+        _say(f"forgot session {session!r}: its memory is gone from {_storage()}")
+        return EXIT_OK
+
+    return await with_memory(session, forget)
+
+
+async def memory_export(session: str, out: Path | None) -> int:
+    """The session's memory as one JSON document, on stdout or into ``out`` (mode 0600:
+    it holds the conversation)."""
+
+    async def export(service: MemoryService, token: str) -> int:
+        document = json.dumps(await service.export(token), ensure_ascii=False, indent=2)
+        if out is None:
+            _say(document)
+            return EXIT_OK
+        try:
+            await asyncio.to_thread(_write_private, out, document + "\n")
+        except OSError as exc:
+            return _refuse(f"Cannot write {out}: {exc.strerror or type(exc).__name__}.")
+        _say(f"exported session {session!r} to {out}")
+        return EXIT_OK
+
+    return await with_memory(session, export)
+
+
+def _count(items: list[Any], noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def _write_private(path: Path, text: str) -> None:
+    fd = open_private(path, os.O_WRONLY | os.O_TRUNC)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 def _demo_graphs() -> dict[str, Any]:
@@ -259,12 +387,39 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     chat_cmd = commands.add_parser("chat", help="chat in the terminal through the chat graph")
     chat_cmd.add_argument("--session", default=DEFAULT_SESSION_NAME, help="session name")
-    memory_cmd = commands.add_parser("memory", help="inspect chat memory")
+    memory_cmd = commands.add_parser("memory", help="inspect and correct chat memory")
     memory_sub = memory_cmd.add_subparsers(dest="memory_command", required=True)
-    show = memory_sub.add_parser("show", help="print a session's ThreadState")
-    show.add_argument("--session", default=DEFAULT_SESSION_NAME, help="session name")
+    show = memory_sub.add_parser("show", help="print a session's memory, pins with provenance")
+    pin = memory_sub.add_parser("pin", help="pin a text: memory keeps it through compactions")
+    pin.add_argument("text", help="what to remember (at most 300 characters)")
+    unpin = memory_sub.add_parser("unpin", help="remove a pin (ids: aimind memory show)")
+    unpin.add_argument("pin_id", metavar="ID")
+    edit = memory_sub.add_parser("edit", help="change a pin's text; it becomes yours")
+    edit.add_argument("pin_id", metavar="ID")
+    edit.add_argument("text")
+    forget = memory_sub.add_parser("forget", help="forget the session's memory for good")
+    forget.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    export = memory_sub.add_parser("export", help="the session's memory as one JSON document")
+    export.add_argument("--out", type=Path, metavar="FILE", help="write it here (mode 0600)")
+    for sub in (show, pin, unpin, edit, forget, export):
+        sub.add_argument("--session", default=DEFAULT_SESSION_NAME, help="session name")
     commands.add_parser("demo", help="a scripted 12-turn conversation showing compaction")
     return parser
+
+
+def _memory_command(args: argparse.Namespace) -> Coroutine[Any, Any, int]:
+    command = args.memory_command
+    if command == "pin":
+        return memory_pin(args.session, args.text)
+    if command == "unpin":
+        return memory_unpin(args.session, args.pin_id)
+    if command == "edit":
+        return memory_edit(args.session, args.pin_id, args.text)
+    if command == "forget":
+        return memory_forget(args.session, yes=args.yes)
+    if command == "export":
+        return memory_export(args.session, args.out)
+    return memory_show(args.session)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "chat":
             return asyncio.run(chat(args.session))
         if args.command == "memory":
-            return asyncio.run(memory_show(args.session))
+            return asyncio.run(_memory_command(args))
         return asyncio.run(demo())
     except GraphLoadError as exc:
         sys.stderr.write(f"{exc}.\n")

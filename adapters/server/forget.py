@@ -77,8 +77,9 @@ def credentials(headers: Mapping[str, str]) -> dict[str, str]:
 
 
 def _owned(items: list[dict[str, Any]], identity: SessionHash) -> list[dict[str, Any]]:
-    """A second check beside the server's owner filter: only ever delete the caller's."""
-    return [i for i in items if (i.get("metadata") or {}).get(OWNER_KEY) == identity]
+    """A second check beside the server's owner scoping: never delete what is stamped as
+    another's. (Aegra scopes crons by its own user column and keeps no ``owner`` on them.)"""
+    return [i for i in items if (i.get("metadata") or {}).get(OWNER_KEY, identity) == identity]
 
 
 async def _stop_runs(client: LangGraphClient, thread_id: str) -> None:
@@ -94,10 +95,7 @@ async def _stop_runs(client: LangGraphClient, thread_id: str) -> None:
 async def _delete_threads(client: LangGraphClient, identity: SessionHash) -> int:
     deleted = 0
     for _ in range(ROUNDS):
-        found = _owned(
-            await client.threads.search(limit=PAGE, select=["thread_id", "status", "metadata"]),
-            identity,
-        )
+        found = _owned(await client.threads.search(limit=PAGE), identity)
         if not found:
             return deleted
         for thread in found:

@@ -128,9 +128,9 @@ def body_error(exc: RequestValidationError, usage: str) -> str:
     elif kind == "missing":
         problem = f'The request body lacks "{field}"'
     elif kind == "string_too_long":
-        problem = f'"{field}" is too long'
+        problem = f'The "{field}" field is too long'
     else:
-        problem = f'"{field}" must be a string'
+        problem = f'The "{field}" field must be a string'
     return f"{problem}: send {usage}."
 
 

@@ -7,6 +7,7 @@ checkout's ``.aimind/``); nothing else of the caller's ``AIMIND_*`` is inherited
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 from adapters.cli.graphs import GraphLoadError, load_graph
 from adapters.cli.main import session_token
 from memory.session import TOKEN_RE
+from tests.support.residue import holds, sqlite_bytes
 
 CLI_TIMEOUT_S = 300
 
@@ -108,3 +110,52 @@ def test_graphs_load_by_the_paths_in_langgraph_json(tmp_path: Path) -> None:
     other.write_text('{"graphs": {"chat": "./graphs/chat/graph.py:graph"}}')
     with pytest.raises(GraphLoadError, match="shadowed"):  # not this checkout's file
         load_graph("chat", other)
+
+
+def test_memory_is_corrected_from_the_terminal(tmp_path: Path) -> None:
+    """pin, edit, unpin, export and forget, as a person types them (SPEC §9a, §14)."""
+    session = ["--session", "terminal edits"]
+    lines = [f"We decided the kiosk {n} opens at {n + 7} am." for n in range(6)]
+    chat = _aimind(["chat", *session], tmp_path, "\n".join(lines) + "\n")
+    assert chat.returncode == 0, chat.stderr
+
+    pinned = _aimind(["memory", "pin", "Budget ceiling is 40,000 EUR.", *session], tmp_path)
+    assert pinned.returncode == 0, pinned.stderr
+    pin_id = pinned.stdout.split()[1].rstrip(":")
+    shown = _aimind(["memory", "show", *session], tmp_path).stdout
+    assert f"id {pin_id} · user · pinned 20" in shown
+    extractive = [line for line in shown.splitlines() if "· extractive · pinned" in line]
+    assert extractive, shown  # the compaction's pins, each with the message it came from
+    assert "from user message" in shown and "We decided the kiosk 0 opens at 7 am." in shown
+
+    new_text = "Budget ceiling is 45,000 EUR."
+    edited = _aimind(["memory", "edit", pin_id, new_text, *session], tmp_path)
+    assert edited.returncode == 0 and f"edited {pin_id}" in edited.stdout
+    exported = _aimind(["memory", "export", *session], tmp_path)
+    document = json.loads(exported.stdout)
+    (mine,) = [p for p in document["pins"] if p["id"] == pin_id]
+    assert mine["text"] == new_text and mine["origin"] == "user"
+    out = tmp_path / "memory.json"
+    assert _aimind(["memory", "export", "--out", str(out), *session], tmp_path).returncode == 0
+    assert json.loads(out.read_text()) == document and out.stat().st_mode & 0o777 == 0o600
+    assert _aimind(["memory", "unpin", pin_id, *session], tmp_path).returncode == 0
+
+    refusals = {
+        "blank": (["memory", "pin", "   ", *session], "", "A pin needs some text."),
+        "unknown": (["memory", "unpin", pin_id, *session], "", "has no pin with that id."),
+        "declined": (["memory", "forget", *session], "n\n", "Nothing was forgotten"),
+    }
+    for name, (args, stdin, sentence) in refusals.items():
+        refused = _aimind(args, tmp_path, stdin)
+        assert refused.returncode == 1, name
+        last = refused.stderr.strip().splitlines()[-1]
+        assert sentence in last and last.endswith("."), (name, refused.stderr)
+        assert "Traceback" not in refused.stderr
+    database = Path(os.environ["AIMIND_DATA_DIR"]) / "aimind.sqlite"
+    assert holds(sqlite_bytes(database), "kiosk 0 opens")  # nothing was forgotten
+
+    forgot = _aimind(["memory", "forget", "--yes", *session], tmp_path)
+    assert forgot.returncode == 0, forgot.stderr
+    assert _aimind(["memory", "show", *session], tmp_path).returncode == 1
+    assert not holds(sqlite_bytes(database), "kiosk 0 opens")  # not even a free page
+
