@@ -158,4 +158,3 @@ def test_memory_is_corrected_from_the_terminal(tmp_path: Path) -> None:
     assert forgot.returncode == 0, forgot.stderr
     assert _aimind(["memory", "show", *session], tmp_path).returncode == 1
     assert not holds(sqlite_bytes(database), "kiosk 0 opens")  # not even a free page
-
