@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import act, screenshot, send, wait_idle
+from tests.browser.conftest import act, open_panel, screenshot, send, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -39,12 +39,6 @@ LONG = (
 )
 """Over a pin's 300 characters."""
 SHORTENED = "Migration in three waves; the primary moves in the Sunday window."
-
-
-def open_panel(page: Page) -> None:
-    panel = page.locator("#memory-panel")
-    if panel.get_attribute("open") is None:
-        panel.locator(":scope > summary").click()
 
 
 def pins(page: Page) -> Locator:

@@ -26,6 +26,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.conftest import (
     OFFLINE_ENV,
     TIMEOUT_MS,
+    open_panel,
     screenshot,
     send,
     wait_idle,
@@ -209,12 +210,6 @@ def read_pins(page: Page, language: str, width: str) -> None:
         "els => els.map(el => el.offsetHeight / parseFloat(getComputedStyle(el).lineHeight))"
     )
     assert max(lines) >= 2.5, ("a long pin wraps onto several lines", lines)
-
-
-def open_panel(page: Page) -> None:
-    panel = page.locator("#memory-panel")
-    if panel.get_attribute("open") is None:
-        panel.locator(":scope > summary").click()
 
 
 def shoot(browser: Browser, base_url: str, state: Any, language: str) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from tests.browser.conftest import OFFLINE_ENV, act, screenshot, send, wait_idle
+from tests.browser.conftest import OFFLINE_ENV, act, open_panel, screenshot, send, wait_idle
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 
@@ -45,12 +45,6 @@ def review_card(page: Page) -> Locator:
 
 def user_texts(page: Page) -> list[str]:
     return page.locator("#messages li.user .text").all_inner_texts()
-
-
-def open_panel(page: Page) -> None:
-    panel = page.locator("#memory-panel")
-    if panel.get_attribute("open") is None:
-        panel.locator(":scope > summary").click()
 
 
 def test_reload_with_a_pending_review_brings_the_card_back_and_it_works(

@@ -15,6 +15,10 @@ import { contentText } from "./stream.js";
 const COOKIE = "aimind_chat_thread";
 const COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 const THREAD_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Metadata of a /tasklist or /delivery thread: the conversation it belongs to and the
+ *  conversation's last message when it was sent, so a reload puts it back in its place. */
+export const CHAT_THREAD_KEY = "aimind_chat_thread";
+export const AFTER_KEY = "aimind_after_message";
 
 function readCookie() {
   for (const part of document.cookie.split(";")) {
@@ -36,6 +40,7 @@ function writeCookie(value, maxAge) {
 }
 
 let current = readCookie();
+let end = ""; // the id of the conversation's last message: what comes next goes after it
 
 /** The conversation's thread id, or null before its first message. */
 export const chatThreadId = () => current;
@@ -91,21 +96,12 @@ export async function readTranscript() {
   return messages.map(shownMessage).filter(Boolean);
 }
 
-// --- where a command's turn goes -------------------------------------------------------------
-
-/** Metadata of a /tasklist or /delivery thread: the conversation it belongs to and the
- *  conversation's last message when it was sent, so a reload puts it back in its place. */
-export const CHAT_THREAD_KEY = "aimind_chat_thread";
-export const AFTER_KEY = "aimind_after_message";
-
-let end = "";
-
-/** The id of the conversation's last message (of its chat thread): what comes next goes
- *  after it. */
+/** The id of the conversation's last message (of its chat thread) is now ``id``. */
 export function transcriptEnded(id) {
   end = id ? String(id) : "";
 }
 
+/** The metadata of a new /tasklist or /delivery thread (``CHAT_THREAD_KEY``, ``AFTER_KEY``). */
 export async function commandThreadMetadata() {
   return { [CHAT_THREAD_KEY]: await ensureChatThread(), [AFTER_KEY]: end };
 }
