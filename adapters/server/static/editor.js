@@ -91,6 +91,7 @@ export function textEditor({ label, text, cap, onSave, onCancel, saveLabel = "Sa
     focus() {
       box.focus();
       box.setSelectionRange(box.value.length, box.value.length);
+      form.scrollIntoView({ block: "nearest" });
     },
   };
 }

@@ -233,7 +233,7 @@ panel.details.addEventListener("toggle", () => {
 });
 
 // A wide window shows the panel as a column beside the conversation, always open.
-const WIDE_LAYOUT = window.matchMedia("(min-width: 70rem)");
+const WIDE_LAYOUT = window.matchMedia("(min-width: 64rem)");
 const fitLayout = () => {
   if (WIDE_LAYOUT.matches) panel.details.open = true;
 };
