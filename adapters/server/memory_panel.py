@@ -72,7 +72,7 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
     dto = MemoryPanel(
         summary=state.summary if state else "",
         pinnedDecisions=list(state.pinned_decisions) if state else [],
-        pins=[pin_dto(p) for p in state.pins] if state else [],
+        pins=[],  # built below: the pins are records already, not validated a second time
         turnsInWindow=sum(m.role == "user" for m in state.messages) if state else 0,
         summaryLength=len(state.summary) if state else 0,
         lastCompaction=_last_compaction(snapshot) if snapshot else None,
@@ -82,5 +82,6 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
         pinCharCap=limits.pin_chars,
         summaryCharCap=limits.summary_chars,
     ).model_dump()
+    dto["pins"] = [pin_dto(p) for p in state.pins] if state else []
     assert_no_forbidden_fields(dto)
     return dto

@@ -156,6 +156,15 @@ async def test_the_raw_routes_answer_and_refuse_in_one_sentence(deployment: Depl
                 method, "/api/chat/memory/pins/pin-0000", json={"text": "x"}, headers=mine
             )
             one_sentence(unknown, 404)
+        # The page forgets with its cookie: the loopback carries it as the caller's.
+        await raw.post("/api/chat/memory/pins", json={"text": "Keep me?"}, headers=mine)
+        forgot = await raw.delete(
+            "/api/chat/session", headers={"Cookie": f"other=1; {SESSION_COOKIE}={token}"}
+        )
+        assert forgot.status_code == 200, forgot.text
+        assert forgot.json()["forgotten"] is True
+        left = await raw.get("/api/chat/memory/export", headers=mine)
+        assert left.json()["pins"] == [] and left.json()["unpinned"] == []
         one_sentence(await raw.post("/api/chat/memory/pins", json={"text": "x"}), 401)
         one_sentence(await raw.delete("/api/chat/session"), 401)
         one_sentence(await raw.get("/api/chat/memory/export", headers={SESSION_HEADER: "bad"}), 401)
