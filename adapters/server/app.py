@@ -77,7 +77,7 @@ dev_run_queue.activate()  # langgraph dev only: a new run starts without the que
 dev_delta_history.activate()  # langgraph dev only: a chat transcript is read in one query
 aegra_runs.activate()  # Aegra only: runs.wait and runs.join answer when the run ends
 aegra_start.hold()  # Aegra only: one replica's start-up at a time (released by the lifespan)
-# A stateless run (``/runs/stream`` with no thread: the page's chat turns) is run by
+# A stateless run (``/runs/stream`` with no thread, as SDK clients send) is run by
 # langgraph_api without a checkpointer but with its default ``durability``, so LangGraph
 # warns on every such run. Nothing is lost: chat memory keeps its own saver
 # (``adapters.chat_memory.runtime``). Only that one message, from that one place, is silenced.
@@ -241,7 +241,8 @@ async def get_thread(request: Request) -> Response:
             'lastCompaction ({at, status, compactor}: status "failed" means the model '
             "compactor failed and the extractive fallback folded the turns), pending (a "
             "compaction is due or running; the summary changes when it lands), "
-            "messageCharCap and truncationMarker (how memory cuts a long message). A "
+            "messageCharCap and truncationMarker (how memory cuts a long message), "
+            "pinCharCap and summaryCharCap (how long a pin and the summary may be). A "
             "request without a session gets a new session cookie and an empty panel."
         ),
     ),

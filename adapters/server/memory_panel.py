@@ -7,7 +7,8 @@ pins with where each came from (SPEC §9a), how full the window is, how the last
 compaction went (the model, or the extractive fallback after the model failed) and
 whether one is pending. The
 page also learns the message cap and the truncation marker from it, so it can
-warn before a long message and mark restored messages that memory cut.
+warn before a long message and mark restored messages that memory cut, and how long a
+pin and the summary may be, so its editors say so before a save is refused.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ class MemoryPanel(BaseModel):
     """A compaction is due or running: the summary will change when it lands."""
     messageCharCap: int
     truncationMarker: str
+    pinCharCap: int
+    """A pin's text at most (``PIN_CHARS`` unless configured)."""
+    summaryCharCap: int
+    """The summary at most (``SUMMARY_CHARS`` unless configured)."""
 
 
 def _last_compaction(snapshot: MemorySnapshot) -> LastCompaction | None:
@@ -74,6 +79,8 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
         pending=snapshot.pending if snapshot else False,
         messageCharCap=limits.message_char_cap,
         truncationMarker=TRUNCATION_MARKER,
+        pinCharCap=limits.pin_chars,
+        summaryCharCap=limits.summary_chars,
     ).model_dump()
     dto["pins"] = [pin_dto(p) for p in state.pins] if state else []
     return dto  # the reply that sends it passes it through the field guard

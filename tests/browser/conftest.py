@@ -123,6 +123,13 @@ def send(page: Page, text: str) -> None:
     act(page, lambda: box.press("Enter"))
 
 
+def open_panel(page: Page) -> None:
+    """Open the memory panel (a wide window shows it open already)."""
+    panel = page.locator("#memory-panel")
+    if panel.get_attribute("open") is None:
+        panel.locator(":scope > summary").click()
+
+
 def screenshot(page: Page, name: str) -> Path:
     """Save a screenshot for a person to look at (``tests/artifacts/`` is git-ignored)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -151,9 +151,14 @@ def test_tasklist_reject_saves_nothing(open_page: Callable[..., Page]) -> None:
     expect(page.locator("#messages li.assistant .text").last).to_have_text(
         "Tasklist discarded at your request; nothing was saved."
     )
+    expect(page.locator("#memory-status")).to_contain_text("0 turns in window")
     page.reload()
     wait_idle(page)
-    expect(page.locator("#messages li")).to_have_count(0)
+    # Memory kept nothing; the conversation shows what happened, as it was.
+    expect(page.locator("#memory-status")).to_contain_text("0 turns in window")
+    expect(page.locator("#messages > li .text")).to_have_text(
+        [f"/tasklist {GOAL}", "Tasklist discarded at your request; nothing was saved."]
+    )
 
 
 def test_tasklist_clarifying_question_is_answered_in_the_page(

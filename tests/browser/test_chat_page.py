@@ -1,5 +1,6 @@
 """The chat page in real headless Chromium against a real ``langgraph dev``: streaming,
-restore on reload, compaction visible in the page, sessions kept apart."""
+the whole conversation back on reload, compaction visible in the page, sessions kept
+apart."""
 
 from __future__ import annotations
 
@@ -94,8 +95,8 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
     expect(status).to_contain_text("by the extractive compactor")
     expect(status).to_have_attribute("data-state", "idle")
     panel = page.locator("#memory-panel")
-    panel.locator("summary").click()
-    expect(page.locator("#pins li")).to_contain_text(
+    panel.locator(":scope > summary").click()
+    expect(page.locator("#pins > li .pin-text")).to_have_text(
         ["We decided to use PostgreSQL for production storage."]
     )
     expect(page.locator("#summary-text")).to_contain_text("What backup schedule fits a small team?")
@@ -103,11 +104,18 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
 
     page.reload()
     wait_idle(page)
-    # The restored window holds the newest turns; the early decision lives on as a pin.
-    assert "We decided to use PostgreSQL for production storage." not in user_texts(page)
-    assert user_texts(page)[-1] == "Summarise where we are."
-    page.locator("#memory-panel summary").click()
-    expect(page.locator("#pins li")).to_contain_text(
+    # The reload shows the whole conversation (its chat thread's transcript), not only
+    # memory's window of two turns; the early decision lives on in memory as a pin.
+    assert user_texts(page) == [
+        "We decided to use PostgreSQL for production storage.",
+        "How many regions should we deploy to?",
+        "What backup schedule fits a small team?",
+        "Which metrics matter in the first month?",
+        "Summarise where we are.",
+    ]
+    expect(page.locator("#messages li.assistant")).to_have_count(5)
+    page.locator("#memory-panel > summary").click()
+    expect(page.locator("#pins > li .pin-text")).to_have_text(
         ["We decided to use PostgreSQL for production storage."]
     )
     # The next answer is built from that memory on the server.

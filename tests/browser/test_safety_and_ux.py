@@ -1,6 +1,7 @@
 """What a user notices beyond the happy path: markup from the model stays text, errors
-read as sentences, the keyboard works, and "New conversation" asks first and then
-really forgets (the phone-sized window is in ``test_reload_and_memory.py``)."""
+read as sentences, the keyboard works, and "New conversation" starts an empty thread
+while memory carries over ("Forget everything" is in ``test_memory_inspector.py``, the
+phone-sized window in ``test_reload_and_memory.py``)."""
 
 from __future__ import annotations
 
@@ -67,47 +68,34 @@ def test_model_answer_with_markup_renders_as_text(open_page: Callable[..., Page]
     assert_nothing_injected(page, dialogs)
 
 
-def test_new_conversation_asks_first_cancel_keeps_memory_confirm_clears_it(
+def test_new_conversation_starts_an_empty_thread_and_memory_carries_over(
     open_page: Callable[..., Page],
 ) -> None:
     page = open_page()
     send(page, "Remember that we decided the launch is on a Tuesday.")
     send(page, f"/tasklist {GOAL}")  # a pending review on an agent thread
     expect(page.locator("#messages > li")).to_have_count(4)
-    dialog = page.locator("#confirm-dialog")
-    new = page.get_by_role("button", name="New conversation")
 
-    new.click()
-    expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("pinned decisions")
-    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
-    screenshot(page, "15-new-conversation-confirm")
-    page.keyboard.press("Escape")  # the same as Cancel
-    expect(dialog).to_be_hidden()
-    expect(page.locator("#messages > li")).to_have_count(4)
-    new.click()
-    dialog.get_by_role("button", name="Cancel").click()
-    page.reload()
-    wait_idle(page)
-    expect(page.locator("#messages li.user .text").first).to_have_text(
-        "Remember that we decided the launch is on a Tuesday."
-    )
-    expect(page.locator("#messages li.review")).to_have_count(1)
-
-    new.click()
-    act(page, dialog.get_by_role("button", name="Clear memory").click)
+    page.get_by_role("button", name="New conversation").click()
 
     expect(page.locator("#messages > li")).to_have_count(0)
     expect(page.locator("#activity")).to_have_text(
-        "Started a new conversation; memory was cleared."
+        "Started a new conversation. Memory carries over: see the memory panel."
     )
-    expect(page.locator("#memory-status")).to_contain_text("0 turns in window")
     expect(page.locator("#composer")).to_be_focused()
+    # Nothing was erased: memory still holds the first turn (the review wrote none).
+    expect(page.locator("#memory-status")).to_contain_text("1 turn in window")
     page.reload()
     wait_idle(page)
     expect(page.locator("#messages > li")).to_have_count(0)  # nor the review
+
     send(page, "What day is the launch?")
-    expect(page.locator("#messages li.assistant").last).to_contain_text("0 recent turns")
+
+    # The new thread's answer is built from the session's memory (SPEC §8a).
+    expect(page.locator("#messages li.assistant").last).to_contain_text("1 recent turn")
+    page.reload()
+    wait_idle(page)
+    assert page.locator("#messages li.user .text").all_inner_texts() == ["What day is the launch?"]
 
 
 def test_keyboard_enter_sends_and_shift_enter_adds_a_line(open_page: Callable[..., Page]) -> None:

@@ -14,7 +14,13 @@ from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
 from memory.guard import assert_no_forbidden_fields
-from memory.limits import MESSAGE_CHAR_CAP, SUMMARY_PREVIEW_CHARS, TRUNCATION_MARKER
+from memory.limits import (
+    MESSAGE_CHAR_CAP,
+    PIN_CHARS,
+    SUMMARY_CHARS,
+    SUMMARY_PREVIEW_CHARS,
+    TRUNCATION_MARKER,
+)
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 
 pytestmark = pytest.mark.e2e
@@ -29,6 +35,8 @@ PANEL_KEYS = {
     "pending",
     "messageCharCap",
     "truncationMarker",
+    "pinCharCap",
+    "summaryCharCap",
 }
 TIMEOUT = httpx.Timeout(120.0)
 GOAL = "Plan the launch of the team wiki with a migration and a training session"
@@ -85,6 +93,8 @@ async def test_memory_panel_shows_the_whole_summary_and_a_status(deployment: Dep
         "pending": False,
         "messageCharCap": MESSAGE_CHAR_CAP,
         "truncationMarker": TRUNCATION_MARKER,
+        "pinCharCap": PIN_CHARS,
+        "summaryCharCap": SUMMARY_CHARS,
     }
     client = sdk(deployment, token)
     for n in range(1, 9):

@@ -7,7 +7,7 @@ import { clearError, scrollToEnd, showError, ui } from "./view.js";
 
 export const WAIT_FOR_ANSWER = "Wait for the current answer to finish, then try again.";
 
-const controls = [document.getElementById("send"), ui.reset];
+const controls = [document.getElementById("send"), ui.reset, document.getElementById("forget-everything")];
 let busy = false;
 let actionsDone = 0;
 

@@ -1,50 +1,72 @@
-// AI Mind chat page: the composer and its commands, "New conversation", and the start-up
-// restore. Chat turns are stateless `chat` runs over the LangGraph REST API; the server
-// builds the model's context from chat memory. The rest lives in modules by concern:
-// stream.js (runs), review.js (/tasklist cards), delivery.js (/delivery), memory_panel.js,
-// restore.js (reload), view.js (DOM), actions.js (busy state).
+// AI Mind chat page: the composer and its commands, "New conversation", "Forget
+// everything", and the start-up restore. Chat turns run on the conversation's `chat` thread
+// (chat_thread.js), whose transcript a reload shows whole; the server builds the model's
+// context from chat memory. The rest lives in modules by concern: stream.js (runs),
+// review.js (/tasklist cards), delivery.js (/delivery), memory_panel.js and memory_pins.js
+// (the panel), remember.js ("Remember" on a message), restore.js (reload), view.js (DOM),
+// actions.js (busy state).
 
 import { isBusy, runAction } from "./actions.js";
-import { DELIVERY_GRAPH, DELIVERY_PREFIX, hideProgress, runDelivery } from "./delivery.js";
-import { EMPTY_ANSWER, HumanError, request, searchThreads, threadPath, uuid } from "./http.js";
+import {
+  ensureChatThread, forgetChatThread, transcriptEnded,
+} from "./chat_thread.js";
+import { DELIVERY_PREFIX, hideProgress, runDelivery } from "./delivery.js";
+import { EMPTY_ANSWER, HumanError, threadPath, uuid } from "./http.js";
+import { forgetSession } from "./memory_api.js";
 import { resetMemoryPanel, truncation, turnStarted } from "./memory_panel.js";
-import { HYDRATE_PATH, restorePage } from "./restore.js";
+import "./remember.js";
+import { restorePage } from "./restore.js";
+import { closeOpenCards, recheckOpenCards, runTasklist, TASKLIST_PREFIX } from "./review.js";
+import { lastAiMessage, streamRun } from "./stream.js";
 import {
-  closeOpenCards, recheckOpenCards, runTasklist, TASKLIST_GRAPH, TASKLIST_PREFIX,
-} from "./review.js";
-import { lastAiAnswer, streamRun } from "./stream.js";
-import {
-  addMessage, askConfirm, clearError, finishMessage, markTruncated, scrollToEnd, setText,
-  showActivity, showError, ui,
+  addMessage, askConfirm, clearError, finishMessage, markTruncated, scrollToEnd, setMessageId,
+  setText, showActivity, showError, ui,
 } from "./view.js";
 
 const CHAT_GRAPH = "chat";
-const THREADS_PER_SEARCH = 100;
+const FORGET_QUESTION =
+  "Forget everything? This erases this session’s memory — its summary, pinned decisions " +
+  "and recent turns — and all of its conversations, tasklists and delivery reports from " +
+  "the server, for good.";
 
-async function sendChat(text) {
+/** One chat turn on the conversation's thread; a thread deleted meanwhile (in another
+ *  tab) is replaced by a new one, once. */
+async function sendChat(text, messageId) {
   const bubble = addMessage("assistant", "", { streaming: true });
   const texts = new Map();
   let current = "";
+  const run = async () => streamRun(
+    `${threadPath(await ensureChatThread())}/runs/stream`,
+    {
+      assistant_id: CHAT_GRAPH,
+      input: { messages: [{ type: "human", content: text, id: messageId }] },
+    },
+    {
+      onToken(id, piece, chunk) {
+        current = id;
+        texts.set(id, chunk ? (texts.get(id) ?? "") + piece : piece);
+        setText(bubble, texts.get(id));
+        scrollToEnd();
+      },
+    },
+  );
   try {
-    const result = await streamRun(
-      "/runs/stream",
-      {
-        assistant_id: CHAT_GRAPH,
-        input: { messages: [{ type: "human", content: text, id: uuid() }] },
-      },
-      {
-        onToken(id, piece, chunk) {
-          current = id;
-          texts.set(id, chunk ? (texts.get(id) ?? "") + piece : piece);
-          setText(bubble, texts.get(id));
-          scrollToEnd();
-        },
-      },
-    );
-    const answer = lastAiAnswer(result.values) ?? texts.get(current) ?? "";
-    if (!answer.trim()) throw new HumanError(EMPTY_ANSWER);
-    setText(bubble, answer);
+    let result;
+    try {
+      result = await run();
+    } catch (error) {
+      if (!(error instanceof HumanError && error.status === 404)) throw error;
+      forgetChatThread();
+      result = await run();
+    }
+    const answer = lastAiMessage(result.values, messageId) ??
+      { id: current, text: texts.get(current) ?? "" };
+    if (!answer.text.trim()) throw new HumanError(EMPTY_ANSWER);
+    setText(bubble, answer.text);
+    setMessageId(bubble, answer.id);
     finishMessage(bubble);
+    const messages = result.values?.messages;
+    transcriptEnded(Array.isArray(messages) && messages.length ? messages.at(-1)?.id : answer.id);
   } catch (error) {
     if (!(texts.get(current) ?? "").trim()) bubble.remove();
     else finishMessage(bubble, "failed");
@@ -59,7 +81,8 @@ const COMMANDS = [
   [DELIVERY_PREFIX, runDelivery, "Add a requirement after /delivery, for example: /delivery a login page."],
 ];
 
-/** ``{run, stored}``: what to do with the typed text, and the text memory will keep. */
+/** ``{run(messageId), stored}``: what to do with the typed text, and the text memory
+ *  will keep. */
 function dispatch(text) {
   for (const [prefix, run, usage] of COMMANDS) {
     if (text === prefix || text.startsWith(`${prefix} `) || text.startsWith(`${prefix}\n`)) {
@@ -68,10 +91,10 @@ function dispatch(text) {
         showError(usage);
         return null;
       }
-      return { run: () => run(argument), stored: argument };
+      return { run: (id) => run(argument, id), stored: argument };
     }
   }
-  return { run: () => sendChat(text), stored: text };
+  return { run: (id) => sendChat(text, id), stored: text };
 }
 
 /** Memory cuts a long message (it counts characters, not UTF-16 units): ask first. */
@@ -105,62 +128,50 @@ async function submit() {
   closeOpenCards();
   hideProgress();
   turnStarted();
-  const bubble = addMessage("user", text);
+  const id = uuid();
+  const bubble = addMessage("user", text, { id });
+  finishMessage(bubble);
   const cut = truncation();
   if (cut && [...action.stored].length > cut.cap) markTruncated(bubble, cut.cap);
-  runAction(action.run);
+  runAction(() => action.run(id));
 }
 
-// --- new conversation ------------------------------------------------------------------
+// --- new conversation, forget everything -----------------------------------------------
 
-/** Delete the session's agent threads (its reviews, tasklists and reports), so a reload
- *  does not bring the old conversation's back. */
-async function forgetAgentThreads() {
-  let failed = false;
-  for (const graph of [TASKLIST_GRAPH, DELIVERY_GRAPH]) {
-    for (;;) {
-      const threads = await searchThreads({
-        metadata: { graph_id: graph }, limit: THREADS_PER_SEARCH,
-      });
-      const results = await Promise.allSettled(
-        threads.map((t) => request("DELETE", threadPath(t.thread_id))),
-      );
-      if (results.some((r) => r.status === "rejected")) {
-        failed = true;
-        break;
-      }
-      if (threads.length < THREADS_PER_SEARCH) break;
-    }
-  }
-  if (failed) {
-    throw new HumanError(
-      "Memory was cleared, but some earlier tasklists could not be removed; they may come back after a reload.",
-    );
-  }
+/** An empty page (its cards closed, its progress bar hidden). */
+function clearConversation() {
+  closeOpenCards();
+  ui.messages.replaceChildren();
+  ui.restored.hidden = true;
+  hideProgress();
 }
 
-async function newConversation() {
+/** A fresh chat thread (made with the next message); memory stays the session's, so the
+ *  next answer still gets its summary, pins and recent turns (SPEC §8a). */
+function newConversation() {
   if (isBusy()) return;
-  const confirmed = await askConfirm(
-    "Start a new conversation? This clears the chat memory of this session — the summary " +
-      "and the pinned decisions too — and removes its tasklists, reviews and delivery " +
-      "reports. It cannot be undone.",
-    "Clear memory",
-  );
-  if (!confirmed) {
-    ui.reset.focus();
+  clearError();
+  forgetChatThread();
+  clearConversation();
+  showActivity("Started a new conversation. Memory carries over: see the memory panel.");
+  ui.composer.focus();
+}
+
+/** Ask first, then erase the session everywhere: memory and every thread it owns. */
+async function forgetEverything() {
+  if (isBusy()) return;
+  const forget = document.getElementById("forget-everything");
+  if (!(await askConfirm(FORGET_QUESTION, "Forget everything"))) {
+    forget.focus();
     return;
   }
   await runAction(async () => {
-    await request("DELETE", HYDRATE_PATH);
-    closeOpenCards();
-    ui.messages.replaceChildren();
-    ui.restored.hidden = true;
-    hideProgress();
+    await forgetSession();
+    forgetChatThread();
+    clearConversation();
     resetMemoryPanel();
-    showActivity("Started a new conversation; memory was cleared.");
-    await forgetAgentThreads();
-  }, { refresh: false });
+    showActivity("Everything was forgotten: this session’s memory and conversations are erased.");
+  });
   ui.composer.focus();
 }
 
@@ -177,6 +188,7 @@ ui.composer.addEventListener("keydown", (event) => {
   }
 });
 ui.reset.addEventListener("click", newConversation);
+document.getElementById("forget-everything").addEventListener("click", forgetEverything);
 document.getElementById("memory-panel").addEventListener("toggle", scrollToEnd);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") recheckOpenCards();

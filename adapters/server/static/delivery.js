@@ -2,7 +2,8 @@
 // "workflow-progress", stage, status, index (1-based), total}; review stages run in
 // parallel, so the bar counts finished stages rather than the index.
 
-import { EMPTY_ANSWER, HumanError, requestJson, threadPath, uuid } from "./http.js";
+import { commandThreadMetadata } from "./chat_thread.js";
+import { EMPTY_ANSWER, HumanError, requestJson, threadPath } from "./http.js";
 import { lastAiAnswer, streamRun } from "./stream.js";
 import { addReport } from "./view.js";
 
@@ -38,21 +39,31 @@ export function hideProgress() {
   progress.box.hidden = true;
 }
 
-/** Run the chain on ``requirement`` (the page has shown the user's message already). */
-export async function runDelivery(requirement) {
+/** The report of a delivery thread's values as the page shows it, or null. */
+export function showDeliveryReport(values, { append = true } = {}) {
+  const report = values?.report || lastAiAnswer(values);
+  if (!report) return null;
+  return addReport(report, {
+    state: values?.status === "failed" ? "failed" : "done",
+    append,
+    id: typeof values?.report_message_id === "string" ? values.report_message_id : "",
+  });
+}
+
+/** Run the chain on ``requirement``, the user's message ``messageId`` (the page shows it
+ *  already), on a thread of its own that names the conversation it belongs to. */
+export async function runDelivery(requirement, messageId) {
   const finished = startProgress();
-  const thread = await requestJson("POST", "/threads", {});
+  const thread = await requestJson("POST", "/threads", { metadata: await commandThreadMetadata() });
   const result = await streamRun(`${threadPath(thread.thread_id)}/runs/stream`, {
     assistant_id: DELIVERY_GRAPH,
-    input: { messages: [{ type: "human", content: requirement, id: uuid() }] },
+    input: { messages: [{ type: "human", content: requirement, id: messageId }] },
   }, {
     onCustom(event) {
       if (event?.type === "workflow-progress") showProgress(event, finished);
     },
   });
-  const report = result.values?.report || lastAiAnswer(result.values);
-  if (!report) throw new HumanError(EMPTY_ANSWER);
-  addReport(report, { state: result.values?.status === "failed" ? "failed" : "done" });
+  if (!showDeliveryReport(result.values)) throw new HumanError(EMPTY_ANSWER);
   progress.label.textContent = result.values?.status === "failed"
     ? "Delivery stopped: a stage failed."
     : `Delivery finished: ${finished.size} of ${progress.bar.max} stages done.`;

@@ -1,29 +1,35 @@
 // JSON requests to our routes and the LangGraph REST API, with errors turned into sentences.
 
-/** An error whose message is a sentence fit to show a person. */
-export class HumanError extends Error {}
+/** An error whose message is a sentence fit to show a person; ``status`` is the HTTP
+ *  status that caused it, if one did. */
+export class HumanError extends Error {
+  constructor(message, status = null) {
+    super(message);
+    this.status = status;
+  }
+}
 
 export const NETWORK_ERROR = "Could not reach the chat server. Check that it is running and try again.";
 export const EMPTY_ANSWER = "The assistant finished without an answer. Try asking again.";
 
 /** A sentence for an HTTP error status (the server's own detail is for developers). */
 export function httpError(status) {
-  if (status === 401 || status === 403) {
-    return new HumanError(
-      "Your session was not accepted. Reload the page; if this keeps happening, clear this site’s cookies.",
-    );
-  }
-  if (status === 404) {
-    return new HumanError("The server could not find that conversation. Start a new conversation and try again.");
-  }
-  if (status === 409) {
-    return new HumanError("The server is still busy with your previous message. Wait a moment and try again.");
-  }
-  if (status === 400 || status === 413 || status === 422) {
-    return new HumanError("The server could not accept that message. Try shortening or rephrasing it.");
-  }
-  return new HumanError("The chat server had a problem. Try again in a moment.");
+  return new HumanError(STATUS_SENTENCES[status] ?? SERVER_PROBLEM, status);
 }
+
+const REFUSED_SESSION =
+  "Your session was not accepted. Reload the page; if this keeps happening, clear this site’s cookies.";
+const NOT_ACCEPTED = "The server could not accept that message. Try shortening or rephrasing it.";
+const SERVER_PROBLEM = "The chat server had a problem. Try again in a moment.";
+const STATUS_SENTENCES = {
+  400: NOT_ACCEPTED,
+  401: REFUSED_SESSION,
+  403: REFUSED_SESSION,
+  404: "The server could not find that conversation. Start a new conversation and try again.",
+  409: "The server is still busy with your previous message. Wait a moment and try again.",
+  413: NOT_ACCEPTED,
+  422: NOT_ACCEPTED,
+};
 
 export function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -34,8 +40,25 @@ export function uuid() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** fetch with the session cookie; rejects with a HumanError on a network or HTTP error. */
-export async function request(method, path, body, accept = "application/json") {
+const MAX_SENTENCE = 300;
+
+/** The one-sentence ``detail`` of a route's JSON error, or null (no JSON, a list of
+ *  validation errors, or something too long to be a sentence). */
+async function routeSentence(response) {
+  try {
+    const detail = (await response.json())?.detail;
+    return typeof detail === "string" && detail.trim() && detail.length <= MAX_SENTENCE
+      ? detail.trim()
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** fetch with the session cookie; rejects with a HumanError on a network or HTTP error.
+ *  ``{sentences: true}``: a route whose errors are written for people (the memory edit
+ *  routes, SPEC §9a) is quoted, except a refused session, which only a reload mends. */
+export async function request(method, path, body, accept = "application/json", { sentences = false } = {}) {
   let response;
   try {
     response = await fetch(path, {
@@ -49,12 +72,17 @@ export async function request(method, path, body, accept = "application/json") {
   } catch {
     throw new HumanError(NETWORK_ERROR);
   }
-  if (!response.ok) throw httpError(response.status);
+  if (!response.ok) {
+    const own = sentences && response.status !== 401 && response.status !== 403
+      ? await routeSentence(response)
+      : null;
+    throw own ? new HumanError(own, response.status) : httpError(response.status);
+  }
   return response;
 }
 
-export async function requestJson(method, path, body) {
-  const response = await request(method, path, body);
+export async function requestJson(method, path, body, options) {
+  const response = await request(method, path, body, "application/json", options);
   const text = await response.text();
   return text ? JSON.parse(text) : null;
 }

@@ -1,126 +1,107 @@
-// A reload rebuilds the whole page from the server:
-// - the conversation from chat memory (GET /api/chat/thread). Memory keeps a /tasklist goal
-//   or a /delivery requirement without its command; the answer's id says which it was (the
-//   goal's id + ":tasklist-summary", the requirement's id + ":delivery-report"), so the
-//   prefix is put back. A message memory cut is marked.
-// - from the session's agent threads (threads.search, owner-scoped by the server, then each
-//   one's GET /threads/{id}/state: the calls both servers, langgraph dev and Aegra, serve
-//   alike): the last finished tasklist and delivery report in full (memory keeps only the
-//   tasklist's one-line summary), placed after their turn, or first when memory has
-//   compacted that turn away; and a pending review or question as a working card — unless
-//   something newer happened in the conversation since (then it stays closed, as it was on
-//   the page).
+// A reload rebuilds the whole conversation from the server (both servers, langgraph dev and
+// Aegra, serve these calls alike):
+// - the chat turns from the conversation's `chat` thread: its transcript (chat_thread.js),
+//   every message as the user saw it, not only memory's recent window;
+// - each /tasklist and /delivery turn from its own agent thread, which names the
+//   conversation and the message it followed (threads.search on that metadata, owner-scoped
+//   by the server, then each one's GET /threads/{id}/state): the command, then the finished
+//   tasklist or delivery report in full, or the question or review it waits on — working
+//   when it is the newest thing in the conversation, closed as it was on the page when the
+//   conversation moved on;
+// - memory in the panel (memory_panel.js).
 
-import { requestJson, searchThreads, withState } from "./http.js";
-import { DELIVERY_GRAPH, DELIVERY_PREFIX, REPORT_ID_SUFFIX } from "./delivery.js";
+import {
+  AFTER_KEY, CHAT_THREAD_KEY, chatThreadId, readTranscript, transcriptEnded,
+} from "./chat_thread.js";
+import { DELIVERY_GRAPH, DELIVERY_PREFIX, showDeliveryReport } from "./delivery.js";
+import { searchThreads, withState } from "./http.js";
 import { refreshMemoryPanel, truncation } from "./memory_panel.js";
 import {
-  SUMMARY_ID_SUFFIX, TASKLIST_GRAPH, TASKLIST_PREFIX, openCard, threadInterrupts,
+  TASKLIST_GRAPH, TASKLIST_PREFIX, openCard, showClosedCard, showTasklistOutcome,
+  threadInterrupts,
 } from "./review.js";
-import { addMessage, addReport, finishMessage, markTruncated, ui } from "./view.js";
+import { contentText } from "./stream.js";
+import { addMessage, finishMessage, markTruncated, ui } from "./view.js";
 
-export const HYDRATE_PATH = "/api/chat/thread";
-const REPORT_START = /^#{1,2} \S/;
-const FINISHED_DELIVERY = new Set(["completed", "blocked"]);
-const FINISHED_TASKLIST = "final";
-const THREADS_LOOKED_AT = 5;
-const NEWEST = { sort_by: "updated_at", sort_order: "desc", limit: THREADS_LOOKED_AT };
+const COMMANDS_LOOKED_AT = 100;
+const PREFIX = { [TASKLIST_GRAPH]: TASKLIST_PREFIX, [DELIVERY_GRAPH]: DELIVERY_PREFIX };
 
-const time = (iso) => Date.parse(iso ?? "") || 0;
-
-/** The session's newest threads of ``graph`` (``query`` narrows), with their state. */
-async function newestThreads(graph, query = {}) {
-  const threads = await searchThreads({ ...NEWEST, ...query, metadata: { graph_id: graph } });
-  return Promise.all(threads.map(withState));
+/** The conversation's /tasklist and /delivery threads, with their state, oldest first. */
+async function commandThreads(chatThread) {
+  if (!chatThread) return [];
+  const threads = await searchThreads({
+    metadata: { [CHAT_THREAD_KEY]: chatThread },
+    sort_by: "created_at",
+    sort_order: "desc",
+    limit: COMMANDS_LOOKED_AT,
+  });
+  const known = threads.filter((t) => PREFIX[t?.metadata?.graph_id]);
+  return (await Promise.all(known.map(withState))).reverse();
 }
 
-/** The newest pending tasklist thread, finished tasklist and finished delivery, if any. */
-async function agentThreads() {
-  const [tasklists, deliveries] = await Promise.all([
-    newestThreads(TASKLIST_GRAPH),
-    newestThreads(DELIVERY_GRAPH, { status: "idle" }),
-  ]);
-  return {
-    pending: tasklists.find((t) => threadInterrupts(t).length) ?? null,
-    tasklist: tasklists.find(
-      (t) => t.values?.status === FINISHED_TASKLIST && typeof t.values?.artifact === "string",
-    ) ?? null,
-    delivery: deliveries.find(
-      (t) => FINISHED_DELIVERY.has(t.values?.status) && typeof t.values?.report === "string",
-    ) ?? null,
-  };
-}
-
-/** The memory window as page items; returns them by message id. */
-function renderMemory(messages, fullReports) {
-  const ids = new Set(messages.map((m) => String(m?.id ?? "")));
+/** A user's message as it was sent; flagged when memory keeps only its start. */
+function showUserMessage(text, id, stored = text) {
+  const item = addMessage("user", text, { id });
+  finishMessage(item);
   const cut = truncation();
-  const items = new Map();
-  for (const message of messages) {
-    const id = String(message?.id ?? "");
-    const role = message?.role === "user" ? "user" : "assistant";
-    let text = String(message?.text ?? "");
-    const truncated = Boolean(cut && text.endsWith(cut.marker));
-    if (truncated) text = text.slice(0, -cut.marker.length);
-    let item;
-    if (role === "user") {
-      const command = ids.has(`${id}${SUMMARY_ID_SUFFIX}`)
-        ? TASKLIST_PREFIX
-        : ids.has(`${id}${REPORT_ID_SUFFIX}`) ? DELIVERY_PREFIX : "";
-      item = addMessage("user", command ? `${command} ${text}` : text);
-    } else if (fullReports.has(id)) {
-      item = addReport(fullReports.get(id)); // the agent thread's report is never cut
-    } else if (id.endsWith(REPORT_ID_SUFFIX) || REPORT_START.test(text)) {
-      item = addReport(text);
-    } else {
-      item = addMessage("assistant", text);
-    }
-    finishMessage(item);
-    if (id) item.dataset.messageId = id;
-    if (truncated && !fullReports.has(id)) markTruncated(item, cut.cap);
-    items.set(id, item);
+  if (cut && [...stored].length > cut.cap) markTruncated(item, cut.cap);
+}
+
+/** The command a thread ran on, as typed: ``{text, stored, id}`` (``stored``: without the
+ *  command, as memory keeps it). */
+function commandOf(thread) {
+  const values = thread.values ?? {};
+  const first = (Array.isArray(values.messages) ? values.messages : []).find((m) => m?.type === "human");
+  const tasklist = thread.metadata.graph_id === TASKLIST_GRAPH;
+  const stored = String((tasklist ? values.goal : values.user_text) ?? contentText(first?.content) ?? "");
+  const id = (tasklist ? values.goal_message_id : values.user_message_id) ?? first?.id ?? "";
+  return { text: `${PREFIX[thread.metadata.graph_id]} ${stored}`, stored, id: String(id) };
+}
+
+/** One /tasklist or /delivery turn; ``newest``: nothing came after it in the conversation. */
+function showCommand(thread, newest) {
+  const command = commandOf(thread);
+  showUserMessage(command.text, command.id, command.stored);
+  if (thread.metadata.graph_id === DELIVERY_GRAPH) {
+    showDeliveryReport(thread.values);
+    return;
   }
-  return items;
+  const interrupt = threadInterrupts(thread)[0];
+  if (interrupt) {
+    if (newest) openCard(thread.thread_id, interrupt);
+    else showClosedCard(thread.thread_id, interrupt);
+  } else if (thread.values?.summary) {
+    showTasklistOutcome(thread.values); // a plan never concluded shows the command alone
+  }
 }
 
-/** Put a finished agent result after its turn, or first when memory no longer holds it. */
-function placeAfter(items, messageId, report) {
-  const anchor = items.get(messageId);
-  if (anchor) anchor.after(report);
-  else ui.messages.prepend(report);
-}
-
-/** Rebuild the page; returns whether anything was restored. */
+/** Rebuild the page; returns whether there was a conversation to restore. */
 export async function restorePage() {
-  const dto = await requestJson("GET", HYDRATE_PATH); // mints the session cookie first
-  const [agents] = await Promise.all([
-    agentThreads().catch(() => ({ pending: null, tasklist: null, delivery: null })),
-    refreshMemoryPanel(),
+  await refreshMemoryPanel(); // first: a browser without a session gets its cookie here
+  const chatThread = chatThreadId();
+  const [transcript, commands] = await Promise.all([
+    readTranscript(),
+    commandThreads(chatThread).catch(() => []),
   ]);
-  const messages = Array.isArray(dto?.messages) ? dto.messages : [];
-  const { pending, tasklist, delivery } = agents;
-  const fullReports = new Map();
-  if (delivery?.values?.report_message_id) {
-    fullReports.set(String(delivery.values.report_message_id), delivery.values.report);
+  const mine = chatThreadId() === chatThread ? commands : []; // its thread is gone: none
+  const ids = new Set(transcript.map((m) => m.id));
+  const after = new Map();
+  for (const thread of mine) {
+    const anchor = String(thread.metadata?.[AFTER_KEY] ?? "");
+    const key = ids.has(anchor) ? anchor : ""; // "" (or a message trimmed since): first
+    after.set(key, [...(after.get(key) ?? []), thread]);
   }
+  const newest = transcript.length ? after.get(transcript.at(-1).id)?.at(-1) : after.get("")?.at(-1);
   ui.messages.replaceChildren();
-  const items = renderMemory(messages, fullReports);
-  const finished = [tasklist, delivery].filter(Boolean).sort((a, b) => time(b.updated_at) - time(a.updated_at));
-  for (const thread of finished) {
-    if (thread === delivery) {
-      if (!items.has(String(thread.values.report_message_id))) {
-        placeAfter(items, null, addReport(thread.values.report, { append: false }));
-      }
-    } else {
-      const summaryId = `${thread.values.goal_message_id ?? ""}${SUMMARY_ID_SUFFIX}`;
-      placeAfter(items, summaryId, addReport(thread.values.artifact, { append: false }));
-    }
+  const showCommands = (key) => {
+    for (const thread of after.get(key) ?? []) showCommand(thread, thread === newest);
+  };
+  showCommands("");
+  for (const message of transcript) {
+    if (message.role === "user") showUserMessage(message.text, message.id);
+    else finishMessage(addMessage("assistant", message.text, { id: message.id }));
+    showCommands(message.id);
   }
-  const newest = Math.max(0, ...messages.map((m) => time(m?.createdAt)), ...finished.map((t) => time(t.updated_at)));
-  const interrupt = threadInterrupts(pending)[0];
-  if (interrupt && time(pending.updated_at) >= newest) {
-    finishMessage(addMessage("user", `${TASKLIST_PREFIX} ${String(pending.values?.goal ?? "")}`));
-    openCard(pending.thread_id, interrupt);
-  }
+  transcriptEnded(transcript.at(-1)?.id);
   return ui.messages.childElementCount > 0;
 }

@@ -13,8 +13,9 @@
 // (another tab, Studio, the SDK) is noticed before resuming and when the tab comes back.
 
 import { isBusy, runAction, WAIT_FOR_ANSWER } from "./actions.js";
-import { EMPTY_ANSWER, HumanError, readThread, requestJson, threadPath, uuid } from "./http.js";
-import { lastAiAnswer, streamRun } from "./stream.js";
+import { EMPTY_ANSWER, HumanError, readThread, requestJson, threadPath } from "./http.js";
+import { commandThreadMetadata } from "./chat_thread.js";
+import { lastAiMessage, streamRun } from "./stream.js";
 import {
   addMessage, addReport, button, card, finishMessage, paragraph, scrollToEnd, showActivity,
   showError, textForm, ui,
@@ -68,9 +69,10 @@ async function currentInterrupts(threadId) {
 /** The finished plan's summary message and its markdown artifact, from the agent's state.
  *  ``before`` places them before that element instead of at the end. */
 export function showTasklistOutcome(values, { before = null } = {}) {
-  const answer = lastAiAnswer(values) ?? values?.summary;
+  const last = lastAiMessage(values);
+  const answer = last?.text ?? values?.summary;
   if (!answer) throw new HumanError(EMPTY_ANSWER);
-  const items = [addMessage("assistant", answer, { append: false })];
+  const items = [addMessage("assistant", answer, { append: false, id: last?.id })];
   finishMessage(items[0]);
   if (typeof values?.artifact === "string" && values.artifact.trim()) {
     items.push(addReport(values.artifact, { append: false }));
@@ -114,12 +116,22 @@ async function driveTasklist(threadId, body) {
   showTasklistOutcome(result.values);
 }
 
-/** Plan ``goal`` (the page has shown the user's message already). */
-export async function runTasklist(goal) {
-  const thread = await requestJson("POST", "/threads", {});
+/** Plan ``goal``, the user's message ``messageId`` (the page shows it already), on a thread
+ *  of its own that names the conversation it belongs to. */
+export async function runTasklist(goal, messageId) {
+  const thread = await requestJson("POST", "/threads", { metadata: await commandThreadMetadata() });
   await driveTasklist(thread.thread_id, {
-    input: { messages: [{ type: "human", content: goal, id: uuid() }] },
+    input: { messages: [{ type: "human", content: goal, id: messageId }] },
   });
+}
+
+/** A question or review that was left open when the conversation moved on: shown as it
+ *  was, closed. */
+export function showClosedCard(threadId, interrupt, note = SUPERSEDED) {
+  if (!openCard(threadId, interrupt)) return;
+  const entry = [...openCards].at(-1);
+  entry.close(note);
+  showActivity("");
 }
 
 /** Whether the card's interrupt is still the one its thread waits on; if not, the card is

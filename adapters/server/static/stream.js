@@ -60,7 +60,8 @@ function isChunk(message) {
   return String(message?.type ?? "").endsWith("Chunk");
 }
 
-function contentText(content) {
+/** The text of a message's content: a string, or the text parts of a list. */
+export function contentText(content) {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     return content
@@ -70,12 +71,19 @@ function contentText(content) {
   return "";
 }
 
-/** The last AI message with text in a graph state's `messages`, or null. */
-export function lastAiAnswer(state) {
+/** ``{id, text}`` of the last AI message with text in a graph state's `messages` (after
+ *  the message ``afterId``, when given and found), or null. */
+export function lastAiMessage(state, afterId = null) {
   const messages = Array.isArray(state?.messages) ? state.messages : [];
-  for (let i = messages.length - 1; i >= 0; i--) {
+  const start = afterId ? messages.findIndex((m) => m?.id === afterId) + 1 : 0;
+  for (let i = messages.length - 1; i >= start; i--) {
     const text = aiText(messages[i]);
-    if (text && text.trim()) return text;
+    if (text && text.trim()) return { id: String(messages[i].id ?? ""), text };
   }
   return null;
+}
+
+/** The text of the last AI message with text in a graph state's `messages`, or null. */
+export function lastAiAnswer(state) {
+  return lastAiMessage(state)?.text ?? null;
 }

@@ -20,18 +20,23 @@ export function scrollToEnd() {
   ui.messages.lastElementChild?.scrollIntoView({ block: "end" });
 }
 
-/** A message item, appended to the conversation unless ``{append: false}``. */
-export function addMessage(role, text, { streaming = false, append = true } = {}) {
+/** A message item, appended to the conversation unless ``{append: false}``; ``id`` is its
+ *  message id (what "Remember" names as the pin's source). */
+export function addMessage(role, text, { streaming = false, append = true, id = "" } = {}) {
   const item = document.createElement("li");
   item.className = `message ${role}`;
   item.dataset.role = role;
+  if (id) item.dataset.messageId = id;
+  const head = document.createElement("div");
+  head.className = "message-head";
   const label = document.createElement("span");
   label.className = "role";
   label.textContent = ROLE_LABEL[role] ?? role;
+  head.append(label);
   const body = document.createElement("div");
   body.className = "text";
   body.textContent = text;
-  item.append(label, body);
+  item.append(head, body);
   if (streaming) {
     item.classList.add("streaming");
     item.setAttribute("aria-busy", "true");
@@ -44,8 +49,8 @@ export function addMessage(role, text, { streaming = false, append = true } = {}
 }
 
 /** An assistant message rendered from markdown (DOM nodes only, see markdown.js). */
-export function addReport(markdown, { state = "done", append = true } = {}) {
-  const item = addMessage("assistant", "", { append });
+export function addReport(markdown, { state = "done", append = true, id = "" } = {}) {
+  const item = addMessage("assistant", "", { append, id });
   item.classList.add("report");
   item.querySelector(".text").replaceChildren(renderMarkdown(markdown));
   finishMessage(item, state);
@@ -56,10 +61,23 @@ export function setText(item, text) {
   item.querySelector(".text").textContent = text;
 }
 
+/** The message is complete (``done``) or broke off (``failed``); a complete one can be
+ *  remembered (remember.js handles the button). */
 export function finishMessage(item, state = "done") {
   item.classList.remove("streaming");
   item.removeAttribute("aria-busy");
   item.dataset.state = state;
+  const head = item.querySelector(".message-head");
+  if (state === "done" && head && !head.querySelector(".remember")) {
+    const remember = button("Remember", "remember");
+    remember.title = "Pin this message in memory (or only the part of it you selected)";
+    head.append(remember);
+  }
+}
+
+/** Name the message id of an item once the server has said it. */
+export function setMessageId(item, id) {
+  if (id) item.dataset.messageId = id;
 }
 
 /** Say on a message that chat memory keeps only its first ``cap`` characters. */

@@ -1,0 +1,101 @@
+// "Remember" on a message of the conversation, the user's or the assistant's: pins its text
+// — or only the part of it the user selected — with its message id, so the pin's source is
+// that message (SPEC §9a, POST /api/chat/memory/pins). A pin holds at most a few hundred
+// characters: a longer text opens an editor under the message to shorten it first, and
+// says so.
+
+import { textEditor } from "./editor.js";
+import { HumanError } from "./http.js";
+import { pinText } from "./memory_api.js";
+import { memoryLimits, refreshMemoryPanel } from "./memory_panel.js";
+import { clearError, showActivity, showError, ui } from "./view.js";
+
+const REMEMBERED = "Remembered";
+const chars = (text) => [...text].length;
+const number = (n) => n.toLocaleString("en");
+
+/** The selection inside ``item``'s text, captured before the click can clear it. */
+let selected = null;
+
+function selectionIn(item) {
+  const text = item?.querySelector(".text");
+  const selection = window.getSelection();
+  if (!text || !selection || selection.isCollapsed || !selection.rangeCount) return null;
+  const range = selection.getRangeAt(0);
+  if (!text.contains(range.startContainer) || !text.contains(range.endContainer)) return null;
+  const picked = selection.toString().trim();
+  return picked ? { item, text: picked } : null;
+}
+
+/** What "Remember" pins: the selection inside the message, else its whole text as shown. */
+function textToPin(item) {
+  const now = selectionIn(item);
+  if (now) return now.text;
+  if (selected?.item === item) return selected.text;
+  return (item.querySelector(".text")?.innerText ?? "").trim();
+}
+
+async function pinAndSay(item, text, control) {
+  await pinText(text, item.dataset.messageId || undefined);
+  control.textContent = REMEMBERED;
+  showActivity(`Remembered: “${text.length > 80 ? `${text.slice(0, 79)}…` : text}” is pinned in memory.`);
+  await refreshMemoryPanel();
+}
+
+function openShortener(item, text, control) {
+  if (item.querySelector(".editor")) return item.querySelector(".editor textarea")?.focus();
+  const cap = memoryLimits().pinChars;
+  const close = () => {
+    editor.element.remove();
+    control.hidden = false;
+    control.focus();
+  };
+  const editor = textEditor({
+    label: "Text to remember",
+    text,
+    cap,
+    rows: 5,
+    saveLabel: "Remember",
+    note: `A pin holds at most ${number(cap)} characters and this is ${number(chars(text))}: ` +
+      "shorten it to what should be remembered.",
+    onCancel: close,
+    async onSave(value) {
+      await pinAndSay(item, value, control);
+      close();
+    },
+  });
+  control.hidden = true;
+  item.append(editor.element);
+  editor.focus();
+}
+
+async function remember(item, control) {
+  clearError();
+  const text = textToPin(item);
+  selected = null;
+  if (!text) return;
+  if (chars(text) > memoryLimits().pinChars) {
+    openShortener(item, text, control);
+    return;
+  }
+  control.disabled = true;
+  try {
+    await pinAndSay(item, text, control);
+  } catch (failure) {
+    showError(failure instanceof HumanError ? failure.message : "Something went wrong on this page. Reload and try again.");
+    if (!(failure instanceof HumanError)) console.error(failure);
+  } finally {
+    control.disabled = false;
+  }
+}
+
+const rememberButton = (event) => event.target.closest?.("button.remember");
+
+ui.messages.addEventListener("pointerdown", (event) => {
+  const control = rememberButton(event);
+  if (control) selected = selectionIn(control.closest("li.message"));
+});
+ui.messages.addEventListener("click", (event) => {
+  const control = rememberButton(event);
+  if (control) remember(control.closest("li.message"), control);
+});
