@@ -1,8 +1,9 @@
 """What a request body may hold on the few routes that mishandle a valid-looking one (SPEC §8, §15).
 
-Each rule answers a request the server would otherwise take and then fail on, or act
-on badly, with a 4xx sentence before any handler runs (``adapters.server.request_guard``
-calls ``refusal``). The rules, and why:
+Each rule answers, with a 422 sentence, a request the server would otherwise take and
+then fail on or act on badly: before the route runs (``refusal``), or — where only the
+route's data decides whether it fails — in place of the 500 it fails with
+(``if_it_fails``). ``adapters.server.request_guard`` applies both. The rules, and why:
 
 * ``POST /threads`` (and ``PATCH``) with a ``ttl``: Aegra keeps a per-thread TTL that
   ``POST /threads/prune`` (and the operator's sweeper) applies. Its ``keep_latest``
@@ -17,8 +18,8 @@ calls ``refusal``). The rules, and why:
   as the client asked (chat memory is never swept: it has no thread row).
 * ``POST /threads/search`` and ``/threads/count`` filtering by ``values``: ``langgraph
   dev`` raises a ``TypeError`` (a 500) as soon as the caller owns a thread without
-  state yet, and Aegra ignores the filter and returns every thread. Filter by
-  ``metadata`` or ``status``.
+  state yet, and works otherwise: its failure is answered with a 422 saying so
+  (``if_it_fails``). (Aegra ignores the filter and returns every thread.)
 * ``POST /store/items/search`` with a ``namespace_prefix`` that is not a list of
   strings: ``langgraph dev`` takes ``tuple(None)`` (a 500).
 """
@@ -32,7 +33,7 @@ from typing import Any
 
 from adapters.server.run_input import CHAT_GRAPH, graph_names
 
-__all__ = ["MIN_TTL_MINUTES", "refusal"]
+__all__ = ["MIN_TTL_MINUTES", "if_it_fails", "refusal", "wants_body"]
 
 MIN_TTL_MINUTES = 1.0
 KEEP_LATEST = "keep_latest"
@@ -49,8 +50,9 @@ CHAT_TTL_REFUSED = (
     "to drop it)."
 )
 SHORT_TTL_REFUSED = f"A thread's ttl must be at least {MIN_TTL_MINUTES:g} minute."
-VALUES_FILTER_REFUSED = (
-    "Threads cannot be filtered by values on this server: filter by metadata or status."
+VALUES_FILTER_FAILED = (
+    "Threads cannot be filtered by values while one of yours has no state yet (a thread "
+    "with no run): filter by metadata or status."
 )
 NAMESPACE_PREFIX_REFUSED = "The store search's namespace_prefix must be a list of strings."
 
@@ -86,8 +88,8 @@ def thread_ttl(body: Mapping[str, Any]) -> str | None:
     return None
 
 
-def thread_filters(body: Mapping[str, Any]) -> str | None:
-    return VALUES_FILTER_REFUSED if body.get("values") else None
+def values_filter(body: Mapping[str, Any]) -> str | None:
+    return VALUES_FILTER_FAILED if body.get("values") else None
 
 
 def store_search(body: Mapping[str, Any]) -> str | None:
@@ -99,25 +101,36 @@ def store_search(body: Mapping[str, Any]) -> str | None:
     return NAMESPACE_PREFIX_REFUSED
 
 
-RULES: tuple[tuple[str, re.Pattern[str], Rule], ...] = (
+Rules = tuple[tuple[str, re.Pattern[str], Rule], ...]
+REFUSED: Rules = (
     ("POST", re.compile(r"/threads/?"), thread_ttl),
     ("PATCH", re.compile(r"/threads/[^/]+/?"), thread_ttl),
-    ("POST", re.compile(r"/threads/(search|count)/?"), thread_filters),
     ("POST", re.compile(r"/store/items/search/?"), store_search),
 )
-"""(method, path, rule): the routes above and what each refuses."""
+"""(method, path, rule): what is refused before the route runs."""
+IF_IT_FAILS: Rules = (("POST", re.compile(r"/threads/(search|count)/?"), values_filter),)
+"""(method, path, rule): the sentence that answers the route's failure in place of a 500."""
 
 
 def wants_body(method: str, path: str) -> bool:
     """A rule reads this request's body."""
-    return any(m == method and p.fullmatch(path) for m, p, _ in RULES)
+    return any(m == method and p.fullmatch(path) for m, p, _ in (*REFUSED, *IF_IT_FAILS))
 
 
-def refusal(method: str, path: str, body: Any) -> str | None:
-    """The sentence a rule refuses this request with (a 422), or None."""
+def _first(rules: Rules, method: str, path: str, body: Any) -> str | None:
     if not isinstance(body, Mapping):
         return None
-    for rule_method, pattern, rule in RULES:
+    for rule_method, pattern, rule in rules:
         if rule_method == method and pattern.fullmatch(path) and (sentence := rule(body)):
             return sentence
     return None
+
+
+def refusal(method: str, path: str, body: Any) -> str | None:
+    """The sentence a rule refuses this request with (a 422) before its route runs, or None."""
+    return _first(REFUSED, method, path, body)
+
+
+def if_it_fails(method: str, path: str, body: Any) -> str | None:
+    """The sentence (a 422) that answers this request if its route raises, or None."""
+    return _first(IF_IT_FAILS, method, path, body)

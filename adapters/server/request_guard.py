@@ -17,7 +17,8 @@ ours (SPEC §8). In order, it refuses with ``{"detail": "<one sentence>"}``:
    starting with ``chat:``. Aegra's ``/state`` and ``/history`` routes call no auth
    handler, so this is where they are closed.
 4. **422** what ``adapters.server.body_rules`` refuses (a thread ``ttl`` that would
-   empty a transcript, the filters the servers crash on).
+   empty a transcript, a store search ``langgraph dev`` crashes on), and, in place of the
+   500, a route's failure on a request those rules know it may fail on.
 
 A body is read (up to the limit) and handed on unchanged. It is parsed only when it may
 hold something to refuse — a ``\\u`` escape, a raw NUL, ``chat:``, or a route with a
@@ -43,10 +44,10 @@ from adapters.server.memory_threads import (
     MEMORY_THREAD_REFUSED,
     MEMORY_THREAD_STATUS,
     THREAD_ID_KEYS,
-    is_memory_thread_id,
     names_memory_thread,
 )
 from adapters.server.request_limits import BODY_LIMIT_ENV, RequestLimits
+from memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = ["RequestGuard", "body_problem"]
 
@@ -67,7 +68,8 @@ PARSE_IN_THREAD_BYTES = 256 * 1024
 """Bodies larger than this are parsed off the event loop."""
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 """A NUL, or a surrogate: after ``json.loads`` only an unpaired one is left as such."""
-_MAY_NEED_A_LOOK = (b"\\u", b"\x00", b"chat:")
+MEMORY_SEGMENT = f"/{MEMORY_THREAD_PREFIX}"
+_MAY_NEED_A_LOOK = (b"\\u", b"\x00", MEMORY_THREAD_PREFIX.encode())
 
 Refusal = tuple[int, str]
 
@@ -97,20 +99,24 @@ def body_problem(value: Any) -> Refusal | None:
     return None
 
 
+def _text_of(raw: bytes) -> str | None:
+    """A percent-encoded path or query as text; None if it holds a NUL or is not UTF-8."""
+    try:
+        text = (unquote_to_bytes(raw) if b"%" in raw else raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
+
+
 def _url_problem(scope: Scope) -> Refusal | None:
-    """NUL or non-UTF-8 bytes in the path or query, or a path segment naming a memory thread."""
+    """NUL or non-UTF-8 bytes in the path or query, or a path segment naming a memory
+    thread (after decoding, so ``chat%3A…`` and a ``%2F`` before ``chat:`` count too)."""
     raw_path = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
-    for raw in (raw_path, scope.get("query_string") or b""):
-        decoded = unquote_to_bytes(raw)
-        try:
-            text = decoded.decode("utf-8")
-        except UnicodeDecodeError:
-            return UNPROCESSABLE, BAD_PATH
-        if "\x00" in text:
-            return UNPROCESSABLE, BAD_PATH
-    for segment in raw_path.split(b"/"):
-        if is_memory_thread_id(unquote_to_bytes(segment).decode("utf-8")):
-            return MEMORY_THREAD_STATUS, MEMORY_THREAD_REFUSED
+    path = _text_of(raw_path)
+    if path is None or _text_of(scope.get("query_string") or b"") is None:
+        return UNPROCESSABLE, BAD_PATH
+    if MEMORY_SEGMENT in path:
+        return MEMORY_THREAD_STATUS, MEMORY_THREAD_REFUSED
     return None
 
 
@@ -148,11 +154,16 @@ class RequestGuard:
         if body is None:  # no body announced: nothing to look at
             await self.app(scope, receive, send)
             return
-        problem = await self._body_problem(scope, body)
+        parsed = await self._parsed(scope, body)
+        problem = self._body_problem(scope, parsed)
         if problem is not None:
             await self._refuse(scope, receive, send, problem)
             return
-        await self.app(scope, _replay(body, receive), send)
+        fallback = body_rules.if_it_fails(scope["method"], scope["path"], parsed)
+        if fallback is None:
+            await self.app(scope, _replay(body, receive), send)
+        else:
+            await self._call_or_answer(scope, _replay(body, receive), send, fallback)
 
     def _too_large(self) -> str:
         return TOO_LARGE.format(limit=_megabytes(self.limits.max_body_bytes))
@@ -181,22 +192,45 @@ class RequestGuard:
             if not message.get("more_body", False):
                 return b"".join(chunks)
 
-    async def _body_problem(self, scope: Scope, body: bytes) -> Refusal | None:
-        method, path = scope["method"], scope["path"]
-        ruled = body_rules.wants_body(method, path)
+    async def _parsed(self, scope: Scope, body: bytes) -> Any:
+        """The JSON body when a rule may refuse it, else None (not JSON either: the route
+        answers it as it always has)."""
+        ruled = body_rules.wants_body(scope["method"], scope["path"])
         if not body or not (ruled or any(mark in body for mark in _MAY_NEED_A_LOOK)):
             return None
         try:
             if len(body) > PARSE_IN_THREAD_BYTES:
-                parsed = await asyncio.to_thread(json.loads, body)
-            else:
-                parsed = json.loads(body)
-        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past parsing:
-            return None  # the route answers it as it always has
+                return await asyncio.to_thread(json.loads, body)
+            return json.loads(body)
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past parsing
+            return None
+
+    def _body_problem(self, scope: Scope, parsed: Any) -> Refusal | None:
         problem = body_problem(parsed)
-        if problem is None and ruled and (sentence := body_rules.refusal(method, path, parsed)):
+        if problem is None and (
+            sentence := body_rules.refusal(scope["method"], scope["path"], parsed)
+        ):
             return UNPROCESSABLE, sentence
         return problem
+
+    async def _call_or_answer(
+        self, scope: Scope, receive: Receive, send: Send, sentence: str
+    ) -> None:
+        """Run the route; if it raises before answering, answer ``sentence`` (a 422)
+        instead of the 500: the failure is the known one of ``body_rules.if_it_fails``."""
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            if started:
+                raise
+            await self._refuse(scope, receive, send, (UNPROCESSABLE, sentence))
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, problem: Refusal) -> None:
         status, sentence = problem

@@ -306,8 +306,9 @@ async def test_bodies_over_the_limit_are_refused_and_the_server_serves_on(
 
 async def test_the_filters_langgraph_dev_crashed_on_are_a_422(cluster_env: Cluster) -> None:
     """Before: a 500 (a ``TypeError`` as soon as the caller owns a thread without state, or
-    ``tuple(None)``), and the dropped connection failed the client's next request."""
-    session = token()
+    ``tuple(None)``), and the dropped connection failed the client's next request. A values
+    filter still works for a caller whose threads all have state."""
+    session, settled = token(), token()
     async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
         await client.post("/threads", json={}, headers={HEADER: session})  # no state yet
         for path, body in (
@@ -320,6 +321,13 @@ async def test_the_filters_langgraph_dev_crashed_on_are_a_422(cluster_env: Clust
             assert set(response.json()) == {"detail"}
             again = await client.post("/threads/count", json={}, headers={HEADER: session})
             assert again.status_code == 200 and again.json() == 1
+    mine = sdk(cluster_env.url, settled)
+    thread = (await mine.threads.create())["thread_id"]
+    await mine.runs.wait(thread, "chat", input=human("Hi"))
+    source = (await mine.threads.get_state(thread))["values"]["source"]
+    found = await mine.threads.search(values={"source": source})
+    assert [t["thread_id"] for t in found] == [thread]  # answered, not refused
+    assert await mine.threads.count(values={"source": source}) == 1
 
 
 BAD_TOKENS = {

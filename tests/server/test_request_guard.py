@@ -210,23 +210,38 @@ async def test_a_delete_ttl_of_a_minute_or_more_stands(body: dict[str, Any]) -> 
     assert response.status_code == 200, response.text
 
 
-@pytest.mark.parametrize(
-    ("path", "body", "words"),
-    [
-        ("/threads/search", {"values": {"a": 1}}, "filtered by values"),
-        ("/threads/count", {"values": {"messages": []}}, "filtered by values"),
-        ("/store/items/search", {"namespace_prefix": None}, "namespace_prefix"),
-        ("/store/items/search", {"namespace_prefix": [1]}, "namespace_prefix"),
-    ],
-)
-async def test_the_bodies_upstream_handlers_crash_on_are_a_422(
-    path: str, body: dict[str, Any], words: str
-) -> None:
-    response = await send(guarded(), "POST", path, json.dumps(body).encode())
+@pytest.mark.parametrize("prefix", [None, [1], "a.b"])
+async def test_a_store_search_langgraph_dev_would_crash_on_is_a_422(prefix: Any) -> None:
+    body = json.dumps({"namespace_prefix": prefix}).encode()
+    response = await send(guarded(), "POST", "/store/items/search", body)
     refused(response, 422)
-    assert words in response.json()["detail"]
-    fine = {"values": None} if "threads" in path else {"namespace_prefix": ["a"]}
-    assert (await send(guarded(), "POST", path, json.dumps(fine).encode())).status_code == 200
+    assert "namespace_prefix" in response.json()["detail"]
+    fine = json.dumps({"namespace_prefix": ["a"]}).encode()
+    assert (await send(guarded(), "POST", "/store/items/search", fine)).status_code == 200
+
+
+async def test_a_values_filter_the_route_fails_on_is_a_422_and_works_otherwise() -> None:
+    """``langgraph dev`` raises a ``TypeError`` on a values filter when the caller owns a
+    thread without state, and answers it otherwise: only the failure becomes a 422."""
+    stateless = {"yes": True}
+
+    async def search(request: Request) -> JSONResponse:
+        if (await request.json()).get("values") and stateless["yes"]:
+            raise TypeError("argument of type 'NoneType' is not iterable")
+        return JSONResponse([])
+
+    routes = [
+        Route(path, search, methods=["POST"]) for path in ("/threads/search", "/threads/count")
+    ]
+    app = RequestGuard(Router(routes=routes), LIMITS)
+    for path in ("/threads/search", "/threads/count"):
+        response = await send(app, "POST", path, b'{"values": {"status": "final"}}')
+        refused(response, 422)
+        assert "filtered by values" in response.json()["detail"]
+        assert (await send(app, "POST", path, b'{"metadata": {}}')).status_code == 200
+    stateless["yes"] = False
+    response = await send(app, "POST", "/threads/search", b'{"values": {"status": "final"}}')
+    assert response.status_code == 200 and response.json() == []
 
 
 def test_request_limits_come_from_the_environment() -> None:
