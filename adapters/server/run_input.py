@@ -75,6 +75,11 @@ TOOL_MESSAGE_SENTENCE = (
     "A tool message in the run input needs the tool_call_id of the call it answers."
 )
 CONTEXT_SENTENCE = "The run's context must be a JSON object whose session_id, if any, is text."
+COMMAND_SENTENCE = (
+    "The run's command must be an object with resume (any value), goto (a node name, "
+    'or {"node", "input"}, or a list of them) or update (an object), e.g. '
+    '{"resume": {"decisions": [{"type": "approve"}]}}.'
+)
 
 
 class ToolCall(BaseModel):
@@ -117,6 +122,22 @@ def _json_or_none(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+class SendTo(BaseModel):
+    node: str
+    input: Any = None
+
+
+class RunCommand(BaseModel):
+    """LangGraph's ``Command`` as both servers take it from a client; an unknown key (a
+    typo such as ``resum``) would otherwise be a run that silently ignores it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    resume: Any = None
+    goto: str | SendTo | list[str | SendTo] | None = None
+    update: dict[str, Any] | list[tuple[str, Any]] | None = None
 
 
 class InputMessage(BaseModel):
@@ -191,6 +212,18 @@ def is_resume(command: Any) -> bool:
     return isinstance(command, dict) and bool(command)
 
 
+def check_command(command: Any) -> None:
+    """A run's ``command``: a wrong ``goto`` or ``update`` failed inside the run."""
+    if command is None:
+        return
+    if not isinstance(command, dict):
+        raise RunInputError(COMMAND_SENTENCE)
+    try:
+        RunCommand.model_validate(command)
+    except ValidationError:
+        raise RunInputError(COMMAND_SENTENCE) from None
+
+
 def check_context(context: Any) -> None:
     """A run's ``context`` is what every graph served here takes (``SessionContext``):
     a wrong one failed inside the run with a pydantic error quoting the value."""
@@ -236,10 +269,11 @@ def check_run_input(
     context: Any = None,
     max_messages: int = MAX_INPUT_MESSAGES,
 ) -> None:
-    """Raise RunInputError unless the run's ``context`` is well-formed and the run is a
-    resume (``command``), ``value`` (its ``input``) is None, or a well-formed object of at
-    most ``max_messages`` messages that, with ``turn``, carries the turn."""
+    """Raise RunInputError unless the run's ``context`` and ``command`` are well-formed and
+    the run is a resume (``command``), ``value`` (its ``input``) is None, or a well-formed
+    object of at most ``max_messages`` messages that, with ``turn``, carries the turn."""
     check_context(context)
+    check_command(command)
     messages = value.get("messages") if isinstance(value, dict) else None
     if isinstance(messages, list) and len(messages) > max_messages:
         raise RunInputError(

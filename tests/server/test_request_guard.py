@@ -345,6 +345,30 @@ def test_well_formed_runs_pass(run_input: Any, context: Any) -> None:
     check_run_input(run_input, context=context, max_messages=LIMITS.max_input_messages)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"resume": {"decisions": [{"type": "approve"}]}},  # agent-chat-ui's buttons
+        {"goto": "__end__"},  # its Mark as Resolved
+        {"resume": None, "goto": None, "update": None},
+        {"goto": ["a", {"node": "b", "input": {"x": 1}}]},
+        {"update": {"messages": []}},
+        {"update": [["messages", []]]},
+    ],
+)
+def test_the_commands_clients_send_pass(command: dict[str, Any]) -> None:
+    check_run_input({}, command=command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [{"goto": 5}, {"resum": {"decisions": []}}, {"update": "messages"}, ["resume"]],
+)
+def test_a_command_the_run_would_choke_on_is_refused(command: Any) -> None:
+    with pytest.raises(RunInputError, match="The run's command must be an object"):
+        check_run_input({}, command=command)
+
+
 async def test_an_unhandled_error_is_one_log_line_and_a_json_500(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
