@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import traceback
 import warnings
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -51,12 +50,15 @@ from adapters.server.memory_routes import router as memory_router
 from adapters.server.replies import MEMORY_UNAVAILABLE
 from adapters.server.replies import error_reply as _error
 from adapters.server.replies import json_reply as _json
+from adapters.server.request_guard import RequestGuard
+from adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors, log_unhandled
 from adapters.server.session_token import (
     COOKIE_SOURCE,
     SESSION_COOKIE,
     SessionTokenError,
     session_identity,
 )
+from adapters.server.thread_labels import ThreadLabels
 from adapters.tools.mcp.sessions import close_mcp_sessions
 from memory import MemoryLimits
 from memory.hydration import hydration_dto
@@ -69,7 +71,6 @@ INDEX_FILE = "index.html"
 SESSION_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 """A year: the chat memory should outlive a browser restart."""
 NO_PAGE = "The chat page is not installed on this server."
-GENERIC_ERROR = "Something went wrong on the server."
 
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
@@ -150,9 +151,7 @@ async def _http_error_handler(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error_handler(request: Request, exc: Exception) -> Response:
-    frame = traceback.extract_tb(exc.__traceback__)[-1:]  # where, never what it said
-    where = f" at {Path(frame[0].filename).name}:{frame[0].lineno}" if frame else ""
-    log.error("unhandled error in a request (%s%s)", type(exc).__name__, where)
+    log_unhandled(exc)
     return _error(500, GENERIC_ERROR)
 
 
@@ -192,7 +191,10 @@ app = FastAPI(
     exception_handlers={HTTPException: _http_error_handler, Exception: _server_error_handler},
     lifespan=lifespan,
 )
+app.add_middleware(ThreadLabels)
 app.add_middleware(IdentityGuard)
+app.add_middleware(RequestGuard)
+app.add_middleware(UnhandledErrors)  # the outermost of ours: it sees what the others raise
 
 
 @app.get(

@@ -25,31 +25,37 @@ either shape of the ``create_run`` value (``run_request``).
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from langgraph_sdk import Auth
 
-from adapters.server.run_input import TURN_GRAPHS, RunInputError, check_run_input
+from adapters.server.memory_threads import (
+    MEMORY_THREAD_REFUSED,
+    MEMORY_THREAD_STATUS,
+    THREAD_ID_KEYS,
+    names_memory_thread,
+)
+from adapters.server.request_limits import RequestLimits
+from adapters.server.run_input import (
+    TURN_GRAPHS,
+    RunInputError,
+    check_run_input,
+    graph_names,
+)
 from adapters.server.session_token import SessionTokenError, session_identity
 from memory.session import load_secret
 
 OWNER_KEY = "owner"
 SYSTEM_CREATOR = {"created_by": "system"}
-GRAPH_ASSISTANT_NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
-"""The namespace both servers derive a graph's own assistant id from (``uuid5(ns, graph)``):
-``langgraph_api.graph.NAMESPACE_GRAPH`` and ``aegra_api.constants.ASSISTANT_NAMESPACE_UUID``."""
-TURN_ASSISTANTS = frozenset(
-    {*TURN_GRAPHS, *(str(uuid.uuid5(GRAPH_ASSISTANT_NAMESPACE, g)) for g in TURN_GRAPHS)}
-)
-"""How a run names one of our graphs: the graph id (what Aegra passes on, and what a
-client may send) or the id of the graph's own assistant. An assistant a user made of
-one of them has a random id: its input is only checked for shape."""
+TURN_ASSISTANTS = graph_names(*TURN_GRAPHS)
+"""How a run names one of our graphs. An assistant a user made of one of them has a
+random id: its input is only checked for shape."""
 
 # Loaded at import, i.e. at server start-up: a missing production secret stops the
 # server with a clear message instead of failing each request with a 500 (SPEC §12.6).
 _SECRET = load_secret()
+_LIMITS = RequestLimits.from_env()
 
 auth = Auth()
 
@@ -72,6 +78,17 @@ async def authenticate(headers: Mapping[str | bytes, str | bytes]) -> Auth.types
     return {"identity": str(identity), "display_name": "session", "is_authenticated": True}
 
 
+def _refuse_memory_threads(value: Any) -> None:
+    """No thread action reaches a chat-memory thread (``adapters.server.memory_threads``):
+    the ids LangGraph hands a handler are checked here; paths and bodies at the HTTP edge."""
+    if isinstance(value, Mapping) and any(
+        names_memory_thread(value.get(key)) for key in THREAD_ID_KEYS
+    ):
+        raise Auth.exceptions.HTTPException(
+            status_code=MEMORY_THREAD_STATUS, detail=MEMORY_THREAD_REFUSED
+        )
+
+
 def _owner(ctx: Auth.types.AuthContext) -> dict[str, str]:
     return {OWNER_KEY: ctx.user.identity}
 
@@ -92,20 +109,30 @@ def _stamp(value: dict[str, Any], ctx: Auth.types.AuthContext) -> dict[str, str]
 @auth.on.crons.create
 async def on_create(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
     """New threads and crons belong to the caller."""
+    _refuse_memory_threads(value)
     return _stamp(value, ctx)
 
 
-def run_request(value: Mapping[str, Any]) -> tuple[Any, Any, Any]:
-    """(assistant_id, input, command) of a ``threads.create_run`` value, from either server.
+class RunRequest(NamedTuple):
+    assistant_id: Any
+    input: Any
+    command: Any
+    context: Any
+
+
+def run_request(value: Mapping[str, Any]) -> RunRequest:
+    """What a ``threads.create_run`` value asks for, from either server.
 
     ``langgraph dev`` passes the run's ``Auth.types.RunsCreate``: the assistant's UUID
-    beside ``kwargs`` holding ``input`` and ``command``. Aegra passes the request body
-    itself: ``input``, ``command`` and ``assistant_id`` as the client sent it (a graph id
-    or an assistant's UUID).
+    beside ``kwargs`` holding ``input``, ``command`` and ``context``. Aegra passes the
+    request body itself: those and ``assistant_id`` as the client sent it (a graph id or
+    an assistant's UUID).
     """
     kwargs = value.get("kwargs")
     body = kwargs if isinstance(kwargs, Mapping) else value
-    return value.get("assistant_id"), body.get("input"), body.get("command")
+    return RunRequest(
+        value.get("assistant_id"), body.get("input"), body.get("command"), body.get("context")
+    )
 
 
 @auth.on.threads.create_run
@@ -114,11 +141,18 @@ async def on_thread_run(
 ) -> Auth.types.FilterType:
     """Runs (threaded, resumed or stateless) are stamped; the thread must be the caller's.
 
-    Malformed input is refused here with a 422, before a run is queued.
+    Malformed input or context is refused here with a 422, before a run is queued.
     """
-    assistant_id, run_input, command = run_request(value)
+    _refuse_memory_threads(value)
+    run = run_request(value)
     try:
-        check_run_input(run_input, turn=str(assistant_id) in TURN_ASSISTANTS, command=command)
+        check_run_input(
+            run.input,
+            turn=str(run.assistant_id) in TURN_ASSISTANTS,
+            command=run.command,
+            context=run.context,
+            max_messages=_LIMITS.max_input_messages,
+        )
     except RunInputError as exc:
         raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
     return _stamp(value, ctx)
@@ -130,6 +164,7 @@ async def on_owned_update(ctx: Auth.types.AuthContext, value: Any) -> Auth.types
     """Only the owner changes a thread or cron, and never its owner: an ``owner`` in the
     new metadata is the caller's own (a cron re-owned would list under another session
     and still run as the first)."""
+    _refuse_memory_threads(value)
     metadata = value.get("metadata")
     if isinstance(metadata, dict) and OWNER_KEY in metadata:
         metadata[OWNER_KEY] = ctx.user.identity
@@ -144,6 +179,7 @@ async def on_owned_update(ctx: Auth.types.AuthContext, value: Any) -> Auth.types
 @auth.on.crons.search
 async def on_owned_access(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
     """Threads and crons: only the owner's are seen or deleted."""
+    _refuse_memory_threads(value)
     return _owner(ctx)
 
 

@@ -43,6 +43,7 @@ from adapters.chat_memory.runtime import get_memory
 from adapters.server.forget import ForgetIncompleteError, forget_session
 from adapters.server.memory_panel import MemoryPanel, memory_panel_dto
 from adapters.server.replies import MEMORY_UNAVAILABLE, error_reply, json_reply
+from adapters.server.server_errors import GENERIC_ERROR
 from adapters.server.session_token import SessionTokenError, session_identity
 from memory import MemoryService
 from memory.errors import (
@@ -139,7 +140,7 @@ def refusal(exc: AIMindError) -> tuple[int, str]:
         if isinstance(exc, kind):
             message = MEMORY_UNAVAILABLE if kind is MemoryUnavailableError else str(exc)
             return status, message
-    return 500, "Something went wrong on the server."
+    return 500, GENERIC_ERROR
 
 
 class MemoryRoute(APIRoute):

@@ -37,6 +37,11 @@ VALID = {
         ({"AIMIND_SESSION_SECRET": None}, "AIMIND_SESSION_SECRET is not set"),
         ({"AIMIND_SESSION_SECRET": "too-short"}, "at least 32 characters"),
         ({"PORT": "eighty"}, "PORT must be a port number"),
+        ({"AEGRA_THREAD_TTL": '{"strategy": "keep_latest"}'}, "AEGRA_THREAD_TTL must not use"),
+        (
+            {"LANGGRAPH_THREAD_TTL": '{"strategy": "keep_latest", "default_ttl": 60}'},
+            "LANGGRAPH_THREAD_TTL must not use the keep_latest strategy",
+        ),
     ],
 )
 def test_each_variable_of_spec_15_is_checked(change: dict[str, str | None], named: str) -> None:
@@ -45,6 +50,8 @@ def test_each_variable_of_spec_15_is_checked(change: dict[str, str | None], name
         check_environment(environ)
     assert named in str(refused.value) and str(refused.value).endswith((".", ")."))
     check_environment({**VALID, "PORT": "8000", "HOST": "0.0.0.0"})  # the valid set passes
+    for ttl in ("43200", '{"strategy": "delete", "default_ttl": 60}'):
+        check_environment({**VALID, "AEGRA_THREAD_TTL": ttl})  # an operator may delete
 
 
 async def test_a_database_or_redis_that_does_not_answer_is_named(

@@ -1,8 +1,10 @@
 """Security at the HTTP level, on real ``langgraph dev`` servers over PostgreSQL.
 
 Session B tries every way in to session A's threads, runs, crons, store and
-memory; each attempt is refused and A is unchanged afterwards. Error bodies
-never carry SQL, file paths, stack frames or secrets. No raw token at rest.
+memory; each attempt is refused and A is unchanged afterwards. No thread route
+reaches a memory thread. Error bodies never carry SQL, file paths, stack frames
+or secrets; what a client sends never reaches the server log; bodies are bounded.
+No raw token at rest. (The same edge on Aegra: ``tests/production/test_edge.py``.)
 """
 
 from __future__ import annotations
@@ -15,10 +17,18 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
+from adapters.server.memory_threads import MEMORY_THREAD_REFUSED
+from adapters.server.request_guard import BAD_TEXT
 from memory import MemoryLimits, open_memory
 from memory.limits import TRUNCATION_MARKER
 from memory.session import hash_token, memory_thread_id, new_token
 from tests.reliability.conftest import SECRET, Cluster
+from tests.support.edge_requests import (
+    MALFORMED_RUNS,
+    MB,
+    chunked_body,
+    memory_thread_requests,
+)
 from tests.support.faults import database_bytes, files_containing, stored_row_count
 
 pytestmark = pytest.mark.e2e
@@ -33,6 +43,20 @@ LEAKS = re.compile(
 )
 TOKENS: list[str] = []
 """Every raw token this module sends, for the at-rest scan at the end."""
+MARKERS: list[str] = []
+"""Text this module sends in requests that are refused or fail: never in a server log."""
+LOG_LEAKS = re.compile(r"UntranslatableCharacter|psycopg\.errors|CONTEXT:\s+JSON|invalid byte seq")
+"""What a database error quoting a row looks like in a log."""
+
+
+def marker(kind: str) -> str:
+    value = f"{kind}-{new_token()[:12]}"
+    MARKERS.append(value)
+    return value
+
+
+def server_logs(cluster: Cluster) -> str:
+    return "".join(server.log_tail(10**9) for server in cluster.servers)
 
 
 def token() -> str:
@@ -172,6 +196,138 @@ async def test_session_b_cannot_reach_session_a(cluster_env: Cluster) -> None:
 
     assert await snapshot(url, token_a, ids) == before
     assert (await a.store.get_item((hash_a, "notes"), "k"))["value"] == {"v": "A's note"}
+
+
+async def test_no_thread_route_reaches_a_memory_thread(cluster_env: Cluster) -> None:
+    """Every thread route, on both servers, aimed at A's memory thread by B and by A: a 403
+    sentence each time (``langgraph dev`` alone would 422 the non-UUID ids by luck, and
+    take a ``chat:`` id inside a body's checkpoint), and A's memory is as before."""
+    owner, other = token(), token()
+    await sdk(cluster_env.url, owner).runs.wait(None, "chat", input=human("A's PIN is 5150."))
+    memory_thread = memory_thread_id(hash_token(owner, SECRET.encode()))
+    async with open_memory() as mem:
+        before = (await mem.load(owner)).model_dump(mode="json")
+    requests = memory_thread_requests(memory_thread, human("Overwrite it."))
+    for server in cluster_env.servers:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=TIMEOUT) as client:
+            for session in (other, owner):
+                for method, path, body in requests:
+                    response = await client.request(
+                        method, path, json=body, headers={HEADER: session}
+                    )
+                    assert response.status_code == 403, (method, path, response.text)
+                    assert response.json() == {"detail": MEMORY_THREAD_REFUSED}
+    async with open_memory() as mem:
+        assert (await mem.load(owner)).model_dump(mode="json") == before
+
+
+async def test_text_a_database_cannot_store_is_refused_before_any_graph(
+    cluster_env: Cluster,
+) -> None:
+    """Before: a NUL in a tasklist goal failed the run on PostgreSQL with
+    ``UntranslatableCharacter`` and the log quoted the goal around it; a NUL in a message
+    id or the delivery requirement reached the graph too. Now each is a 422 sentence and
+    the text is nowhere in the servers' logs."""
+    session = token()
+    goal, requirement, content = marker("goal"), marker("requirement"), marker("content")
+    runs = [
+        (
+            "tasklist-agent",
+            {"messages": [{"role": "user", "content": f"Plan the {goal} \x00 now"}]},
+        ),
+        ("chat", {"messages": [{"role": "user", "content": content, "id": "m\x00id"}]}),
+        ("delivery-chain", {"requirement": f"Build {requirement} \x00"}),
+    ]
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        thread = (await client.post("/threads", json={}, headers={HEADER: session})).json()
+        for graph, payload in runs:
+            for path in ("/runs/wait", f"/threads/{thread['thread_id']}/runs/wait"):
+                response = await client.post(
+                    path, json={"assistant_id": graph, "input": payload}, headers={HEADER: session}
+                )
+                assert response.status_code == 422, response.text
+                assert response.json() == {"detail": BAD_TEXT}
+        lone = b'{"assistant_id": "chat", "input": {"messages": ["lone \\ud800"]}}'
+        response = await client.post(
+            "/runs/wait",
+            content=lone,
+            headers={HEADER: session, "Content-Type": "application/json"},
+        )
+        assert response.json() == {"detail": BAD_TEXT}
+        assert (
+            await client.get(f"/threads/{thread['thread_id']}/runs", headers={HEADER: session})
+        ).json() == []
+    async with open_memory() as mem:
+        assert (await mem.load(session)).is_empty
+
+
+@pytest.mark.parametrize(("run", "words"), MALFORMED_RUNS)
+async def test_a_malformed_run_is_a_422_before_it_is_queued(
+    cluster_env: Cluster, run: dict[str, Any], words: str
+) -> None:
+    """Before: a ``TypeError`` or a pydantic ``ValidationError`` (quoting the value) inside
+    the run, reported as a finished run with ``__error__``."""
+    session = token()
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        response = await client.post(
+            "/runs/wait", json={"assistant_id": "chat", **run}, headers={HEADER: session}
+        )
+    assert response.status_code == 422, response.text
+    assert words in response.json()["detail"] and "input_value" not in response.text
+
+
+async def test_bodies_over_the_limit_are_refused_and_the_server_serves_on(
+    cluster_env: Cluster,
+) -> None:
+    """A 30 MB message (announced or chunked) is a 413, a 200,000-message list a 422;
+    the same connection then serves a turn."""
+    session = token()
+
+    huge = {"assistant_id": "chat", "input": human("x" * (30 * MB))}
+    many = {"assistant_id": "chat", "input": {"messages": ["hello"] * 200_000}}
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        response = await client.post("/runs/wait", json=huge, headers={HEADER: session})
+        assert response.status_code == 413 and "AIMIND_MAX_BODY_MB" in response.json()["detail"]
+        response = await client.post(
+            "/runs/wait",
+            content=chunked_body(30),
+            headers={HEADER: session, "Content-Type": "application/json"},
+        )
+        assert response.status_code == 413
+        response = await client.post("/runs/wait", json=many, headers={HEADER: session})
+        assert response.status_code == 422 and "200,000 messages" in response.json()["detail"]
+        served = await client.post(
+            "/runs/wait",
+            json={"assistant_id": "chat", "input": human("Still there?")},
+            headers={HEADER: session},
+        )
+        assert served.status_code == 200 and "__error__" not in served.json()
+
+
+async def test_the_filters_langgraph_dev_crashed_on_are_a_422(cluster_env: Cluster) -> None:
+    """Before: a 500 (a ``TypeError`` as soon as the caller owns a thread without state, or
+    ``tuple(None)``), and the dropped connection failed the client's next request. A values
+    filter still works for a caller whose threads all have state."""
+    session, settled = token(), token()
+    async with httpx.AsyncClient(base_url=cluster_env.url, timeout=TIMEOUT) as client:
+        await client.post("/threads", json={}, headers={HEADER: session})  # no state yet
+        for path, body in (
+            ("/threads/count", {"values": {"a": 1}}),
+            ("/threads/search", {"values": {"messages": []}}),
+            ("/store/items/search", {"namespace_prefix": None}),
+        ):
+            response = await client.post(path, json=body, headers={HEADER: session})
+            assert response.status_code == 422, (path, response.text)
+            assert set(response.json()) == {"detail"}
+            again = await client.post("/threads/count", json={}, headers={HEADER: session})
+            assert again.status_code == 200 and again.json() == 1
+    mine = sdk(cluster_env.url, settled)
+    thread = (await mine.threads.create())["thread_id"]
+    await mine.runs.wait(thread, "chat", input=human("Hi"))
+    source = (await mine.threads.get_state(thread))["values"]["source"]
+    found = await mine.threads.search(values={"source": source})
+    assert [t["thread_id"] for t in found] == [thread]  # answered, not refused
+    assert await mine.threads.count(values={"source": source}) == 1
 
 
 BAD_TOKENS = {
@@ -338,7 +494,12 @@ async def test_huge_user_message_over_http_is_capped_in_memory(
 
 async def test_no_raw_token_at_rest_on_either_server(cluster_env: Cluster) -> None:
     """Runs last in this module: it scans everything the tests above sent, with the
-    servers stopped so their ``.langgraph_api/`` folders are flushed to disk."""
+    servers stopped so their ``.langgraph_api/`` folders are flushed to disk; and the
+    servers' logs for the text of every refused request."""
+    logs = server_logs(cluster_env)
+    assert len(MARKERS) >= 3
+    assert not [m for m in MARKERS if m in logs]
+    assert not LOG_LEAKS.search(logs), LOG_LEAKS.search(logs)
     decoy = f"decoy-{new_token()}"
     session = token()
     client = sdk(cluster_env.servers[1].base_url, session)

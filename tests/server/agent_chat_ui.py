@@ -4,7 +4,8 @@ Read from langchain-ai/agent-chat-ui at commit fdc87e6 (``src/components/thread/
 ``handleSubmit``; ``src/components/thread/agent-inbox/hooks/use-interrupted-actions.tsx``
 ``resumeRun`` and ``handleResolve``; ``src/providers/Stream.tsx`` ``useStream({...,
 fetchStateHistory: true})``) and the ``@langchain/langgraph-sdk`` 1.8.10 its lockfile pins
-(``react/stream.lgp.js`` ``submit`` → ``client.runs.stream``), and checked against what
+(``react/stream.lgp.js`` ``submit`` → ``client.runs.stream``; ``client.threads.search``
+for the thread list of ``src/providers/Thread.tsx``), and checked against what
 that UI, run unchanged in Chromium, sent to our ``langgraph dev``: every submit first
 reads ``POST /threads/{id}/history {"limit": 10}`` and sends the head's checkpoint with
 the run; a new message is ``{"messages": [{"id", "type": "human", "content": [{"type":
@@ -38,6 +39,8 @@ RESUME_STREAM = {
 }
 """What a review card's buttons add (``submit({}, {command})``)."""
 MARK_AS_RESOLVED = {"goto": "__end__"}
+THREAD_LIST_LIMIT = 100
+"""``getThreads``: ``client.threads.search({metadata: {graph_id}, limit: 100})``."""
 
 
 def decide(decision: dict[str, Any]) -> dict[str, Any]:
@@ -67,6 +70,15 @@ class AgentChatUI:
             response = await client.post("/threads", json={"metadata": {}})
         response.raise_for_status()
         return str(response.json()["thread_id"])
+
+    async def thread_list(self) -> list[tuple[str, str]]:
+        """The thread list's entries (thread id, label), as ``ThreadList`` shows them: the
+        first message's text (``getContentString``) or, without one, the thread id."""
+        body = {"metadata": {"graph_id": self.assistant}, "limit": THREAD_LIST_LIMIT, "offset": 0}
+        async with self._client() as client:
+            response = await client.post("/threads/search", json=body)
+        response.raise_for_status()
+        return [(t["thread_id"], _label(t)) for t in response.json()]
 
     async def history(self, thread_id: str) -> list[dict[str, Any]]:
         async with self._client() as client:
@@ -133,3 +145,15 @@ class AgentChatUI:
         state = await self.state(thread_id)
         pending = [i for task in state.get("tasks", []) for i in task.get("interrupts", [])]
         return pending[0]["value"] if pending else None
+
+
+def _label(thread: dict[str, Any]) -> str:
+    """``history/index.tsx``: ``values.messages[0]``'s text when there is one."""
+    values = thread.get("values")
+    messages = values.get("messages") if isinstance(values, dict) else None
+    if not isinstance(messages, list) or not messages:
+        return str(thread["thread_id"])
+    content = messages[0]["content"]
+    if isinstance(content, str):
+        return content
+    return " ".join(part["text"] for part in content if part.get("type") == "text")

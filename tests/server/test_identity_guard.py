@@ -17,8 +17,9 @@ from starlette.routing import Route
 
 from adapters.server.aegra import runs as aegra_runs
 from adapters.server.aegra import start as aegra_start
-from adapters.server.auth import GRAPH_ASSISTANT_NAMESPACE, run_request
+from adapters.server.auth import run_request
 from adapters.server.identity_guard import IdentityGuard
+from adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE
 from adapters.server.session_token import conflicting_tokens
 from memory.session import new_token
 
@@ -93,10 +94,14 @@ def test_run_input_is_read_from_either_servers_create_run_value() -> None:
     turn = {"messages": [{"role": "user", "content": "Hi"}]}
     resume = {"resume": {"decisions": [{"type": "approve"}]}}
     assistant = uuid.uuid5(GRAPH_ASSISTANT_NAMESPACE, "chat")
-    langgraph_dev = {"assistant_id": assistant, "kwargs": {"input": turn, "command": None}}
+    context = {"session_id": "library-session-0001"}
+    langgraph_dev = {
+        "assistant_id": assistant,
+        "kwargs": {"input": turn, "command": None, "context": context},
+    }
     aegra = {"assistant_id": "chat", "input": None, "command": resume, "thread_id": "t"}
-    assert run_request(langgraph_dev) == (assistant, turn, None)
-    assert run_request(aegra) == ("chat", None, resume)
+    assert run_request(langgraph_dev) == (assistant, turn, None, context)
+    assert run_request(aegra) == ("chat", None, resume, None)
 
 
 def test_the_aegra_only_parts_stay_off_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -244,6 +244,10 @@ async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Depl
     assert [m["type"] for m in shown] == ["human", "ai"]
     found = RECENT_TURNS_RE.search(text_of(shown[1]))
     assert found and int(found[1]) > 0, shown[1]  # the session's memory, not an empty one
+    assert await ui.thread_list() == [  # the thread list: newest first, by first message
+        (fresh, "What do you remember?"),
+        (thread, "turn 1: the venue holds 10 people"),
+    ]
 
 
 def _card(value: dict[str, Any] | None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ Aegra's own start-up, one replica at a time: ``adapters.server.aegra.start``.)
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -26,6 +27,8 @@ PORT_ENV = "PORT"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 CONNECT_TIMEOUT_S = 10
+TTL_ENVS = ("AEGRA_THREAD_TTL", "LANGGRAPH_THREAD_TTL")
+"""Aegra's thread TTL for every thread (the first one set wins): minutes, or a JSON object."""
 
 
 class ConfigError(RuntimeError):
@@ -69,6 +72,27 @@ def check_environment(environ: Mapping[str, str] = os.environ) -> None:
     port = environ.get(PORT_ENV, "").strip()
     if port and not (port.isdigit() and 0 < int(port) < 65536):
         raise ConfigError(f"{PORT_ENV} must be a port number (1-65535), not {port!r}.")
+    _check_thread_ttl(environ)
+
+
+def _check_thread_ttl(environ: Mapping[str, str]) -> None:
+    """An operator's ``keep_latest`` TTL would prune every chat thread to its latest
+    checkpoint on each sweep, and a chat thread keeps its transcript in a ``DeltaChannel``:
+    every conversation would empty (``adapters.server.body_rules`` refuses it per thread)."""
+    for name in TTL_ENVS:
+        raw = environ.get(name, "").strip()
+        if not raw:
+            continue
+        try:
+            setting = json.loads(raw)
+        except ValueError:
+            return  # minutes: the delete strategy; Aegra checks the rest at its start
+        if isinstance(setting, dict) and setting.get("strategy") == "keep_latest":
+            raise ConfigError(
+                f"{name} must not use the keep_latest strategy: it would empty every chat "
+                "thread's transcript; use the delete strategy, or no TTL."
+            )
+        return
 
 
 async def _check_redis(url: str) -> None:
