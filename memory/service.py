@@ -94,6 +94,9 @@ class MemorySnapshot:
     landed: dict[str, Any] | None
     """The ``thread-memory-status`` event of a deferred compaction that landed (or failed)
     since the last turn was written: the next run puts it on its stream."""
+    version: str | None = None
+    """The id of the checkpoint it was read from (None: no memory yet): two snapshots of a
+    session with the same version hold the same memory."""
 
 
 @dataclass(slots=True)
@@ -525,6 +528,7 @@ class MemoryService:
             pending=len(state.messages) > self.limits.max_messages,
             last_compaction=metadata.get(LAST_COMPACTION_KEY),
             landed=metadata.get(LANDED_KEY),
+            version=head.id if head else None,
         )
 
     async def load(self, session: str) -> ThreadState:

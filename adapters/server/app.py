@@ -45,7 +45,7 @@ from adapters.server.aegra import start as aegra_start
 from adapters.server.identity_guard import IdentityGuard
 from adapters.server.langgraph_dev import delta_history as dev_delta_history
 from adapters.server.langgraph_dev import run_queue as dev_run_queue
-from adapters.server.memory_panel import memory_panel_dto
+from adapters.server.memory_panel import memory_panel_dto, memory_panel_reply
 from adapters.server.memory_routes import router as memory_router
 from adapters.server.replies import MEMORY_UNAVAILABLE
 from adapters.server.replies import error_reply as _error
@@ -263,7 +263,7 @@ async def get_memory_panel(request: Request) -> Response:
     except Exception as exc:
         log.warning("reading the memory panel failed (%s)", type(exc).__name__)
         return _error(503, MEMORY_UNAVAILABLE)
-    return _json(memory_panel_dto(snapshot, memory.limits))
+    return memory_panel_reply(identity, snapshot, memory.limits)
 
 
 @app.delete(

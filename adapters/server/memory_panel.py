@@ -13,15 +13,23 @@ pin and the summary may be, so its editors say so before a save is refused.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+from starlette.responses import Response
 
+from adapters.server.replies import NO_STORE, json_reply
 from memory import MemoryLimits, MemorySnapshot
 from memory.hydration import PinDTO, pin_dto
 from memory.limits import TRUNCATION_MARKER
 
-__all__ = ["MemoryPanel", "memory_panel_dto"]
+__all__ = ["MemoryPanel", "memory_panel_dto", "memory_panel_reply"]
+
+ENCODED_PANELS_MAX = 256
+"""Panels kept encoded, by session and checkpoint: the page reads the panel after every
+turn and every edit, and a panel of 20 pins with their sources is ~45 KB of JSON."""
+_encoded: OrderedDict[tuple[str, str, MemoryLimits], bytes] = OrderedDict()
 
 
 class LastCompaction(BaseModel):
@@ -84,3 +92,20 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
     ).model_dump()
     dto["pins"] = [pin_dto(p) for p in state.pins] if state else []
     return dto  # the reply that sends it passes it through the field guard
+
+
+def memory_panel_reply(identity: str, snapshot: MemorySnapshot, limits: MemoryLimits) -> Response:
+    """The panel as a reply: built, guarded (``json_reply``) and encoded once per stored
+    version of the session's memory, then served from that copy until memory changes."""
+    if snapshot.version is None:
+        return json_reply(memory_panel_dto(snapshot, limits))
+    key = (identity, snapshot.version, limits)
+    body = _encoded.get(key)
+    if body is None:
+        body = json_reply(memory_panel_dto(snapshot, limits)).body
+        _encoded[key] = body
+        while len(_encoded) > ENCODED_PANELS_MAX:
+            _encoded.popitem(last=False)
+    else:
+        _encoded.move_to_end(key)
+    return Response(body, media_type="application/json", headers=NO_STORE)

@@ -41,7 +41,7 @@ from starlette.responses import Response
 
 from adapters.chat_memory.runtime import get_memory
 from adapters.server.forget import ForgetIncompleteError, forget_session
-from adapters.server.memory_panel import MemoryPanel, memory_panel_dto
+from adapters.server.memory_panel import MemoryPanel, memory_panel_reply
 from adapters.server.replies import MEMORY_UNAVAILABLE, error_reply, json_reply
 from adapters.server.server_errors import GENERIC_ERROR
 from adapters.server.session_token import SessionTokenError, session_identity
@@ -252,7 +252,7 @@ async def set_summary(body: SummaryBody, identity: Caller, memory: Memory) -> Re
     """Replace the summary with the user's text (blank clears it): new turns fold onto it.
     Answers with the memory panel, as ``GET /api/chat/memory``."""
     await memory.set_summary(identity, body.text)
-    return json_reply(memory_panel_dto(await memory.snapshot(identity), memory.limits))
+    return memory_panel_reply(identity, await memory.snapshot(identity), memory.limits)
 
 
 @router.get(
