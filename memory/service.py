@@ -9,9 +9,15 @@ is live no other write, in any process, starts another; once it has expired
 (a killed process), the next write finds the window overflowing and starts the
 compaction anew. The task lands its result with a compare-and-put on whatever
 the thread holds by then, if the thread still holds its lease: turns written
-meanwhile stay. If the window would pass ``pending_max_messages`` first, the
-write folds it inline with the extractive compactor; the model's result, when
-it lands, becomes the base and what that fold took beyond it is folded onto it.
+meanwhile stay; if they leave the window past ``RECENT_TURNS``, the landing takes
+a new lease in the same write and the model folds them too (a follow-up), so a
+quiet thread settles within its window. If the window would pass
+``pending_max_messages`` first, the write folds it inline with the extractive
+compactor; the model's result, when it lands, becomes the base and what that
+fold took beyond it is folded onto it.
+
+A turn may replace earlier turns of the window (``append_turn(..., replaces=)``:
+a regenerated answer, an edited question): they leave in the turn's own write.
 """
 
 from __future__ import annotations
@@ -303,9 +309,24 @@ class MemoryService:
                 LAST_COMPACTION_KEY: _outcome(status, used),
                 LANDED_KEY: status_event(status, landed),
             }
-            return _Write(landed, metadata)
+            return self._followed_up(_Write(landed, metadata))
 
-        await self._commit(thread_id, build)
+        write = await self._commit(thread_id, build)
+        if write is not None and write.deferred is not None:
+            self._start_compaction(thread_id, write.deferred)
+
+    def _followed_up(self, write: _Write) -> _Write:
+        """The landing ``write``, with the lease of a follow-up compaction when the turns
+        written while it ran still leave the window past ``RECENT_TURNS`` (SPEC §5, "the
+        quiet window is the window"): the model folds them too, under a new lease taken
+        in the landing's own compare-and-put, so no write in between starts another."""
+        request = split_window(write.state, self.limits)
+        if request is None:
+            return write
+        pending = PendingCompaction.start(request, self.limits)
+        write.metadata.update(pending.to_metadata())
+        write.deferred = _Deferred(request, pending.lease)
+        return write
 
     async def _rebased(
         self,
@@ -384,13 +405,20 @@ class MemoryService:
             log.warning("a failed chat memory compaction went unreported (%s)", type(exc).__name__)
 
     async def settle(self, session: str | None = None, *, within_s: float | None = None) -> None:
-        """Wait for this service's pending compactions (of ``session``, or all)."""
-        if session is None:
-            tasks = {t for per_thread in self._pending.values() for t in per_thread}
-        else:
-            tasks = set(self._pending.get(self.thread_id(session), ()))
-        if tasks:
-            await asyncio.wait(tasks, timeout=within_s)
+        """Wait for this service's pending compactions (of ``session``, or all), and for
+        the follow-ups their landings start, within ``within_s`` in all."""
+        loop = asyncio.get_running_loop()
+        deadline = None if within_s is None else loop.time() + within_s
+        thread_id = None if session is None else self.thread_id(session)
+        while True:
+            if thread_id is None:
+                tasks = {t for per_thread in self._pending.values() for t in per_thread}
+            else:
+                tasks = set(self._pending.get(thread_id, ()))
+            left = None if deadline is None else deadline - loop.time()
+            if not tasks or (left is not None and left <= 0):
+                return
+            await asyncio.wait(tasks, timeout=left)
 
     async def aclose(self) -> None:
         """Give pending compactions ``COMPACTION_SHUTDOWN_GRACE_S`` to land, then abandon
