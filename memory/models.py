@@ -170,3 +170,8 @@ class AppendResult(BaseModel):
     """The ``name`` of the compactor that folded this turn (any ``Compactor``), if one ran."""
     pending: bool = False
     """The window overflowed and a model compaction was started after the write (SPEC §5)."""
+    message_ids: tuple[str, ...] = ()
+    """The ids the turn's two messages were stored under (the caller's, or memory's own
+    when it sent none): what a caller names to replace this turn later."""
+    replaced: int = 0
+    """Turns of the window that the write replaced (``append_turn(..., replaces=...)``)."""

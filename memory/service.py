@@ -27,7 +27,7 @@ import contextvars
 import logging
 import random
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -172,9 +172,19 @@ class MemoryService:
     # --- writing a turn ----------------------------------------------------------------------
 
     async def append_turn(
-        self, session: str, turn: FinalTurn, *, on_status: StatusCallback | None = None
+        self,
+        session: str,
+        turn: FinalTurn,
+        *,
+        on_status: StatusCallback | None = None,
+        replaces: Collection[str] = (),
     ) -> AppendResult:
         """Write one finished turn once (SPEC §4).
+
+        ``replaces``: ids of messages whose turns this one replaces (a regenerated
+        answer, an edited question): those turns leave the window in the same
+        compare-and-put that writes this one, so no reader ever sees both or neither.
+        Turns already folded into the summary stay there.
 
         Never raises for a storage or compaction failure: the result says
         ``memory-unavailable`` and a ``failed`` status is emitted.
@@ -188,13 +198,17 @@ class MemoryService:
             return AppendResult(written=False, skipped="empty")
         cap = self.limits.message_char_cap
         user, assistant = truncate(user, cap), truncate(assistant, cap)
+        gone = frozenset(replaces)
         latest = ThreadState()
+        replaced = 0
 
         async def build(state: ThreadState, head: Head | None) -> _Write | None:
-            nonlocal latest
-            if _is_duplicate(state, turn, user, assistant):
+            nonlocal latest, replaced
+            kept = _without_turns(state, gone)
+            if _is_duplicate(kept, turn, user, assistant):
                 return None
-            latest = _with_turn(state, turn, user, assistant)
+            replaced = (len(state.messages) - len(kept.messages)) // 2
+            latest = _with_turn(kept, turn, user, assistant)
             return await self._with_compaction(latest, head, on_status)
 
         try:
@@ -216,6 +230,8 @@ class MemoryService:
             compacted=write.used is not None,
             compactor=write.used,
             pending=write.deferred is not None,
+            message_ids=tuple(m.id for m in latest.messages[-2:]),
+            replaced=replaced,
         )
 
     async def _with_compaction(
@@ -345,10 +361,14 @@ class MemoryService:
         did — unless the user replaced the summary meanwhile: then only its pins land."""
         summary = None
         if not pending.since:
-            folded = len(request.folded)
-            if [m.id for m in state.messages[:folded]] != list(pending.folded_ids):
-                return None  # not the window it folded (cannot happen under the lease)
-            kept = state.messages[folded:]
+            # What it folded leaves the window: the oldest turns, those of its folded
+            # ids that are still there. A turn a later write replaced (a regenerated
+            # answer) has left already, and the summary keeps it, as it keeps every
+            # folded turn; its new turn, at the end, may reuse the question's id.
+            folded_ids = set(pending.folded_ids)
+            kept = state.messages
+            while len(kept) >= 2 and kept[0].id in folded_ids and kept[1].id in folded_ids:
+                kept = kept[2:]
             if pending.summary_edited:  # the user's summary, and the folded turns onto it
                 summary = (await self.fallback.compact(_onto(state, request.folded, kept))).summary
             return fold(
@@ -617,6 +637,16 @@ def _with_turn(state: ThreadState, turn: FinalTurn, user: str, assistant: str) -
         _message(assistant_id, "assistant", assistant, now),
     ]
     return state.model_copy(update={"messages": messages})
+
+
+def _without_turns(state: ThreadState, ids: frozenset[str]) -> ThreadState:
+    """``state`` without the turns (user message and its answer) any of ``ids`` names: a
+    turn leaves whole, so the window stays pairs of question and answer."""
+    if not ids or not any(m.id in ids for m in state.messages):
+        return state
+    turns = [state.messages[i : i + 2] for i in range(0, len(state.messages), 2)]
+    kept = [m for pair in turns if not any(m.id in ids for m in pair) for m in pair]
+    return state.model_copy(update={"messages": kept})
 
 
 def _message(message_id: str | None, role: str, text: str, now: datetime) -> ChatThreadMessage:
