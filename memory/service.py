@@ -204,7 +204,7 @@ class MemoryService:
 
         async def build(state: ThreadState, head: Head | None) -> _Write | None:
             nonlocal latest, replaced
-            kept = _without_turns(state, gone)
+            kept = state.without_turns(gone)
             if _is_duplicate(kept, turn, user, assistant):
                 return None
             replaced = (len(state.messages) - len(kept.messages)) // 2
@@ -637,16 +637,6 @@ def _with_turn(state: ThreadState, turn: FinalTurn, user: str, assistant: str) -
         _message(assistant_id, "assistant", assistant, now),
     ]
     return state.model_copy(update={"messages": messages})
-
-
-def _without_turns(state: ThreadState, ids: frozenset[str]) -> ThreadState:
-    """``state`` without the turns (user message and its answer) any of ``ids`` names: a
-    turn leaves whole, so the window stays pairs of question and answer."""
-    if not ids or not any(m.id in ids for m in state.messages):
-        return state
-    turns = [state.messages[i : i + 2] for i in range(0, len(state.messages), 2)]
-    kept = [m for pair in turns if not any(m.id in ids for m in pair) for m in pair]
-    return state.model_copy(update={"messages": kept})
 
 
 def _message(message_id: str | None, role: str, text: str, now: datetime) -> ChatThreadMessage:
