@@ -24,6 +24,7 @@ from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
 from tests.chat.helpers import raw_storage_bytes
+from tests.server import forks
 from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
@@ -244,6 +245,22 @@ async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Depl
     assert [m["type"] for m in shown] == ["human", "ai"]
     found = RECENT_TURNS_RE.search(text_of(shown[1]))
     assert found and int(found[1]) > 0, shown[1]  # the session's memory, not an empty one
+
+
+async def test_agent_chat_ui_regenerate_replaces_the_answer_in_memory(
+    deployment: Deployment,
+) -> None:
+    """Issue 30: the re-run's model had one past turn, not the answer it replaces; memory
+    then holds the answer on the screen (``tests/server/forks.py``)."""
+    await forks.regenerate_replaces_the_answer([deployment.url], deployment.token())
+
+
+async def test_agent_chat_ui_edit_replaces_the_question_in_memory(deployment: Deployment) -> None:
+    """Issue 30: an edited question replaces the old question and answer in memory; another
+    thread's turn written in between stays."""
+    await forks.edit_replaces_the_question_and_keeps_other_threads_turns(
+        [deployment.url], deployment.token()
+    )
 
 
 def _card(value: dict[str, Any] | None) -> dict[str, Any]:
