@@ -13,16 +13,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.graph.state import CompiledStateGraph
 
 from adapters.chat_memory.forks import MEMORY_IDS
 from adapters.chat_memory.runtime import get_memory
+from adapters.tools.builtin import calculator
 from graphs.chat import build_graph
 from graphs.chat.state import ChatState
 from memory import open_checkpointer
 from tests.chat.helpers import TOKEN, user
-from tests.support.fakes import ScriptedChatModel
+from tests.support.fakes import ScriptedChatModel, answering, calling
 
 HISTORY_LIMIT = 10
 """agent-chat-ui reads this many states of a thread (``fetchStateHistory: true``)."""
@@ -175,6 +176,35 @@ async def test_other_threads_turns_in_between_stay(
     assert answers.past_turns() == ["Which city?", "Unrelated tab question."]
     assert shown(out)[2:] == ["Which hostel?", "answer 5 to: Which hostel?"]
     assert await window() == [*shown(out)[:2], *other, *shown(out)[2:]]
+
+
+async def test_regenerating_an_answer_after_its_tool_call_replaces_it(memory_url: str) -> None:
+    """The answer's first state follows the tool's: the re-run starts inside the tool loop
+    (memory read again there), its model sees one past turn, and memory holds the new
+    answer."""
+
+    def rule(messages: list[BaseMessage]) -> AIMessage:
+        last = messages[-1]
+        if isinstance(last, HumanMessage) and "2+2" in str(last.content):
+            return calling("calculator", {"expression": "2+2"}, f"call-{len(model.calls)}")
+        return AIMessage(f"answer {len(model.calls)}: {last.content}")
+
+    model = answering(rule)
+    async with open_checkpointer(memory_url) as saver:
+        chat = build_graph(model=model, tools=[calculator]).builder.compile(checkpointer=saver)
+        await ask(chat, "t", "Which city?", "q1")
+        out = await ask(chat, "t", "What is 2+2?", "q2")
+        old = out["messages"][-1]
+        out = await regenerate(chat, "t", old.id)
+    sent = model.calls[-1]
+    assert isinstance(sent[-1], ToolMessage)  # it started inside the tool loop
+    assert [str(m.content) for m in sent if isinstance(m, HumanMessage)] == [
+        "Which city?",
+        "What is 2+2?",
+    ]
+    assert out["messages"][-1].id != old.id
+    assert out["memory_context"]["recentTurns"] == 1
+    assert await window() == shown(out)
 
 
 async def test_ordinary_turns_read_no_checkpoints_and_a_fork_reads_them_once(

@@ -3,7 +3,8 @@ Aegra's own ``AsyncPostgresSaver`` for the threads, each request to either repli
 
 The scenarios are ``tests/server/forks.py``'s, with agent-chat-ui's exact requests
 (``tests/server/agent_chat_ui.py``): memory matches the screen afterwards, the re-run's
-model saw only the turns still on it, and another thread's turn stays.
+model saw only the turns still on it, and another thread's turn stays — for the
+``chat`` graph and the ``agent`` graph (``ChatMemoryMiddleware``).
 """
 
 from __future__ import annotations
@@ -21,9 +22,13 @@ def urls(cluster: Cluster) -> list[str]:
     return [replica.base_url for replica in cluster.replicas]
 
 
-async def test_agent_chat_ui_regenerate_on_aegra(cluster: Cluster) -> None:
-    await forks.regenerate_replaces_the_answer(urls(cluster), new_token())
+@pytest.mark.parametrize("assistant", ["chat", "agent"])
+async def test_agent_chat_ui_regenerate_on_aegra(cluster: Cluster, assistant: str) -> None:
+    await forks.regenerate_replaces_the_answer(urls(cluster), new_token(), assistant)
 
 
-async def test_agent_chat_ui_edit_on_aegra(cluster: Cluster) -> None:
-    await forks.edit_replaces_the_question_and_keeps_other_threads_turns(urls(cluster), new_token())
+@pytest.mark.parametrize("assistant", ["chat", "agent"])
+async def test_agent_chat_ui_edit_on_aegra(cluster: Cluster, assistant: str) -> None:
+    await forks.edit_replaces_the_question_and_keeps_other_threads_turns(
+        urls(cluster), new_token(), assistant
+    )

@@ -2,9 +2,11 @@
 the screen afterwards, and the re-run's model saw only the turns still on it.
 
 Shared by ``langgraph dev`` (``tests/server/test_stock_clients.py``) and Aegra
-(``tests/production/test_forks.py``); ``urls`` may name several replicas, taken in
-turn, as a load balancer would. The offline model states how many recent turns its
-context held, and the run's ``values.memory_context`` says it too.
+(``tests/production/test_forks.py``), for the ``chat`` graph and the ``agent`` graph
+(``create_agent`` with ``ChatMemoryMiddleware``: agent-chat-ui's default assistant);
+``urls`` may name several replicas, taken in turn, as a load balancer would. The
+offline model states how many recent turns its context held (and the ``chat``
+graph's ``values.memory_context`` says it too).
 """
 
 from __future__ import annotations
@@ -41,20 +43,23 @@ async def _shown(ui: AgentChatUI, thread: str) -> tuple[list[tuple[str, str]], d
     return [(m["id"], _text(m)) for m in values["messages"]], values
 
 
-def _recent_turns(answer: str) -> int:
+def _tabs(urls: list[str], token: str, assistant: str) -> itertools.cycle[AgentChatUI]:
+    return itertools.cycle([AgentChatUI(url, assistant, token) for url in urls])
+
+
+def _assert_past_turns(answer: str, values: dict[str, Any], turns: int) -> None:
     found = RECENT_TURNS_RE.search(answer)
-    assert found, answer
-    return int(found[1])
+    assert found and int(found[1]) == turns, answer
+    if "memory_context" in values:
+        assert values["memory_context"]["recentTurns"] == turns
 
 
-def _tabs(urls: list[str], token: str) -> itertools.cycle[AgentChatUI]:
-    return itertools.cycle([AgentChatUI(url, "chat", token) for url in urls])
-
-
-async def regenerate_replaces_the_answer(urls: list[str], token: str) -> None:
+async def regenerate_replaces_the_answer(
+    urls: list[str], token: str, assistant: str = "chat"
+) -> None:
     """Regenerate the second answer: the re-run's model had one past turn, not two, and
     memory holds the new answer, not the old."""
-    tabs = _tabs(urls, token)
+    tabs = _tabs(urls, token, assistant)
     ui = next(tabs)
     thread = await ui.new_thread()
     await ui.send(thread, "Which city should we visit in May?", "fork-q1")
@@ -67,19 +72,19 @@ async def regenerate_replaces_the_answer(urls: list[str], token: str) -> None:
 
     after, values = await _shown(ui, thread)
     assert after[:3] == before[:3] and after[3][0] != old_answer[0]
-    assert _recent_turns(after[3][1]) == 1 and values["memory_context"]["recentTurns"] == 1
+    _assert_past_turns(after[3][1], values, 1)
     window = await memory_window(urls[-1], token)
     assert window == after  # memory is what the screen shows
     assert old_answer[0] not in {i for i, _ in window}
 
 
 async def edit_replaces_the_question_and_keeps_other_threads_turns(
-    urls: list[str], token: str
+    urls: list[str], token: str, assistant: str = "chat"
 ) -> None:
     """Edit the second question after another thread of the session wrote a turn: the old
     question and answer leave memory, the new ones come, the other thread's turn stays,
     and the re-run's model had the two turns still on either screen."""
-    tabs = _tabs(urls, token)
+    tabs = _tabs(urls, token, assistant)
     ui = next(tabs)
     thread = await ui.new_thread()
     await ui.send(thread, "Book a table for 4 people.", "fork-e1")
@@ -95,7 +100,7 @@ async def edit_replaces_the_question_and_keeps_other_threads_turns(
     after, values = await _shown(ui, thread)
     assert after[:2] == before[:2]
     assert after[2][1] == "Make it at 8 pm." and after[2][0] != "fork-e2"
-    assert _recent_turns(after[3][1]) == 2 and values["memory_context"]["recentTurns"] == 2
+    _assert_past_turns(after[3][1], values, 2)
     window = await memory_window(urls[-1], token)
     assert window == [*after[:2], *elsewhere, *after[2:]]
     gone = {i for i, _ in before[2:]}

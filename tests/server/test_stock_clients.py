@@ -247,19 +247,23 @@ async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Depl
     assert found and int(found[1]) > 0, shown[1]  # the session's memory, not an empty one
 
 
+@pytest.mark.parametrize("assistant", ["chat", "agent"])
 async def test_agent_chat_ui_regenerate_replaces_the_answer_in_memory(
-    deployment: Deployment,
+    deployment: Deployment, assistant: str
 ) -> None:
     """Issue 30: the re-run's model had one past turn, not the answer it replaces; memory
     then holds the answer on the screen (``tests/server/forks.py``)."""
-    await forks.regenerate_replaces_the_answer([deployment.url], deployment.token())
+    await forks.regenerate_replaces_the_answer([deployment.url], deployment.token(), assistant)
 
 
-async def test_agent_chat_ui_edit_replaces_the_question_in_memory(deployment: Deployment) -> None:
+@pytest.mark.parametrize("assistant", ["chat", "agent"])
+async def test_agent_chat_ui_edit_replaces_the_question_in_memory(
+    deployment: Deployment, assistant: str
+) -> None:
     """Issue 30: an edited question replaces the old question and answer in memory; another
     thread's turn written in between stays."""
     await forks.edit_replaces_the_question_and_keeps_other_threads_turns(
-        [deployment.url], deployment.token()
+        [deployment.url], deployment.token(), assistant
     )
 
 
