@@ -8,8 +8,9 @@ leave memory too — the model must not read the answer it is replacing as a pas
 turn, and once the new turn is written, memory holds it and not the old one.
 
 Memory is per session and keeps no thread ids, so a thread keeps its own account:
-the memory ids of the turns it wrote (``MEMORY_IDS``, a channel of its state, the
-newest ``pending_max_messages``; ``recorded``). A run from checkpoint F reads that
+the memory ids of the turns it wrote (their questions'; ``MEMORY_IDS``, a channel of
+its state, as many turns as the window can hold while a compaction is pending;
+``recorded``). A run from checkpoint F reads that
 account as of F. The window's messages after the thread's newest turn in it are then
 either turns other threads of the session wrote since, which stay, or turns this
 thread wrote after F on a branch the user left, which go:
@@ -53,24 +54,25 @@ __all__ = [
 log = logging.getLogger("aimind.forks")
 
 MEMORY_IDS = "memory_ids"
-"""The state channel a thread keeps its account in: the memory ids of the turns it
-wrote on its branch, oldest first."""
+"""The state channel a thread keeps its account in: the memory ids of the questions of
+the turns it wrote on its branch, oldest first."""
 FORK_SCAN_CHECKPOINTS = 8
 """The newest checkpoints of a thread read when a fork must be looked up. The branch
-the user left ends just below the run's own (a run writes at most two before its
-first model call), whatever order clocks that disagree give their ids; the rest
-cover a branch left just before."""
+the user left ends among them: only the run's own checkpoints before its first model
+call can be newer (two in the chat graph, one more per ``before_*`` hook of an agent's
+middleware), whatever order disagreeing clocks give their ids. (A branch left before
+that was replaced when it was left.)"""
 ROOT_NAMESPACE = ""
 """A root graph's ``checkpoint_ns``: the threads' own checkpoints, not a subgraph's."""
 
 MemoryOpener = Callable[[], Awaitable[MemoryService]]
 
 
-def recorded(account: Sequence[str] | None, written: Sequence[str], bound: int) -> list[str]:
-    """The thread's account after a turn it wrote under ``written``: the newest ``bound``
-    ids, which cover every message of the thread the window can hold."""
-    ids = [i for i in account or () if i not in written]
-    return [*ids, *written][-bound:]
+def recorded(account: Sequence[str] | None, question_id: str, bound: int) -> list[str]:
+    """The thread's account after a turn it wrote, its question stored as ``question_id``:
+    the newest ``bound`` turns, more than the window can hold."""
+    ids = [i for i in account or () if i != question_id]
+    return [*ids, question_id][-bound:]
 
 
 async def account_after(
@@ -80,18 +82,18 @@ async def account_after(
     opener: MemoryOpener = get_memory,
 ) -> list[str] | None:
     """The thread's new account once memory wrote its turn (None: nothing was written)."""
-    if result is None or not result.written:
+    if result is None or not result.written or not result.message_ids:
         return None
-    bound = (await opener()).limits.pending_max_messages
-    return recorded(account, result.message_ids, bound)
+    bound = (await opener()).limits.pending_max_messages // 2
+    return recorded(account, result.message_ids[0], bound)
 
 
 def _suspects(memory: ThreadState, account: Sequence[str]) -> list[str]:
-    """The window's message ids after the thread's newest message in it, not its own."""
+    """The questions of the window's turns after the thread's newest turn in it."""
     own = set(account)
-    ids = [m.id for m in memory.messages]
-    start = max((i + 1 for i, message_id in enumerate(ids) if message_id in own), default=0)
-    return [i for i in ids[start:] if i not in own]
+    questions = [m.id for m in memory.messages[::2]]  # the window is turns: question, answer
+    start = max((i + 1 for i, q in enumerate(questions) if q in own), default=0)
+    return [q for q in questions[start:] if q not in own]
 
 
 async def replaced_turns(
@@ -101,7 +103,8 @@ async def replaced_turns(
     account: Sequence[str] | None,
     opener: MemoryOpener = get_memory,
 ) -> list[str]:
-    """The ids of the window's messages this run replaces, oldest first.
+    """The questions of the window's turns this run replaces, oldest first (a turn leaves
+    whole: ``ThreadState.without_turns``, ``append_turn(..., replaces=...)``).
 
     ``account``: the thread's ``MEMORY_IDS`` as of the checkpoint the run started from.
     Never raises: a lookup that fails replaces nothing (the turn is then written as

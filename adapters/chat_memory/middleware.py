@@ -115,7 +115,8 @@ class ChatMemoryState(AgentState[Any]):
     """The agent's state, plus what the middleware keeps on the agent's thread."""
 
     memory_ids: NotRequired[Annotated[list[str], PrivateStateAttr]]
-    """The memory ids of the turns this thread wrote on its branch (``forks.MEMORY_IDS``)."""
+    """The memory ids of the turns this thread wrote on its branch, their questions'
+    (``forks.MEMORY_IDS``)."""
     replaced_ids: NotRequired[Annotated[list[str], PrivateStateAttr]]
     """Memory's messages this turn replaces (a regenerated answer, an edited question)."""
 
@@ -177,8 +178,8 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
             memory = memory.without_turns(replaced)
         messages: list[AnyMessage] = [*memory_messages(memory), human, *loop]  # type: ignore[list-item]
         response = await handler(request.override(messages=messages))
-        if found is None:
-            return response
+        if found is None or found == list(request.state.get("replaced_ids") or ()):
+            return response  # written only when it changes
         return ExtendedModelResponse(
             model_response=response, command=Command(update={"replaced_ids": found})
         )

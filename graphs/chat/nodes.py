@@ -223,11 +223,12 @@ class ChatNodes:
         update: dict[str, Any] = {
             "memory": memory,
             "memory_context": memory_context(memory),
-            "replaced_ids": replaced,
             "turn_id": human.id if human is not None else "",
             "model_text": "",
             "tool_rounds": 0,
         }
+        if replaced or state.get("replaced_ids"):  # written only when it changes
+            update["replaced_ids"] = replaced
         if dropped := _removals([m for m in added if m is not human]):
             update["messages"] = dropped
         if human is None:  # nothing to answer (a continue): the transcript stays as it is

@@ -235,12 +235,16 @@ async def test_ordinary_turns_read_no_checkpoints_and_a_fork_reads_them_once(
     assert len(reads) == 3
 
 
-async def test_a_thread_keeps_the_memory_ids_of_its_turns(
+async def test_a_thread_keeps_the_memory_ids_of_its_questions(
     graph: tuple[CompiledStateGraph, Answers],
 ) -> None:
+    """Its newest turns, as many as the window can hold while a compaction is pending."""
     chat, _ = graph
-    await ask(chat, "t", "with an id", "q1")
-    await ask(chat, "t", "without an id", None)
+    memory = await get_memory()
+    ids: list[str] = []
+    for n in range(8):
+        await ask(chat, "t", f"question {n}", f"q{n}" if n % 2 else None)
+        ids.append((await memory.load(TOKEN)).messages[-2].id)
     values: ChatState = (await chat.aget_state(thread("t"))).values  # type: ignore[assignment]
-    stored = (await (await get_memory()).load(TOKEN)).messages
-    assert values[MEMORY_IDS] == [m.id for m in stored]  # type: ignore[literal-required]
+    kept = memory.limits.pending_max_messages // 2
+    assert values[MEMORY_IDS] == ids[-kept:]  # type: ignore[literal-required]
