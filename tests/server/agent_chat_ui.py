@@ -52,6 +52,14 @@ RESUME_STREAM = {
 MARK_AS_RESOLVED = {"goto": "__end__"}
 
 
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text, whether its content is a string or content blocks (the UI's)."""
+    content = message["content"]
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+
+
 def decide(decision: dict[str, Any]) -> dict[str, Any]:
     """The command of a review card's submit: ``{"resume": {"decisions": [decision]}}``."""
     return {"resume": {"decisions": [decision]}}

@@ -17,16 +17,9 @@ from typing import Any
 
 import httpx
 
-from tests.server.agent_chat_ui import TIMEOUT, AgentChatUI
+from tests.server.agent_chat_ui import TIMEOUT, AgentChatUI, text_of
 
 RECENT_TURNS_RE = re.compile(r"(\d+) recent turns?")
-
-
-def _text(message: dict[str, Any]) -> str:
-    content = message["content"]
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
 
 
 async def memory_window(url: str, token: str) -> list[tuple[str, str]]:
@@ -40,7 +33,7 @@ async def memory_window(url: str, token: str) -> list[tuple[str, str]]:
 async def _shown(ui: AgentChatUI, thread: str) -> tuple[list[tuple[str, str]], dict[str, Any]]:
     """The thread as the UI shows it, ``(id, text)`` per message, and its values."""
     values = (await ui.state(thread))["values"]
-    return [(m["id"], _text(m)) for m in values["messages"]], values
+    return [(m["id"], text_of(m)) for m in values["messages"]], values
 
 
 def _tabs(urls: list[str], token: str, assistant: str) -> itertools.cycle[AgentChatUI]:

@@ -25,7 +25,7 @@ from langgraph_sdk.client import LangGraphClient
 
 from tests.chat.helpers import raw_storage_bytes
 from tests.server import forks
-from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit
+from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit, text_of
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
@@ -211,14 +211,6 @@ GOAL = "Plan the launch of our new recipe app next month"
 VAGUE_GOAL = "launch it"
 """The offline model asks a clarifying question for a goal of fewer than 3 words."""
 RECENT_TURNS_RE = re.compile(r"(\d+) recent turns?")
-
-
-def text_of(message: dict[str, Any]) -> str:
-    """A message's text, whether its content is a string or content blocks (the UI's)."""
-    content = message["content"]
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
 
 
 async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Deployment) -> None:
