@@ -1,7 +1,8 @@
 """The one final-turn adapter every graph ends in, and the memory read at a turn's start.
 
-Graphs reach memory only through this module (SPEC §2), and so does the agent
-middleware (``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
+Graphs reach memory only through this module (SPEC §2) and ``forks`` (what a run
+from an earlier checkpoint replaces), and so does the agent middleware
+(``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
 ``write_final_turn`` the write. A graph maps its finished state to a ``FinalTurn``;
 the write hands it to memory once, routes ``thread-memory-status`` to the custom
 stream, and never raises into the run (SPEC §4).
