@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -123,6 +124,15 @@ class ThreadState(BaseModel):
     def is_empty(self) -> bool:
         return not (self.messages or self.summary or self.pins)
 
+    def without_turns(self, ids: Collection[str]) -> ThreadState:
+        """This state without the turns of the window that any of ``ids`` names (the
+        question and its answer leave together, so the window stays turns)."""
+        if not any(m.id in ids for m in self.messages):
+            return self
+        turns = [self.messages[i : i + 2] for i in range(0, len(self.messages), 2)]
+        kept = [m for pair in turns if not any(m.id in ids for m in pair) for m in pair]
+        return self.model_copy(update={"messages": kept})
+
     def to_channels(self) -> dict[str, Any]:
         """Plain JSON values for the checkpoint: no pickled classes at rest."""
         return self.model_dump(mode="json")
@@ -170,3 +180,8 @@ class AppendResult(BaseModel):
     """The ``name`` of the compactor that folded this turn (any ``Compactor``), if one ran."""
     pending: bool = False
     """The window overflowed and a model compaction was started after the write (SPEC §5)."""
+    message_ids: tuple[str, ...] = ()
+    """The ids the turn's two messages were stored under (the caller's, or memory's own
+    when it sent none): what a caller names to replace this turn later."""
+    replaced: int = 0
+    """Turns of the window that the write replaced (``append_turn(..., replaces=...)``)."""

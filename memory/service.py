@@ -9,9 +9,15 @@ is live no other write, in any process, starts another; once it has expired
 (a killed process), the next write finds the window overflowing and starts the
 compaction anew. The task lands its result with a compare-and-put on whatever
 the thread holds by then, if the thread still holds its lease: turns written
-meanwhile stay. If the window would pass ``pending_max_messages`` first, the
-write folds it inline with the extractive compactor; the model's result, when
-it lands, becomes the base and what that fold took beyond it is folded onto it.
+meanwhile stay; if they leave the window past ``RECENT_TURNS``, the landing takes
+a new lease in the same write and the model folds them too (a follow-up), so a
+quiet thread settles within its window. If the window would pass
+``pending_max_messages`` first, the write folds it inline with the extractive
+compactor; the model's result, when it lands, becomes the base and what that
+fold took beyond it is folded onto it.
+
+A turn may replace earlier turns of the window (``append_turn(..., replaces=)``:
+a regenerated answer, an edited question): they leave in the turn's own write.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import contextvars
 import logging
 import random
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -169,9 +175,19 @@ class MemoryService:
     # --- writing a turn ----------------------------------------------------------------------
 
     async def append_turn(
-        self, session: str, turn: FinalTurn, *, on_status: StatusCallback | None = None
+        self,
+        session: str,
+        turn: FinalTurn,
+        *,
+        on_status: StatusCallback | None = None,
+        replaces: Collection[str] = (),
     ) -> AppendResult:
         """Write one finished turn once (SPEC §4).
+
+        ``replaces``: ids of messages whose turns this one replaces (a regenerated
+        answer, an edited question): those turns leave the window in the same
+        compare-and-put that writes this one, so no reader ever sees both or neither.
+        Turns already folded into the summary stay there.
 
         Never raises for a storage or compaction failure: the result says
         ``memory-unavailable`` and a ``failed`` status is emitted.
@@ -185,13 +201,17 @@ class MemoryService:
             return AppendResult(written=False, skipped="empty")
         cap = self.limits.message_char_cap
         user, assistant = truncate(user, cap), truncate(assistant, cap)
+        gone = frozenset(replaces)
         latest = ThreadState()
+        replaced = 0
 
         async def build(state: ThreadState, head: Head | None) -> _Write | None:
-            nonlocal latest
-            if _is_duplicate(state, turn, user, assistant):
+            nonlocal latest, replaced
+            kept = state.without_turns(gone)
+            if _is_duplicate(kept, turn, user, assistant):
                 return None
-            latest = _with_turn(state, turn, user, assistant)
+            replaced = (len(state.messages) - len(kept.messages)) // 2
+            latest = _with_turn(kept, turn, user, assistant)
             return await self._with_compaction(latest, head, on_status)
 
         try:
@@ -213,6 +233,8 @@ class MemoryService:
             compacted=write.used is not None,
             compactor=write.used,
             pending=write.deferred is not None,
+            message_ids=tuple(m.id for m in latest.messages[-2:]),
+            replaced=replaced,
         )
 
     async def _with_compaction(
@@ -306,9 +328,24 @@ class MemoryService:
                 LAST_COMPACTION_KEY: _outcome(status, used),
                 LANDED_KEY: status_event(status, landed),
             }
-            return _Write(landed, metadata)
+            return self._followed_up(_Write(landed, metadata))
 
-        await self._commit(thread_id, build)
+        write = await self._commit(thread_id, build)
+        if write is not None and write.deferred is not None:
+            self._start_compaction(thread_id, write.deferred)
+
+    def _followed_up(self, write: _Write) -> _Write:
+        """The landing ``write``, with the lease of a follow-up compaction when the turns
+        written while it ran still leave the window past ``RECENT_TURNS`` (SPEC §5, "the
+        quiet window is the window"): the model folds them too, under a new lease taken
+        in the landing's own compare-and-put, so no write in between starts another."""
+        request = split_window(write.state, self.limits)
+        if request is None:
+            return write
+        pending = PendingCompaction.start(request, self.limits)
+        write.metadata.update(pending.to_metadata())
+        write.deferred = _Deferred(request, pending.lease)
+        return write
 
     async def _rebased(
         self,
@@ -327,10 +364,14 @@ class MemoryService:
         did — unless the user replaced the summary meanwhile: then only its pins land."""
         summary = None
         if not pending.since:
-            folded = len(request.folded)
-            if [m.id for m in state.messages[:folded]] != list(pending.folded_ids):
-                return None  # not the window it folded (cannot happen under the lease)
-            kept = state.messages[folded:]
+            # What it folded leaves the window: the oldest turns, those of its folded
+            # ids that are still there. A turn a later write replaced (a regenerated
+            # answer) has left already, and the summary keeps it, as it keeps every
+            # folded turn; its new turn, at the end, may reuse the question's id.
+            folded_ids = set(pending.folded_ids)
+            kept = state.messages
+            while len(kept) >= 2 and kept[0].id in folded_ids and kept[1].id in folded_ids:
+                kept = kept[2:]
             if pending.summary_edited:  # the user's summary, and the folded turns onto it
                 summary = (await self.fallback.compact(_onto(state, request.folded, kept))).summary
             return fold(
@@ -387,13 +428,20 @@ class MemoryService:
             log.warning("a failed chat memory compaction went unreported (%s)", type(exc).__name__)
 
     async def settle(self, session: str | None = None, *, within_s: float | None = None) -> None:
-        """Wait for this service's pending compactions (of ``session``, or all)."""
-        if session is None:
-            tasks = {t for per_thread in self._pending.values() for t in per_thread}
-        else:
-            tasks = set(self._pending.get(self.thread_id(session), ()))
-        if tasks:
-            await asyncio.wait(tasks, timeout=within_s)
+        """Wait for this service's pending compactions (of ``session``, or all), and for
+        the follow-ups their landings start, within ``within_s`` in all."""
+        loop = asyncio.get_running_loop()
+        deadline = None if within_s is None else loop.time() + within_s
+        thread_id = None if session is None else self.thread_id(session)
+        while True:
+            if thread_id is None:
+                tasks = {t for per_thread in self._pending.values() for t in per_thread}
+            else:
+                tasks = set(self._pending.get(thread_id, ()))
+            left = None if deadline is None else deadline - loop.time()
+            if not tasks or (left is not None and left <= 0):
+                return
+            await asyncio.wait(tasks, timeout=left)
 
     async def aclose(self) -> None:
         """Give pending compactions ``COMPACTION_SHUTDOWN_GRACE_S`` to land, then abandon

@@ -2,7 +2,8 @@
 
 ``runtime`` opens the memory service once per process and event loop (and
 names the session of a run); ``final_turn`` is the read before a turn and the
-one write after it; ``middleware`` is ``ChatMemoryMiddleware``, the same two
+one write after it; ``forks`` what a run from an earlier checkpoint (Regenerate,
+Edit) replaces in memory; ``middleware`` is ``ChatMemoryMiddleware``, the same
 steps as a ``create_agent`` middleware. It imports ``memory`` and
 ``adapters.engine`` only.
 """

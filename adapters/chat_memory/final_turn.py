@@ -1,7 +1,8 @@
 """The one final-turn adapter every graph ends in, and the memory read at a turn's start.
 
-Graphs reach memory only through this module (SPEC §2), and so does the agent
-middleware (``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
+Graphs reach memory only through this module (SPEC §2) and ``forks`` (what a run
+from an earlier checkpoint replaces), and so does the agent middleware
+(``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
 ``write_final_turn`` the write. A graph maps its finished state to a ``FinalTurn``;
 the write hands it to memory once, routes ``thread-memory-status`` to the custom
 stream, and never raises into the run (SPEC §4).
@@ -18,7 +19,14 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from adapters.chat_memory.runtime import get_memory, session_of
-from memory import FinalTurn, MemoryService, MemoryUnavailableError, ThreadState, build_context
+from memory import (
+    AppendResult,
+    FinalTurn,
+    MemoryService,
+    MemoryUnavailableError,
+    ThreadState,
+    build_context,
+)
 from memory.compaction import emit
 from memory.limits import MESSAGE_ID_MAX_CHARS
 from memory.session import MEMORY_THREAD_PREFIX
@@ -122,26 +130,30 @@ async def write_final_turn(
     runtime: Runtime | None,
     *,
     opener: MemoryOpener = get_memory,
-) -> None:
-    """Write the finished turn ``turn_of()`` gives (None: nothing to write) once.
+    replaces: Sequence[str] = (),
+) -> AppendResult | None:
+    """Write the finished turn ``turn_of()`` gives (None: nothing to write) once, in
+    place of the turns ``replaces`` names (``adapters/chat_memory/forks.py``).
 
     Never raises: a failure, the extraction's included, is logged and reported as a
-    ``thread-memory-status`` ``failed`` event; the run goes on (SPEC §4).
+    ``thread-memory-status`` ``failed`` event; the run goes on (SPEC §4). Returns what
+    memory did, or None when nothing was asked of it.
     """
     writer = _writer(runtime)
     try:
         turn = turn_of()
         if turn is None:
-            return
+            return None
         session = session_of(config, getattr(runtime, "context", None))
         if session is None:
             log.warning("no session for this run: the turn is not written to chat memory")
-            return
+            return None
         memory = await opener()
-        await memory.append_turn(session, turn, on_status=writer)
+        return await memory.append_turn(session, turn, on_status=writer, replaces=replaces)
     except Exception as exc:
         log.warning("chat memory write failed; the run goes on (%s)", type(exc).__name__)
         emit(writer, "failed", ThreadState())
+        return None
 
 
 def final_turn_node(

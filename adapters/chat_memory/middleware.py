@@ -23,6 +23,13 @@ It uses two of the hooks LangChain documents (``langchain.agents.middleware.type
   state's turns older than memory's window, so a checkpointed thread's state (and
   each checkpoint of it) stays the same size however long the conversation runs.
 
+A run from an earlier checkpoint (agent-chat-ui's Regenerate and Edit) replaces what
+the thread said after it, as the ``chat`` graph does (``adapters/chat_memory/forks.py``):
+the agent's state keeps the memory ids of the turns it wrote (``memory_ids``, private
+to the middleware), the turn's first model call works out what it replaces, leaves it
+out of the model's context and hands it to the state with the model's answer (an
+``ExtendedModelResponse`` command: no node of its own), and the write replaces it.
+
 The session is the authenticated user under a LangGraph server, else run context
 ``session_id``, else ``configurable.session_id``; without one the agent runs
 without memory and nothing is written. A memory failure never fails the agent: the
@@ -36,9 +43,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Annotated, Any, NotRequired
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
+from langchain.agents.middleware.types import ExtendedModelResponse, PrivateStateAttr
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
@@ -50,6 +58,7 @@ from langchain_core.messages import (
 )
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from adapters.chat_memory.final_turn import (
     load_memory_state,
@@ -57,10 +66,11 @@ from adapters.chat_memory.final_turn import (
     refuse_memory_thread,
     write_final_turn,
 )
+from adapters.chat_memory.forks import account_after, replaced_turns
 from adapters.chat_memory.runtime import get_memory
-from memory import Compactor, FinalTurn, MemoryLimits, memory_messages
+from memory import Compactor, FinalTurn, MemoryLimits, ThreadState, memory_messages
 
-__all__ = ["ChatMemoryMiddleware", "finished_turn", "older_turns"]
+__all__ = ["ChatMemoryMiddleware", "ChatMemoryState", "finished_turn", "older_turns"]
 
 ModelHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
@@ -101,7 +111,21 @@ def older_turns(messages: Sequence[BaseMessage], keep_turns: int) -> list[Remove
     return [RemoveMessage(id=m.id) for m in messages[: starts[-keep_turns]] if m.id]
 
 
-class ChatMemoryMiddleware(AgentMiddleware[AgentState[Any], Any]):
+class ChatMemoryState(AgentState[Any]):
+    """The agent's state, plus what the middleware keeps on the agent's thread."""
+
+    memory_ids: NotRequired[Annotated[list[str], PrivateStateAttr]]
+    """The memory ids of the turns this thread wrote on its branch, their questions'
+    (``forks.MEMORY_IDS``)."""
+    replaced_ids: NotRequired[Annotated[list[str], PrivateStateAttr]]
+    """Memory's messages this turn replaces (a regenerated answer, an edited question)."""
+
+
+def _written(memory: ThreadState, message_id: str | None) -> bool:
+    return message_id is not None and any(m.id == message_id for m in memory.messages)
+
+
+class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
     """Bounded, durable chat memory for ``create_agent`` (see the module docstring).
 
     ``database_url`` None reads ``AIMIND_DATABASE_URL`` (default: the embedded SQLite
@@ -110,6 +134,8 @@ class ChatMemoryMiddleware(AgentMiddleware[AgentState[Any], Any]):
     environment's limits. ``trim_state`` keeps only memory's window of turns
     (``RECENT_TURNS``) in the agent's own state.
     """
+
+    state_schema = ChatMemoryState
 
     def __init__(
         self,
@@ -127,8 +153,9 @@ class ChatMemoryMiddleware(AgentMiddleware[AgentState[Any], Any]):
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: ModelHandler
-    ) -> ModelResponse | AIMessage:
-        """The model sees memory's context and this turn, never the state's older history."""
+    ) -> ModelResponse | AIMessage | ExtendedModelResponse:
+        """The model sees memory's context and this turn, never the state's older history,
+        nor what a run from an earlier checkpoint replaces."""
         config = get_config()
         refuse_memory_thread(config)
         start = _turn_start(request.messages)
@@ -138,16 +165,42 @@ class ChatMemoryMiddleware(AgentMiddleware[AgentState[Any], Any]):
         memory = await load_memory_state(
             config, request.runtime, opener=self._open, report_landed=not loop
         )
+        replaced: list[str] = list(request.state.get("replaced_ids") or ())
+        found = None
+        # The turn's first call works it out; a later one only when the turn was written
+        # already (an answer regenerated after its tool calls).
+        if not loop or (memory is not None and _written(memory, human.id)):
+            state_ids = request.state.get("memory_ids")
+            found = replaced = await replaced_turns(
+                memory, config, account=state_ids, opener=self._open
+            )
+        if memory is not None:
+            memory = memory.without_turns(replaced)
         messages: list[AnyMessage] = [*memory_messages(memory), human, *loop]  # type: ignore[list-item]
-        return await handler(request.override(messages=messages))
+        response = await handler(request.override(messages=messages))
+        if found is None or found == list(request.state.get("replaced_ids") or ()):
+            return response  # written only when it changes
+        return ExtendedModelResponse(
+            model_response=response, command=Command(update={"replaced_ids": found})
+        )
 
     async def aafter_agent(
-        self, state: AgentState[Any], runtime: Runtime[Any]
+        self, state: ChatMemoryState, runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        """Write the finished turn once; with ``trim_state``, drop turns past the window."""
+        """Write the finished turn once, in place of what it replaces; keep the thread's
+        account of what it wrote; with ``trim_state``, drop turns past the window."""
         messages = state["messages"]
-        await write_final_turn(
-            lambda: finished_turn(messages), get_config(), runtime, opener=self._open
+        result = await write_final_turn(
+            lambda: finished_turn(messages),
+            get_config(),
+            runtime,
+            opener=self._open,
+            replaces=state.get("replaced_ids") or (),
         )
-        removals = older_turns(messages, self._state_turns) if self.trim_state else []
-        return {"messages": removals} if removals else None
+        update: dict[str, Any] = {}
+        account = await account_after(state.get("memory_ids"), result, opener=self._open)
+        if account is not None:
+            update["memory_ids"] = account
+        if self.trim_state and (removals := older_turns(messages, self._state_turns)):
+            update["messages"] = removals
+        return update or None

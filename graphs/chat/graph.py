@@ -19,14 +19,14 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node
+from adapters.chat_memory.final_turn import FINAL_TURN_NODE
 from adapters.chat_memory.runtime import SessionContext
 from graphs.chat.nodes import (
     AGENT_NODE,
     TOOLS_NODE,
     ChatNodes,
     after_agent,
-    extract_final_turn,
+    final_turn,
 )
 from graphs.chat.state import ChatInput, ChatOutput, ChatState
 
@@ -46,7 +46,7 @@ def build_graph(
     )
     builder.add_node(AGENT_NODE, nodes.agent)
     builder.add_node(TOOLS_NODE, nodes.tools)
-    builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_final_turn))
+    builder.add_node(FINAL_TURN_NODE, final_turn)
     builder.add_edge(START, AGENT_NODE)
     builder.add_conditional_edges(AGENT_NODE, after_agent, [TOOLS_NODE, FINAL_TURN_NODE, END])
     builder.add_edge(TOOLS_NODE, AGENT_NODE)

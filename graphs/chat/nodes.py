@@ -37,7 +37,9 @@ from adapters.chat_memory.final_turn import (
     load_memory_state,
     memory_message_id,
     refuse_memory_thread,
+    write_final_turn,
 )
+from adapters.chat_memory.forks import account_after, replaced_turns
 from adapters.chat_memory.runtime import SessionContext
 from adapters.models import chat_model
 from adapters.tools.builtin import (
@@ -138,6 +140,33 @@ def extract_final_turn(state: ChatState) -> FinalTurn | None:
     )
 
 
+async def turn_memory(
+    memory: ThreadState | None, state: ChatState, config: RunnableConfig
+) -> tuple[ThreadState | None, list[str]]:
+    """Memory as this turn's model sees it, and the messages the turn replaces: a run from
+    an earlier checkpoint (Regenerate, Edit) leaves out what the thread said after it
+    (``adapters/chat_memory/forks.py``)."""
+    if memory is None:
+        return None, []
+    replaced = await replaced_turns(memory, config, account=state.get("memory_ids"))
+    return memory.without_turns(replaced), replaced
+
+
+async def final_turn(
+    state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
+) -> dict[str, Any]:
+    """The final-turn adapter (SPEC §4): the turn goes to memory, in place of the turns it
+    replaces, and the thread's account of what it wrote grows by it."""
+    result = await write_final_turn(
+        lambda: extract_final_turn(state),
+        config,
+        runtime,
+        replaces=state.get("replaced_ids") or (),
+    )
+    account = await account_after(state.get("memory_ids"), result)
+    return {} if account is None else {"memory_ids": account}
+
+
 def _tool_error(call: dict[str, Any], content: str) -> ToolMessage:
     """A tool failure as the model and the client see it: a fixed sentence, never the
     exception's text (it can carry paths, hosts or data the user must not get)."""
@@ -188,7 +217,9 @@ class ChatNodes:
         refuse_memory_thread(config)
         added = after_transcript(state)
         human = latest_human(added)
-        memory = await load_memory_state(config, runtime)
+        memory, replaced = await load_memory_state(config, runtime), []
+        if human is not None:
+            memory, replaced = await turn_memory(memory, state, config)
         update: dict[str, Any] = {
             "memory": memory,
             "memory_context": memory_context(memory),
@@ -196,6 +227,8 @@ class ChatNodes:
             "model_text": "",
             "tool_rounds": 0,
         }
+        if replaced or state.get("replaced_ids"):  # written only when it changes
+            update["replaced_ids"] = replaced
         if dropped := _removals([m for m in added if m is not human]):
             update["messages"] = dropped
         if human is None:  # nothing to answer (a continue): the transcript stays as it is
@@ -222,14 +255,17 @@ class ChatNodes:
         if not question_text(state):
             return started
         memory = state.get("memory")
+        turn = this_turn(state)
         if memory is None and not started:  # resumed mid-turn: memory is never checkpointed
-            memory = await load_memory_state(config, runtime)
+            memory, replaced = await turn_memory(
+                await load_memory_state(config, runtime), state, config
+            )
+            started = {"replaced_ids": replaced}  # e.g. an answer regenerated after its tools
         context = build_context(
             memory,
             system_prompt=SYSTEM_PROMPT,
             latest_user_text=state.get("model_text") or question_text(state),
         )
-        turn = this_turn(state)
         loop = turn[1:]
         llm = self._model or chat_model()
         available = await self.toolset()

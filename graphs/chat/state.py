@@ -124,3 +124,11 @@ class ChatState(TypedDict, total=False):
     """The question with its referenced documents, for the model; "" when it has none."""
     source: Source
     tool_rounds: int
+    memory_ids: list[str]
+    """The memory ids of the turns this thread wrote on its branch (their questions'),
+    newest last, as many as the window holds: a run from an earlier checkpoint reads
+    them as they were there, to tell what this thread wrote after it from other
+    threads' turns (``adapters/chat_memory/forks.py`` ``MEMORY_IDS``)."""
+    replaced_ids: list[str]
+    """Memory's messages this turn replaces (a regenerated answer, an edited question):
+    the model's context leaves them out and the turn's write takes them out of memory."""

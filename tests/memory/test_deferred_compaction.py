@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from memory import CompactionRequest, open_memory
+from memory import CompactionRequest, MemoryLimits, ThreadState, open_memory
 from memory import service as service_module
 from memory.compaction.pending import PendingCompaction
 from memory.models import utcnow
@@ -120,6 +120,62 @@ async def test_past_twelve_messages_the_write_folds_inline_and_the_late_result_l
     assert_bounds(state)
     assert snapshot.last_compaction is not None and snapshot.last_compaction["compactor"] == "gated"
     assert snapshot.landed is not None and snapshot.landed["status"] == "succeeded"
+
+
+def assert_nothing_lost(state: ThreadState, facts: list[str]) -> None:
+    """Each turn's fact (a text only it holds) is in the window or, folded, in the summary."""
+    window = " ".join(m.text for m in state.messages)
+    for one in facts:
+        assert one in window or one in state.summary, one
+
+
+async def test_turns_written_while_an_overtaken_compaction_ran_are_folded_once_it_lands(
+    db_url: str,
+) -> None:
+    """SPEC §5, the quiet window: the model lands after an inline fold and three more
+    turns (10 messages); a follow-up model compaction folds them, so the quiet thread
+    holds 8 messages at most again — without a next write."""
+    gate = GatedCompactor()
+    token = new_token()
+    async with open_memory(db_url, compactor=gate) as mem:
+        for n in range(1, 11):
+            await mem.append_turn(token, turn(*fact(n)))
+        await asyncio.wait_for(gate.asked.wait(), 10)
+        before = (await mem.snapshot(token)).state
+        assert len(before.messages) == 10 and len(gate.requests) == 1
+        gate.release.set()
+        await mem.settle(token)  # the landing, then the follow-up it started
+        snapshot = await mem.snapshot(token)
+    state = snapshot.state
+    assert user_texts(state) == [fact(9)[0], fact(10)[0]]
+    first, follow_up = gate.requests
+    assert [m.text for m in first.folded if m.role == "user"] == [fact(n)[0] for n in (1, 2, 3)]
+    assert [m.text for m in follow_up.folded if m.role == "user"] == [fact(n)[0] for n in (6, 7, 8)]
+    assert {"gated pin 1", "gated pin 2"} <= set(state.pinned_decisions)  # the model's work
+    assert not snapshot.pending
+    assert snapshot.last_compaction is not None and snapshot.last_compaction["compactor"] == "gated"
+    assert_nothing_lost(state, [f"room {n}B" for n in range(1, 11)])
+    assert_bounds(state)
+
+
+async def test_a_landing_that_leaves_the_window_full_starts_a_follow_up(db_url: str) -> None:
+    """Keeping as many turns as the window holds (KEEP_TURNS = RECENT_TURNS), the turns
+    written while the model ran leave 10 messages when it lands: a follow-up folds them."""
+    limits = MemoryLimits(recent_turns=4, keep_turns=4)
+    gate = GatedCompactor()
+    token = new_token()
+    async with open_memory(db_url, compactor=gate, limits=limits) as mem:
+        for n in range(1, 7):
+            assert (await mem.append_turn(token, turn(*texts(n)))).written
+        assert len((await mem.snapshot(token)).state.messages) == 12  # pending: 6 turns
+        gate.release.set()
+        await mem.settle(token)
+        state = (await mem.snapshot(token)).state
+    assert user_texts(state) == ["q3", "q4", "q5", "q6"]
+    assert [m.text for r in gate.requests for m in r.folded] == ["q1", "a1", "q2", "a2"]
+    assert state.summary == "q1 | a1 q2 | a2"
+    assert_nothing_lost(state, [f"q{n}" for n in range(1, 7)])
+    assert_bounds(state, limits)
 
 
 async def test_a_compaction_overtaken_by_more_than_its_lease_holds_is_dropped(db_url: str) -> None:

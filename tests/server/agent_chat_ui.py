@@ -11,6 +11,18 @@ reads ``POST /threads/{id}/history {"limit": 10}`` and sends the head's checkpoi
 the run; a new message is ``{"messages": [{"id", "type": "human", "content": [{"type":
 "text", "text"}]}]}``; every button of a review card resumes with ``"input": {}`` and a
 ``command``; the session token is the API key (``X-Api-Key``).
+
+Regenerate and Edit fork the thread (``src/components/thread/index.tsx``
+``handleRegenerate``, ``messages/ai.tsx``, ``messages/human.tsx`` ``handleSubmitEdit``).
+Both send the checkpoint ``getMessagesMetadata(message).firstSeenState.parent_checkpoint``
+(``react/stream.lgp.js``): ``firstSeenState`` is ``findLast`` over the history the hook
+read (``POST /threads/{id}/history {"limit": 10}``, newest first), i.e. the oldest of
+those ten states whose ``values.messages`` hold the message, and ``submit`` drops the
+checkpoint's ``thread_id`` (a ``null`` parent: no checkpoint at all, the head).
+Regenerate is ``submit(undefined, {checkpoint, streamMode: ["values"], ...})``: the body
+has no ``input`` key (``JSON.stringify`` leaves ``undefined`` out). Edit is
+``submit({messages: [{type: "human", content: value}]}, {checkpoint, ...})``: a new
+message without an id, its content a plain string.
 """
 
 from __future__ import annotations
@@ -41,6 +53,14 @@ RESUME_STREAM = {
 MARK_AS_RESOLVED = {"goto": "__end__"}
 THREAD_LIST_LIMIT = 100
 """``getThreads``: ``client.threads.search({metadata: {graph_id}, limit: 100})``."""
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text, whether its content is a string or content blocks (the UI's)."""
+    content = message["content"]
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
 
 
 def decide(decision: dict[str, Any]) -> dict[str, Any]:
@@ -95,10 +115,28 @@ class AgentChatUI:
             return None
         return {k: v for k, v in states[0]["checkpoint"].items() if k != "thread_id"}
 
-    async def _submit(self, thread_id: str, body: dict[str, Any]) -> list[tuple[str, Any]]:
-        head = await self.head(thread_id)
-        if head is not None:
-            body = {**body, "checkpoint": head}
+    async def first_seen_parent(self, thread_id: str, message_id: str) -> dict[str, Any] | None:
+        """``getMessagesMetadata(message).firstSeenState.parent_checkpoint``, as ``submit``
+        sends it (``thread_id`` removed); None when the message has no such state."""
+        states = await self.history(thread_id)
+        seen = [
+            state
+            for state in states
+            if state.get("values") is not None
+            and any(m.get("id") == message_id for m in state["values"].get("messages", []))
+        ]
+        parent = seen[-1].get("parent_checkpoint") if seen else None
+        if not parent:
+            return None
+        return {k: v for k, v in parent.items() if k != "thread_id"}
+
+    async def _submit(
+        self, thread_id: str, body: dict[str, Any], *, fork: bool = False
+    ) -> list[tuple[str, Any]]:
+        if not fork:  # the head's checkpoint; a fork's body carries its own (or none)
+            head = await self.head(thread_id)
+            if head is not None:
+                body = {**body, "checkpoint": head}
         events: list[tuple[str, Any]] = []
         async with (
             self._client() as client,
@@ -127,6 +165,28 @@ class AgentChatUI:
         }
         body = {"input": {"messages": [message]}, **MESSAGE_STREAM, "assistant_id": self.assistant}
         return await self._submit(thread_id, body)
+
+    async def regenerate(self, thread_id: str, answer_id: str) -> list:
+        """An answer's Regenerate button: ``submit(undefined, {checkpoint: parent, ...})``."""
+        body: dict[str, Any] = {**MESSAGE_STREAM, "assistant_id": self.assistant}
+        checkpoint = await self.first_seen_parent(thread_id, answer_id)
+        if checkpoint is not None:
+            body["checkpoint"] = checkpoint
+        return await self._submit(thread_id, body, fork=True)
+
+    async def edit(self, thread_id: str, question_id: str, text: str) -> list:
+        """A question's Edit, then Submit: ``submit({messages: [{type: "human", content}]},
+        {checkpoint: parent, ...})``."""
+        message = {"type": "human", "content": text}
+        body: dict[str, Any] = {
+            "input": {"messages": [message]},
+            **MESSAGE_STREAM,
+            "assistant_id": self.assistant,
+        }
+        checkpoint = await self.first_seen_parent(thread_id, question_id)
+        if checkpoint is not None:
+            body["checkpoint"] = checkpoint
+        return await self._submit(thread_id, body, fork=True)
 
     async def press(self, thread_id: str, command: dict[str, Any]) -> list:
         """A review card's button: approve, an edit's Submit, Submit rejection, Mark as

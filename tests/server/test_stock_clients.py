@@ -24,7 +24,8 @@ from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
 from tests.chat.helpers import raw_storage_bytes
-from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit
+from tests.server import forks
+from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit, text_of
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
@@ -212,14 +213,6 @@ VAGUE_GOAL = "launch it"
 RECENT_TURNS_RE = re.compile(r"(\d+) recent turns?")
 
 
-def text_of(message: dict[str, Any]) -> str:
-    """A message's text, whether its content is a string or content blocks (the UI's)."""
-    content = message["content"]
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-
-
 async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Deployment) -> None:
     """8 turns: 16 messages with the ids the UI gave and stable answer ids; a new thread
     shows only its own 2, while its model still gets the session's memory (SPEC §7)."""
@@ -248,6 +241,26 @@ async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Depl
         (fresh, "What do you remember?"),
         (thread, "turn 1: the venue holds 10 people"),
     ]
+
+
+@pytest.mark.parametrize("assistant", ["chat", "agent"])
+async def test_agent_chat_ui_regenerate_replaces_the_answer_in_memory(
+    deployment: Deployment, assistant: str
+) -> None:
+    """Issue 30: the re-run's model had one past turn, not the answer it replaces; memory
+    then holds the answer on the screen (``tests/server/forks.py``)."""
+    await forks.regenerate_replaces_the_answer([deployment.url], deployment.token(), assistant)
+
+
+@pytest.mark.parametrize("assistant", ["chat", "agent"])
+async def test_agent_chat_ui_edit_replaces_the_question_in_memory(
+    deployment: Deployment, assistant: str
+) -> None:
+    """Issue 30: an edited question replaces the old question and answer in memory; another
+    thread's turn written in between stays."""
+    await forks.edit_replaces_the_question_and_keeps_other_threads_turns(
+        [deployment.url], deployment.token(), assistant
+    )
 
 
 def _card(value: dict[str, Any] | None) -> dict[str, Any]:
