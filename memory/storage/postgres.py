@@ -20,7 +20,8 @@ the level is named per transaction.
 
 Nothing outlives a transaction, so PgBouncer in transaction pooling works: no
 prepared statements (``memory/storage/pg_pool.py``), no ``SET``, and only
-transaction-scoped advisory locks.
+transaction-scoped advisory locks. Memory's calls wait for a connection only while
+the database is reachable (``MemoryPool.reachable_connection``).
 
 Schema set-up (the stock migrations) runs once across processes under an
 advisory lock that waiters poll with ``pg_try_advisory_xact_lock``: a waiter blocked
@@ -48,7 +49,12 @@ from psycopg.types.json import Jsonb
 
 from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.storage.locks import lock_key
-from memory.storage.pg_pool import CONNECTION_KWARGS, MemoryPool, open_pg_pool
+from memory.storage.pg_pool import (
+    CONNECTION_KWARGS,
+    DatabaseUnreachable,
+    MemoryPool,
+    open_pg_pool,
+)
 
 # --- memory threads ------------------------------------------------------------------------
 
@@ -220,7 +226,7 @@ class PostgresMemoryThreads:
         self.serde = serde
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
-        async with self.pool.connection() as conn:
+        async with self.pool.reachable_connection() as conn:
             cur = await conn.execute(LATEST_SQL, {"tid": thread_id, "known": known_id})
             row = await cur.fetchone()
         if row is None:
@@ -309,7 +315,7 @@ async def _transaction(
 ) -> AsyncIterator[AsyncCursor[Any]]:
     """Run ``statements`` as one READ COMMITTED transaction in one Query message (one
     round trip); yields the cursor over their results."""
-    async with pool.connection() as conn:
+    async with pool.reachable_connection() as conn:
         query = sql.SQL("; ").join([BEGIN_SQL, *statements, COMMIT_SQL]).as_bytes(conn)
         try:
             cur = await conn.execute(query, prepare=False)
@@ -357,10 +363,10 @@ async def _setup_lock(url: str) -> AsyncIterator[None]:
 
 async def _setup(pool: MemoryPool, url: str) -> None:
     """Run the stock migrations once across processes (none when they are all applied)."""
-    async with pool.connection() as conn:
+    async with pool.reachable_connection() as conn:
         if await _migrated(conn):
             return
-    async with _setup_lock(url), pool.connection() as conn:
+    async with _setup_lock(url), pool.reachable_connection() as conn:
         if not await _migrated(conn):
             await AsyncPostgresSaver(conn).setup()
 
@@ -368,6 +374,12 @@ async def _setup(pool: MemoryPool, url: str) -> None:
 @asynccontextmanager
 async def open_postgres(url: str) -> AsyncIterator[Backend]:
     async with open_pg_pool(url) as pool:
-        await _setup(pool, url)
+        try:
+            await _setup(pool, url)
+        except DatabaseUnreachable:
+            # The pool only knows that it could not connect; one connection says why (a
+            # wrong host, user or database name), or the database was back meanwhile.
+            await (await AsyncConnection.connect(url, **CONNECTION_KWARGS)).close()
+            raise
         saver = PostgresServerSaver(pool)
         yield Backend("postgres", saver, PostgresMemoryThreads(pool, saver.serde))

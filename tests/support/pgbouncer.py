@@ -33,6 +33,10 @@ from tests.support.langgraph_server import free_port
 
 POOL_SIZE = 4
 """Server connections per database and user: fewer than the clients' connections."""
+RECOMMENDED = {"query_wait_timeout": "3", "server_login_retry": "1"}
+"""What the README asks of an operator's PgBouncer, for outages: a query waits at most
+3 s for PostgreSQL (default 120 s), and a failed login to it is retried after 1 s
+(default 15 s)."""
 START_TIMEOUT_S = 30.0
 _SBIN = Path("/usr/sbin/pgbouncer")
 
