@@ -32,7 +32,6 @@ psycopg's pool, set up for what psycopg's defaults do not cover:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import os
 import select
@@ -162,8 +161,7 @@ class MemoryPool(AsyncConnectionPool):
         """Stop a purge under way, then close as psycopg does."""
         if self._purge is not None:
             self._purge.cancel()
-            with contextlib.suppress(BaseException):
-                await self._purge
+            await asyncio.gather(self._purge, return_exceptions=True)
         await super().close(timeout)
 
 
