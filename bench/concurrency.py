@@ -43,7 +43,7 @@ from memory import ExtractiveCompactor, FinalTurn, MemoryLimits, MemoryService, 
 from memory.session import load_secret
 from memory.storage import Backend as MemoryBackend
 from memory.storage.inmemory import InMemoryMemoryThreads
-from memory.storage.postgres import open_pg_pool
+from memory.storage.pg_pool import open_pg_pool
 
 NAME = "concurrency"
 

@@ -16,6 +16,7 @@ from bench import (
     compaction_latency,
     dev_queue,
     memory_edits,
+    outage,
     peers,
     recall,
     replicas,
@@ -48,6 +49,7 @@ REPORTING = (
     replicas,
     smalltalk,
     memory_edits,
+    outage,
 )
 """Benchmarks that give their own targets and README section."""
 BENCHES = (

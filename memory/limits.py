@@ -133,7 +133,15 @@ PG_POOL_MAX_ENV = "AIMIND_PG_POOL_MAX"
 PG_POOL_MAX = 16
 PG_POOL_TIMEOUT_ENV = "AIMIND_PG_POOL_TIMEOUT_S"
 PG_POOL_TIMEOUT_S = 30.0
-"""How long a call waits for a pooled connection (e.g. while the server is down)."""
+"""How long a call waits for a pooled connection while every one is busy. Memory's calls
+stop waiting sooner when the database is gone (``PG_RECONNECT_TIMEOUT_S``)."""
+PG_RECONNECT_TIMEOUT_ENV = "AIMIND_PG_RECONNECT_TIMEOUT_S"
+PG_RECONNECT_TIMEOUT_S = 1.0
+"""How long the pool retries a lost connection before it reports the database unreachable:
+memory's calls waiting for a connection then give up (the turn goes on without memory),
+and the next call tries again at once (``memory/storage/pg_pool.py``). psycopg's default,
+300 s of doubling pauses, kept each memory call waiting the whole ``PG_POOL_TIMEOUT_S``
+during an outage and writes away for 20-30 s after it."""
 POOL_RECHECK_AFTER_S = 60.0
 """A pooled connection idle longer than this is tested (one round trip) before use. A
 server that restarted or dropped the connection is seen sooner, for free: its goodbye

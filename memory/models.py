@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from memory.limits import MESSAGE_ID_MAX_CHARS
+from memory.text import storable_id, storable_text
 
 Role = Literal["user", "assistant"]
 Source = Literal["chat", "tool", "mcp-resource", "tasklist-agent", "delivery-chain"]
@@ -19,6 +20,12 @@ WRITABLE_STATUSES: frozenset[str] = frozenset({"completed", "final", "blocked"})
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def _storable_id(value: Any) -> Any:
+    """Before validation: an id no backend could store becomes its stand-in. On stored
+    messages too, so a window an earlier version wrote with one heals when read."""
+    return storable_id(value) if isinstance(value, str) else value
 
 
 class ChatThreadMessage(BaseModel):
@@ -30,6 +37,17 @@ class ChatThreadMessage(BaseModel):
     role: Role
     text: str
     created_at: datetime
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _storable_id(cls, value: Any) -> Any:
+        return _storable_id(value)
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _storable_text(cls, value: Any) -> Any:
+        """Without the characters no backend stores (NUL, lone surrogates …)."""
+        return storable_text(value) if isinstance(value, str) else value
 
     @field_validator("text")
     @classmethod
@@ -155,6 +173,11 @@ class FinalTurn(BaseModel):
     assistant_message_id: str | None = Field(
         default=None, min_length=1, max_length=MESSAGE_ID_MAX_CHARS
     )
+
+    @field_validator("user_message_id", "assistant_message_id", mode="before")
+    @classmethod
+    def _storable_id(cls, value: Any) -> Any:
+        return _storable_id(value)
 
 
 class CompactionOutput(BaseModel):

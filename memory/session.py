@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from memory.storage.paths import data_dir, open_private
+from memory.storage.paths import data_dir, place_private
 
 log = logging.getLogger("aimind.session")
 
@@ -85,19 +85,8 @@ def load_secret(directory: Path | None = None) -> bytes:
     if key in _secret_cache:
         return _secret_cache[key]
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Write a private temp file, then link it into place: the secret file appears
-    # complete or not at all, so processes starting together never read it half-written.
-    tmp = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = open_private(tmp, os.O_WRONLY)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(secrets.token_urlsafe(48))
-    try:
-        os.link(tmp, path)
-        created = True
-    except FileExistsError:
-        created = False
-    finally:
-        tmp.unlink()
+    # Placed whole or not at all: processes starting together never read it half-written.
+    created = place_private(path, secrets.token_urlsafe(48).encode())
     secret = path.read_text().strip()
     if len(secret) < SECRET_MIN_CHARS:
         raise SecretConfigError(f"the dev secret in {path.name} is too short")

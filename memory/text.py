@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from memory.limits import TRUNCATION_MARKER
@@ -21,8 +22,33 @@ def clean_text(value: object) -> str | None:
     """
     if not isinstance(value, str):
         return None
-    text = _UNSTORABLE.sub("", value).strip()
+    text = storable_text(value).strip()
     return text or None
+
+
+def storable_text(value: str) -> str:
+    """``value`` without the characters no backend stores (see ``clean_text``)."""
+    return _UNSTORABLE.sub("", value)
+
+
+_ID_UNSTORABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""In an id, any control character (and a surrogate, in a ``str`` always lone)."""
+STAND_IN_ID_PREFIX = "id-"
+
+
+def storable_id(value: str) -> str:
+    """``value`` if it can be stored as an id everywhere, else a stable stand-in for it.
+
+    NUL and lone surrogates cannot be stored by every backend (PostgreSQL's ``jsonb``
+    and ``text`` reject both, and the id of a message ends up in checkpoint metadata),
+    and other control characters are noise in an id. Stripping them could turn two ids
+    into one (and a turn into a "duplicate"); the stand-in, a digest of the whole id,
+    is the same each time, so a retried turn is still known by its ids.
+    """
+    if not _ID_UNSTORABLE.search(value):
+        return value
+    digest = hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=16)
+    return STAND_IN_ID_PREFIX + digest.hexdigest()
 
 
 def truncate(text: str, cap: int) -> str:

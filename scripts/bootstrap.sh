@@ -52,14 +52,16 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   echo "$WANT" >"$STAMP"
 fi
 # The tests drive Debian's Chromium (no browser download at run time), start Debian's
-# redis-server for the production replicas and run the JS SDK from tests/node; the serve
-# scripts need none of these (AIMIND_SKIP_BROWSER_INSTALL=1).
+# redis-server for the production replicas and pgbouncer in front of PostgreSQL, and run
+# the JS SDK from tests/node; the serve scripts need none of these
+# (AIMIND_SKIP_BROWSER_INSTALL=1).
 if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" = "1" ]; then
   exit 0
 fi
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq >/dev/null &&

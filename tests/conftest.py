@@ -12,6 +12,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
+from tests.support.pgbouncer import PgBouncer, pgbouncer
+
 PG_ENV = "AIMIND_TEST_POSTGRES_URL"
 
 
@@ -47,6 +49,19 @@ def pg_url(pg_server_url: str) -> Iterator[str]:
     yield with_database(pg_server_url, name)
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_bouncer(pg_server_url: str) -> Iterator[PgBouncer]:
+    """Debian's pgbouncer in transaction pooling mode in front of the test server."""
+    with pgbouncer(pg_server_url) as bouncer:
+        yield bouncer
+
+
+@pytest.fixture
+def bouncer_url(pg_url: str, pg_bouncer: PgBouncer) -> str:
+    """A fresh database on the real server, reached through PgBouncer (transaction pooling)."""
+    return pg_bouncer.url(pg_url)
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ This package owns every byte memory stores: one module per backend (``sqlite``,
 ``postgres``, ``inmemory``, on the protocol in ``base``), the thread store that
 reads and compare-and-puts ``chat:`` threads (``store``), the per-thread locks
 and shared stamps several processes coordinate through (``locks``, ``stamps``),
-increasing ids (``ids``), the data folder (``paths``) and the savers the servers
-and agents open (``checkpointer``). It may import ``memory.limits`` and
-``memory.models`` (the shared constants and records) and nothing else of memory:
-not compaction, not the service.
+increasing ids (``ids``), the PostgreSQL connection pool (``pg_pool``), the data
+folder (``paths``) and the savers the servers and agents open (``checkpointer``).
+It may import ``memory.limits`` and ``memory.models`` (the shared constants and
+records) and nothing else of memory: not compaction, not the service.
 
 The backends named by ``AIMIND_DATABASE_URL``:
 ``sqlite:///path`` (the embedded default), ``postgresql://…`` or ``memory``.

@@ -16,7 +16,9 @@ calls inside runs, and the database URL is read there.
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 from pathlib import Path
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "data_dir",
     "default_database_url",
     "open_private",
+    "place_private",
 ]
 
 DATA_DIR_ENV = "AIMIND_DATA_DIR"
@@ -81,7 +84,53 @@ def open_private(path: Path, flags: int = os.O_RDWR) -> int:
     return fd
 
 
+def place_private(path: Path, content: bytes = b"") -> bool:
+    """Put a ``PRIVATE_MODE`` file holding ``content`` at ``path`` unless one is there;
+    True if this call put it. An existing file is never opened.
+
+    The file is written under a temporary name and hard-linked into place: it appears
+    whole or not at all (processes starting together never read half a secret), and
+    no descriptor of it is open once it is at ``path``. That matters for a database:
+    POSIX locks belong to the process, so closing *any* descriptor of a database file
+    drops the locks this process's SQLite connections hold on it, and the next process
+    to close its connection then deletes the live WAL (SPEC §10).
+    """
+    if path.exists():
+        return False
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    with os.fdopen(open_private(tmp, os.O_WRONLY), "wb") as fh:
+        fh.write(content)
+    try:
+        os.link(tmp, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        if content or exc.errno not in _NO_HARD_LINKS:
+            raise
+    finally:
+        tmp.unlink(missing_ok=True)
+    return _create_empty(path)
+
+
+_NO_HARD_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP)
+
+
+def _create_empty(path: Path) -> bool:
+    """An empty file created in place (a file system without hard links), never one
+    that appeared meanwhile."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    except FileExistsError:
+        return False
+    try:
+        os.fchmod(fd, PRIVATE_MODE)
+    finally:
+        os.close(fd)
+    return True
+
+
 def create_private(path: Path) -> None:
-    """Create ``path`` empty and ``PRIVATE_MODE`` unless it exists (SQLite then gives its
-    ``-wal`` and ``-shm`` files the database file's mode)."""
-    os.close(open_private(path, os.O_RDONLY))
+    """Create ``path`` empty and ``PRIVATE_MODE`` unless it exists (SQLite gives its
+    ``-wal`` and ``-shm`` the database file's mode)."""
+    place_private(path)

@@ -18,22 +18,25 @@ lock was granted, and two writers would both find "the latest is my parent".
 The pool is shared with the stock saver, so nothing is set on its connections:
 the level is named per transaction.
 
+Nothing outlives a transaction, so PgBouncer in transaction pooling works: no
+prepared statements (``memory/storage/pg_pool.py``), no ``SET``, and only
+transaction-scoped advisory locks. Memory's calls wait for a connection only while
+the database is reachable (``MemoryPool.reachable_connection``).
+
 Schema set-up (the stock migrations) runs once across processes under an
-advisory lock that waiters poll with ``pg_try_advisory_lock``: a waiter blocked
+advisory lock that waiters poll with ``pg_try_advisory_xact_lock``: a waiter blocked
 in ``pg_advisory_lock`` holds a snapshot all along, and the migrations'
 ``CREATE INDEX CONCURRENTLY`` waits for every snapshot: replicas starting
-together on a fresh database would deadlock.
+together on a fresh database would deadlock. The lock is held by a transaction of its
+own connection, left open while the migrations run on the pool: a transaction keeps
+its server connection behind PgBouncer (a session lock would stay behind on whichever
+server connection took it), and an idle READ COMMITTED transaction holds no snapshot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
-import os
-import select
-import time
-import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -42,19 +45,16 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from psycopg import AsyncConnection, AsyncCursor, sql
 from psycopg.pq import TransactionStatus
-from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool
 
-from memory.limits import (
-    PG_POOL_MAX,
-    PG_POOL_MAX_ENV,
-    PG_POOL_TIMEOUT_ENV,
-    PG_POOL_TIMEOUT_S,
-    POOL_RECHECK_AFTER_S,
-)
 from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.storage.locks import lock_key
+from memory.storage.pg_pool import (
+    CONNECTION_KWARGS,
+    DatabaseUnreachable,
+    MemoryPool,
+    open_pg_pool,
+)
 
 # --- memory threads ------------------------------------------------------------------------
 
@@ -124,8 +124,12 @@ SETUP_LOCK_KEY = 0x41494D494E44
 MIGRATIONS_TABLE_SQL = "SELECT to_regclass('checkpoint_migrations') IS NOT NULL AS present"
 MIGRATED_SQL = "SELECT coalesce(max(v), -1) AS v FROM checkpoint_migrations"
 """The stock migrations' latest applied version (-1: none)."""
-TRY_SETUP_LOCK_SQL = "SELECT pg_try_advisory_lock(%s) AS taken"
-SETUP_UNLOCK_SQL = "SELECT pg_advisory_unlock(%s)"
+TRY_SETUP_LOCK_SQL = sql.SQL("SELECT pg_try_advisory_xact_lock({key}) AS taken").format(
+    key=sql.Literal(SETUP_LOCK_KEY)
+)
+"""No parameters, so psycopg sends it as a simple query: a statement with parameters
+leaves its portal open to the end of the transaction, with its snapshot, and the
+migrations' ``CREATE INDEX CONCURRENTLY`` would wait for it forever."""
 SETUP_POLL_S = 0.02
 SETUP_POLL_MAX_S = 0.5
 
@@ -217,12 +221,12 @@ class PostgresMemoryThreads:
     sessions never queue behind each other, and one session's writers queue on
     its advisory lock only for the instant of their own transaction."""
 
-    def __init__(self, pool: AsyncConnectionPool, serde: SerializerProtocol) -> None:
+    def __init__(self, pool: MemoryPool, serde: SerializerProtocol) -> None:
         self.pool = pool
         self.serde = serde
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
-        async with self.pool.connection() as conn:
+        async with self.pool.reachable_connection() as conn:
             cur = await conn.execute(LATEST_SQL, {"tid": thread_id, "known": known_id})
             row = await cur.fetchone()
         if row is None:
@@ -311,11 +315,11 @@ def _thread_lock(thread_id: str) -> sql.Composable:
 
 @asynccontextmanager
 async def _transaction(
-    pool: AsyncConnectionPool, statements: Sequence[sql.Composable]
+    pool: MemoryPool, statements: Sequence[sql.Composable]
 ) -> AsyncIterator[AsyncCursor[Any]]:
     """Run ``statements`` as one READ COMMITTED transaction in one Query message (one
     round trip); yields the cursor over their results."""
-    async with pool.connection() as conn:
+    async with pool.reachable_connection() as conn:
         query = sql.SQL("; ").join([BEGIN_SQL, *statements, COMMIT_SQL]).as_bytes(conn)
         try:
             cur = await conn.execute(query, prepare=False)
@@ -328,62 +332,7 @@ async def _transaction(
         yield cur
 
 
-# --- the pool -----------------------------------------------------------------------------------
-
-
-class _Freshness:
-    """Pool checkout test that skips connections used within ``POOL_RECHECK_AFTER_S``.
-
-    Testing every checkout costs a round trip per call; a connection that
-    worked a moment ago is trusted, one idle longer (long enough for a server
-    restart) or with input waiting (a server's goodbye) is tested first.
-    """
-
-    def __init__(self) -> None:
-        self._used: weakref.WeakKeyDictionary[AsyncConnection, float] = weakref.WeakKeyDictionary()
-
-    async def check(self, conn: AsyncConnection) -> None:
-        idle = time.monotonic() - self._used.get(conn, -math.inf)
-        if idle > POOL_RECHECK_AFTER_S or _has_pending_input(conn):
-            # One round trip (the pool's own check prepares its empty query first,
-            # which costs two on connections with prepare_threshold=0).
-            await conn.execute("", prepare=False)
-
-    async def mark_used(self, conn: AsyncConnection) -> None:
-        """Pool ``reset`` hook: runs when a healthy connection comes back."""
-        self._used[conn] = time.monotonic()
-
-
-def _has_pending_input(conn: AsyncConnection) -> bool:
-    """An idle connection has nothing to read; one whose server went away has its FATAL
-    notice or EOF waiting."""
-    try:
-        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
-    except (OSError, ValueError):
-        return True
-    return bool(readable)
-
-
-@asynccontextmanager
-async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[AsyncConnectionPool]:
-    """A psycopg pool configured the way ``AsyncPostgresSaver`` expects."""
-    size = max_size or int(os.environ.get(PG_POOL_MAX_ENV) or PG_POOL_MAX)
-    freshness = _Freshness()
-    pool = AsyncConnectionPool(
-        url,
-        min_size=1,
-        max_size=size,
-        open=False,
-        timeout=float(os.environ.get(PG_POOL_TIMEOUT_ENV) or PG_POOL_TIMEOUT_S),
-        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-        check=freshness.check,
-        reset=freshness.mark_used,
-    )
-    await pool.open(wait=True, timeout=30)
-    try:
-        yield pool
-    finally:
-        await pool.close()
+# --- schema set-up ---------------------------------------------------------------------------
 
 
 async def _migrated(conn: AsyncConnection) -> bool:
@@ -395,35 +344,46 @@ async def _migrated(conn: AsyncConnection) -> bool:
     return row is not None and row["v"] >= len(AsyncPostgresSaver.MIGRATIONS) - 1
 
 
-async def _take_setup_lock(conn: AsyncConnection) -> None:
-    """Poll for the setup lock: between two tries this process holds no snapshot, so the
-    holder's ``CREATE INDEX CONCURRENTLY`` never waits on it."""
-    delay = SETUP_POLL_S
-    while True:
-        cur = await conn.execute(TRY_SETUP_LOCK_SQL, (SETUP_LOCK_KEY,))
-        row = await cur.fetchone()
-        if row is not None and row["taken"]:
-            return
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, SETUP_POLL_MAX_S)
+@asynccontextmanager
+async def _setup_lock(url: str) -> AsyncIterator[None]:
+    """Hold the setup lock: polled (between two tries this process holds no snapshot, so
+    the holder's ``CREATE INDEX CONCURRENTLY`` never waits on it), then held by an open
+    transaction of a connection of its own until the block ends."""
+    kwargs = {**CONNECTION_KWARGS, "autocommit": False}
+    async with await AsyncConnection.connect(url, **kwargs) as conn:
+        delay = SETUP_POLL_S
+        while True:
+            row = await (await conn.execute(TRY_SETUP_LOCK_SQL, prepare=False)).fetchone()
+            if row is not None and row["taken"]:
+                break
+            await conn.rollback()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SETUP_POLL_MAX_S)
+        try:
+            yield
+        finally:
+            await conn.rollback()
 
 
-async def _setup(pool: AsyncConnectionPool) -> None:
-    """Run the stock migrations once across processes (none when they are all applied),
-    on the connection that holds the setup lock (a second one would deadlock a pool of one)."""
-    async with pool.connection() as conn:
+async def _setup(pool: MemoryPool, url: str) -> None:
+    """Run the stock migrations once across processes (none when they are all applied)."""
+    async with pool.reachable_connection() as conn:
         if await _migrated(conn):
             return
-        await _take_setup_lock(conn)
-        try:
+    async with _setup_lock(url), pool.reachable_connection() as conn:
+        if not await _migrated(conn):
             await AsyncPostgresSaver(conn).setup()
-        finally:
-            await conn.execute(SETUP_UNLOCK_SQL, (SETUP_LOCK_KEY,))
 
 
 @asynccontextmanager
 async def open_postgres(url: str) -> AsyncIterator[Backend]:
     async with open_pg_pool(url) as pool:
-        await _setup(pool)
+        try:
+            await _setup(pool, url)
+        except DatabaseUnreachable:
+            # The pool only knows that it could not connect; one connection says why (a
+            # wrong host, user or database name), or the database was back meanwhile.
+            await (await AsyncConnection.connect(url, **CONNECTION_KWARGS)).close()
+            raise
         saver = PostgresServerSaver(pool)
         yield Backend("postgres", saver, PostgresMemoryThreads(pool, saver.serde))

@@ -11,8 +11,11 @@ ever opens a transaction (other sessions' statements would join it and share its
 fate): a clear, two statements, runs on a connection of its own. Across
 processes, a record lock per thread (``memory.storage.locks``) keeps writers of one
 session in line and the shared stamps (``memory.storage.stamps``) let a reader skip the
-query when its copy is still the latest. The database file is created 0600;
-SQLite gives its ``-wal`` and ``-shm`` the same mode.
+query when its copy is still the latest. The database file is created 0600 (SQLite
+gives its ``-wal`` and ``-shm`` the same mode) and otherwise never opened but through
+SQLite: closing any other descriptor of it would drop the locks this process's
+connections hold (POSIX locks are per process), and the next process to close the
+database would delete the live WAL under them (SPEC §10).
 
 Forgetting leaves nothing behind (SPEC §9a): both connections delete with
 ``secure_delete`` on, so a deleted row's bytes are zeroed in its page and in the
@@ -268,6 +271,8 @@ async def _connect(path: Path, *, autocommit: bool = True) -> AsyncIterator[aios
 
 
 def _prepare_file(path: Path) -> None:
+    """The folder, and the database file 0600 if it is new; an existing one is left alone
+    (this process may hold it open through SQLite)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     create_private(path)
 

@@ -1,12 +1,14 @@
-"""A second writer process (used by test_clock_skew and test_deferred_compaction).
+"""A second writer process (used by test_clock_skew, test_deferred_compaction and the
+shared data folder test).
 
 Run as ``python -m tests.memory.line_writer URL TOKEN PREFIX [SKEW_S]``: with SKEW_S,
 the process's ``time.time``/``time.time_ns`` run that many seconds behind (as on a
 second server with a slow clock, or after an NTP step back). It opens memory,
 prints ``ready`` and, for every line N read from stdin, appends the turn
 "PREFIX N" and prints whether it was reported written and whether it started a
-compaction. With ``AIMIND_TEST_GATED_COMPACTOR=1`` its compactor is a model-like
-one that never answers (it may start compactions, never finish one).
+compaction; for the line ``load``, the session's user texts as memory holds them.
+With ``AIMIND_TEST_GATED_COMPACTOR=1`` its compactor is a model-like one that never
+answers (it may start compactions, never finish one).
 """
 
 from __future__ import annotations
@@ -27,12 +29,15 @@ def skew_clock(seconds: float) -> None:
 async def main(url: str, token: str, prefix: str) -> None:
     from memory import open_memory  # after the clock is skewed
 
-    from .helpers import GatedCompactor, turn
+    from .helpers import GatedCompactor, turn, user_texts
 
     gated = os.environ.get("AIMIND_TEST_GATED_COMPACTOR") == "1"
     async with open_memory(url, compactor=GatedCompactor() if gated else None) as mem:
         print("ready", flush=True)
         while line := (await asyncio.to_thread(sys.stdin.readline)).strip():
+            if line == "load":
+                print(json.dumps({"texts": user_texts(await mem.load(token))}), flush=True)
+                continue
             result = await mem.append_turn(token, turn(f"{prefix} {line}", f"reply {line}"))
             print(json.dumps({"written": result.written, "pending": result.pending}), flush=True)
 

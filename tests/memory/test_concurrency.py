@@ -87,28 +87,58 @@ async def _worker(url: str, token: str, prefix: str, n: int) -> asyncio.subproce
     return proc
 
 
-async def test_two_os_processes_on_one_session_lose_no_turn(db_url: str) -> None:
-    token = new_token()
-    # both workers share AIMIND_DATA_DIR, so the same dev secret (they may create it together)
-    procs = [await _worker(db_url, token, name, 15) for name in ("alpha", "beta")]
-    for proc in procs:  # start both at once
+async def _run_workers(url: str, plan: dict[str, tuple[str, ...]], n: int) -> dict[str, list]:
+    """Per session token, processes named in ``plan`` each append ``n`` turns at once;
+    every process starts together. Their reports, per token."""
+    procs = await asyncio.gather(
+        *(_worker(url, token, name, n) for token, names in plan.items() for name in names)
+    )
+    for proc in procs:  # start all at once
         assert proc.stdin is not None
         proc.stdin.write(b"go\n")
         await proc.stdin.drain()
-    reports = []
-    for proc in procs:
+    reports: dict[str, list] = {token: [] for token in plan}
+    tokens = [token for token, names in plan.items() for _ in names]
+    for token, proc in zip(tokens, procs, strict=True):
         out, _ = await asyncio.wait_for(proc.communicate(), 300)
         assert proc.returncode == 0
-        reports.append(json.loads(out.decode().strip().splitlines()[-1]))
-    async with open_memory(db_url) as mem:
+        reports[token].append(json.loads(out.decode().strip().splitlines()[-1]))
+    return reports
+
+
+async def _assert_every_turn_kept(
+    url: str, token: str, names: tuple[str, ...], reports: list, n: int
+) -> None:
+    """Each process wrote all its turns, and each is in the window or was folded once."""
+    async with open_memory(url) as mem:
         state = await mem.load(token)
-    assert [r["written"] for r in reports] == [15, 15], reports
+    assert [r["written"] for r in reports] == [n] * len(names), reports
     assert_bounds(state)
     folded = [text for r in reports for text in r["folded"]]
-    accounted = user_texts(state) + folded
-    expected = [f"{name} {i}" for name in ("alpha", "beta") for i in range(15)]
-    assert sorted(accounted) == sorted(expected)
-    assert len(state.messages) // 2 + len(folded) == 30
+    expected = [f"{name} {i}" for name in names for i in range(n)]
+    assert sorted(user_texts(state) + folded) == sorted(expected)
+    assert len(state.messages) // 2 + len(folded) == len(expected)
+
+
+async def test_two_os_processes_on_one_session_lose_no_turn(db_url: str) -> None:
+    token = new_token()
+    # both workers share AIMIND_DATA_DIR, so the same dev secret (they may create it together)
+    names = ("alpha", "beta")
+    reports = await _run_workers(db_url, {token: names}, 15)
+    await _assert_every_turn_kept(db_url, token, names, reports[token], 15)
+
+
+async def test_sessions_of_several_processes_through_pgbouncer_lose_no_turn(
+    bouncer_url: str,
+) -> None:
+    """PgBouncer in transaction pooling (SPEC §15): four processes, started together on a
+    fresh database, two per session, each with its turns at once, share a few server
+    connections. Prepared statements once collided there (``DuplicatePreparedStatement``):
+    turns failed and processes died at start."""
+    plan = {new_token(): ("alpha", "beta"), new_token(): ("gamma", "delta")}
+    reports = await _run_workers(bouncer_url, plan, 12)
+    for token, names in plan.items():
+        await _assert_every_turn_kept(bouncer_url, token, names, reports[token], 12)
 
 
 async def test_two_services_in_one_process_on_one_database_lose_no_turn(db_url: str) -> None:

@@ -4,7 +4,7 @@
 saver of each backend plus the capabilities the LangGraph server asks for that
 it lacks. Every capability, base and extended (prune, delete_for_runs,
 copy_thread), must be detected and pass, on a real SQLite file, a real
-PostgreSQL and in process.
+PostgreSQL (directly, and through PgBouncer in transaction pooling) and in process.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from langgraph.checkpoint.conformance.capabilities import ALL_CAPABILITIES
 from memory import open_checkpointer
 
 
-@pytest.fixture(params=["sqlite", "postgres", "memory"])
+@pytest.fixture(params=["sqlite", "postgres", "pgbouncer", "memory"])
 def saver_url(request: pytest.FixtureRequest) -> str:
     if request.param == "memory":
         return "memory"
-    return request.getfixturevalue({"sqlite": "sqlite_url", "postgres": "pg_url"}[request.param])
+    fixture = {"sqlite": "sqlite_url", "postgres": "pg_url", "pgbouncer": "bouncer_url"}
+    return request.getfixturevalue(fixture[request.param])
 
 
 async def test_server_checkpointer_passes_the_conformance_suite(saver_url: str) -> None:

@@ -5,7 +5,8 @@ which waits for every transaction holding a snapshot, and a process queued in
 ``pg_advisory_lock`` holds one while it waits for the process running them: with
 several replicas starting together, one came up and the others died of a
 deadlock. Here real processes, imports done, are told to open memory on a new
-database at the same moment, several times over; a new SQLite file too.
+database at the same moment, several times over; through PgBouncer in transaction
+pooling too (no session lock survives a transaction there); a new SQLite file too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 import psycopg
 
 from tests.conftest import with_database
+from tests.support.pgbouncer import PgBouncer
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES = 4
@@ -62,9 +64,8 @@ async def _stop(workers: list[asyncio.subprocess.Process]) -> None:
     await asyncio.gather(*(asyncio.wait_for(p.wait(), 60) for p in workers))
 
 
-async def test_processes_starting_together_on_a_fresh_postgres_all_come_up(
-    pg_server_url: str,
-) -> None:
+async def _fresh_databases_together(pg_server_url: str, through: PgBouncer | None) -> list:
+    """``TRIALS`` times: a new database, every worker opening memory on it at once."""
     workers = await asyncio.gather(*(_worker() for _ in range(PROCESSES)))
     names = [f"t_first_{uuid.uuid4().hex[:12]}" for _ in range(TRIALS)]
     answers = []
@@ -72,12 +73,29 @@ async def test_processes_starting_together_on_a_fresh_postgres_all_come_up(
         for name in names:
             with psycopg.connect(pg_server_url, autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{name}"')
-            answers.append(await _start_together(workers, with_database(pg_server_url, name)))
+            url = with_database(pg_server_url, name)
+            answers.append(await _start_together(workers, through.url(url) if through else url))
     finally:
         await _stop(workers)
         with psycopg.connect(pg_server_url, autocommit=True) as conn:
             for name in names:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return answers
+
+
+async def test_processes_starting_together_on_a_fresh_postgres_all_come_up(
+    pg_server_url: str,
+) -> None:
+    answers = await _fresh_databases_together(pg_server_url, None)
+    assert answers == [[{"ok": True}] * PROCESSES] * TRIALS
+
+
+async def test_processes_starting_together_through_pgbouncer_all_come_up(
+    pg_server_url: str, pg_bouncer: PgBouncer
+) -> None:
+    """Transaction pooling: no prepared statement and no session lock may outlive a
+    transaction (they once made two of three library processes crash at start)."""
+    answers = await _fresh_databases_together(pg_server_url, pg_bouncer)
     assert answers == [[{"ok": True}] * PROCESSES] * TRIALS
 
 

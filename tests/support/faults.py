@@ -104,7 +104,11 @@ def stored_row_count(url: str) -> int:
 
 
 def database_bytes(url: str) -> bytes:
-    """Every stored row of every table as bytes (plus the SQLite files), to search at rest."""
+    """Every stored row of every table as bytes (plus the SQLite files), to search at rest.
+
+    Reads the SQLite files directly: call it once this process has closed memory on
+    them (closing a descriptor of a database file drops this process's SQLite locks).
+    """
     if backend_of(url) == "sqlite":
         path = sqlite_path(url)
         return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*") if p.is_file())

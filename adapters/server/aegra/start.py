@@ -10,12 +10,16 @@ one replica of three came up.
 
 What: Aegra loads the app (``http.app``) before it runs its lifespan, and runs
 the app's lifespan inside its own, after its start-up. So when Aegra loads the
-app, ``hold`` takes a session advisory lock on Aegra's database — polling
-``pg_try_advisory_lock``, never blocking in a statement, so a concurrent index
+app, ``hold`` takes an advisory lock on Aegra's database — polling
+``pg_try_advisory_xact_lock``, never blocking in a statement, so a concurrent index
 build never waits on a replica that waits here — and the app's lifespan calls
 ``release`` once Aegra's start-up and memory's own are done. The first replica
 prepares the schema and the assistants; the next finds them there. A replica
-that dies while it holds the lock drops it with its connection.
+that dies while it holds the lock drops it with its connection. The lock belongs to
+a transaction left open (idle, at READ COMMITTED: no snapshot for an index build to
+wait on), not to the session: behind PgBouncer in transaction pooling a transaction
+keeps its server connection, while a session lock would stay behind on whichever
+server connection took it.
 
 Elsewhere (``langgraph dev``, tests importing the app) nothing happens.
 """
@@ -60,10 +64,16 @@ def hold() -> None:
     until no other replica is starting); elsewhere nothing."""
     if AEGRA_MAIN not in sys.modules or _held:
         return
-    conn = psycopg.connect(_database_url(), autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+    conn = psycopg.connect(
+        _database_url(), prepare_threshold=None, connect_timeout=CONNECT_TIMEOUT_S
+    )
     deadline = time.monotonic() + WAIT_LIMIT_S
     waited = False
-    while not conn.execute("SELECT pg_try_advisory_lock(%s)", (START_LOCK_KEY,)).fetchone()[0]:
+    # A literal, no parameters: psycopg sends a simple query, whose snapshot ends with it
+    # (a statement with parameters keeps its portal, and snapshot, to the transaction's end).
+    take = f"SELECT pg_try_advisory_xact_lock({START_LOCK_KEY:d})"
+    while not conn.execute(take, prepare=False).fetchone()[0]:
+        conn.rollback()  # no transaction (and no snapshot) held between tries
         if not waited:
             log.info("another replica is starting on this database: waiting for it")
             waited = True
@@ -77,6 +87,6 @@ def hold() -> None:
 
 
 async def release() -> None:
-    """Let the next replica start: closing the connection drops its session lock."""
+    """Let the next replica start: closing the connection ends the lock's transaction."""
     while _held:
         await asyncio.to_thread(_held.pop().close)
