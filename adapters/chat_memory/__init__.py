@@ -8,6 +8,19 @@ steps as a ``create_agent`` middleware. It imports ``memory`` and
 ``adapters.engine`` only.
 """
 
-from adapters.chat_memory.middleware import ChatMemoryMiddleware
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adapters.chat_memory.middleware import ChatMemoryMiddleware
 
 __all__ = ["ChatMemoryMiddleware"]
+
+
+def __getattr__(name: str) -> Any:
+    """``ChatMemoryMiddleware`` is imported on first use: it brings LangChain's agent
+    framework, which the servers' HTTP app (importing ``runtime``) does not need."""
+    if name == "ChatMemoryMiddleware":
+        from adapters.chat_memory.middleware import ChatMemoryMiddleware
+
+        return ChatMemoryMiddleware
+    raise AttributeError(name)

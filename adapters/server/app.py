@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import warnings
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -59,7 +60,6 @@ from adapters.server.session_token import (
     session_identity,
 )
 from adapters.server.thread_labels import ThreadLabels
-from adapters.tools.mcp.sessions import close_mcp_sessions
 from memory import MemoryLimits
 from memory.hydration import hydration_dto
 from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
@@ -173,7 +173,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await aegra_start.release()
     yield
     await aegra_runs.drain()
-    await close_mcp_sessions()
+    if "adapters.tools.mcp.sessions" in sys.modules:  # the chat graph started MCP servers
+        await sys.modules["adapters.tools.mcp.sessions"].close_mcp_sessions()
     await close_memory()
 
 
