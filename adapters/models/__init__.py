@@ -6,6 +6,6 @@ the quick start and the tests need no network. It imports ``memory`` and
 ``adapters.tools`` only.
 """
 
-from adapters.models.provider import chat_model
+from adapters.models.provider import chat_model, offline_chat_model
 
-__all__ = ["chat_model"]
+__all__ = ["chat_model", "offline_chat_model"]

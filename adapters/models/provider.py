@@ -21,8 +21,14 @@ from memory.model_config import DEFAULT_MODEL, MODEL_ENV, has_api_key, openai_mo
 def chat_model() -> BaseChatModel:
     """The graphs' model: ChatOpenAI when a key is set, else the offline model."""
     if not has_api_key():
-        return OfflineChatModel()
+        return offline_chat_model()
     return openai_model(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
+
+
+def offline_chat_model() -> BaseChatModel:
+    """The offline model, whatever the environment: deterministic, labelled offline, and
+    it answers by stating the context it received (what memory gave it)."""
+    return OfflineChatModel()
 
 
 __all__ = [
@@ -30,4 +36,5 @@ __all__ = [
     "OfflineChatModel",
     "chat_model",
     "has_api_key",
+    "offline_chat_model",
 ]
