@@ -24,7 +24,7 @@ What else a library user may need:
   ``edit_pin``, ``unpin``, ``set_summary``, ``forget``, ``export`` — and ``Pin`` /
   ``PinSource``, a pin with its provenance;
 - the errors, all on ``AIMindError``: ``MemoryUnavailableError`` (storage is down),
-  ``MemoryEditError`` and its ``PinTextError``, ``PinLimitError``,
+  ``MemoryEditError`` and its ``PinTextError``, ``PinSourceError``, ``PinLimitError``,
   ``PinNotFoundError``, ``SummaryTextError`` (an edit that cannot be made);
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
@@ -44,6 +44,7 @@ from memory.errors import (
     MemoryUnavailableError,
     PinLimitError,
     PinNotFoundError,
+    PinSourceError,
     PinTextError,
     SummaryTextError,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "PinLimitError",
     "PinNotFoundError",
     "PinSource",
+    "PinSourceError",
     "PinTextError",
     "SummaryTextError",
     "ThreadState",

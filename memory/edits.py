@@ -7,7 +7,9 @@ user can read.
 
 - **pin** a text ("remember this"): a user pin; an equivalent pin becomes the user's;
   past the cap the weakest compactor pin goes, and when every pin is the user's the
-  pin is refused (``PinLimitError``);
+  pin is refused (``PinLimitError``). Its source is the message it was taken from:
+  memory's copy while that message is in the window, else the message as the user
+  describes it (``_sources``);
 - **edit** a pin: its text changes, its id and provenance stay, it becomes the user's;
 - **unpin**: it goes, and its text is remembered so no compaction pins it again;
 - **set the summary**: the user's text is the summary new turns fold onto.
@@ -15,11 +17,21 @@ user can read.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import get_args
+
 from memory.compaction.pins import evict, remember_unpinned, sources_for
-from memory.errors import PinLimitError, PinNotFoundError, PinTextError, SummaryTextError
+from memory.compaction.pins import excerpt as excerpt_of
+from memory.errors import (
+    PinLimitError,
+    PinNotFoundError,
+    PinSourceError,
+    PinTextError,
+    SummaryTextError,
+)
 from memory.limits import MemoryLimits
-from memory.models import Pin, PinSource, ThreadState, utcnow
-from memory.text import clean_text, normalize
+from memory.models import Pin, PinSource, Role, ThreadState, utcnow
+from memory.text import clean_text, normalize, storable_id
 
 __all__ = ["find_pin", "pin_text", "with_pin", "with_pin_edited", "with_summary", "without_pin"]
 
@@ -41,18 +53,68 @@ def find_pin(state: ThreadState, pin_id: str) -> Pin:
     raise PinNotFoundError()
 
 
-def _sources(state: ThreadState, message_id: str | None, text: str) -> tuple[PinSource, ...]:
-    """The message of the window the user pinned ``text`` from, as the pin's source."""
-    message = next((m for m in state.messages if message_id and m.id == message_id), None)
-    return sources_for(text, "extractive", [message]) if message is not None else ()
+def _sources(
+    state: ThreadState,
+    text: str,
+    message_id: str | None,
+    role: Role | None,
+    created_at: datetime | None,
+    excerpt: str | None,
+    now: datetime,
+) -> tuple[PinSource, ...]:
+    """The message the user pinned ``text`` from, as the pin's source.
+
+    While that message is in memory's window, memory's copy of it (its role, time and
+    words) is the source, whatever the caller says of it. The page shows the whole
+    conversation, though, and memory keeps only its window: for an older message the
+    source is the message as the caller describes it — ``role``, ``created_at`` when it
+    is known (never later than the pin) and ``excerpt``, the message's words the pin was
+    taken from (default: the pin's text, which "Remember" takes word for word; memory
+    keeps ``PIN_EXCERPT_CHARS`` of them, from where the pin's text is said). The user
+    is the authority on where their own pin came from: the description names a message
+    of their own conversation, in their own memory, and changes nothing else. Without a
+    ``role`` an older message is not named (as before: no source).
+    """
+    if not message_id:
+        if (role, created_at, excerpt) != (None, None, None):
+            raise PinSourceError("A message's role, time or excerpt need the message's id.")
+        return ()
+    if role is not None and role not in get_args(Role):
+        raise PinSourceError('A message\'s role is "user" or "assistant".')
+    message_id = storable_id(message_id)
+    message = next((m for m in state.messages if m.id == message_id), None)
+    if message is not None:
+        return sources_for(text, "extractive", [message])
+    if role is None:
+        return ()
+    said = (clean_text(excerpt) if excerpt is not None else None) or text
+    when = created_at.replace(tzinfo=created_at.tzinfo or UTC) if created_at else None
+    return (
+        PinSource(
+            message_id=message_id,
+            role=role,
+            excerpt=excerpt_of(said, text),
+            created_at=min(when, now) if when else None,
+        ),
+    )
 
 
 def with_pin(
-    state: ThreadState, text: object, limits: MemoryLimits, *, message_id: str | None = None
+    state: ThreadState,
+    text: object,
+    limits: MemoryLimits,
+    *,
+    message_id: str | None = None,
+    role: Role | None = None,
+    created_at: datetime | None = None,
+    excerpt: str | None = None,
 ) -> tuple[ThreadState, Pin]:
     """``state`` with ``text`` pinned by the user, and that pin. ``message_id`` names the
-    message of the window it was taken from, if it was."""
+    message it was taken from; ``role``, ``created_at`` and ``excerpt`` describe that
+    message when it is older than memory's window (``_sources``)."""
     text = pin_text(text, limits)
+    now = utcnow()
+    sources = _sources(state, text, message_id, role, created_at, excerpt, now)
     key = normalize(text)
     unpinned = [k for k in state.unpinned if k != key]
     same = next((p for p in state.pins if normalize(p.text) == key), None)
@@ -60,9 +122,7 @@ def with_pin(
         pin = same if same.origin == "user" else same.model_copy(update={"origin": "user"})
         pins = [pin if p.id == same.id else p for p in state.pins]
         return state.model_copy(update={"pins": pins, "unpinned": unpinned}), pin
-    pin = Pin(
-        text=text, origin="user", pinned_at=utcnow(), sources=_sources(state, message_id, text)
-    )
+    pin = Pin(text=text, origin="user", pinned_at=now, sources=sources)
     pins = [*state.pins, pin]
     if len(pins) > limits.pinned_max and all(p.origin == "user" for p in state.pins):
         raise PinLimitError(

@@ -26,6 +26,10 @@ class PinTextError(MemoryEditError):
     """A pin's text is blank or longer than a pin may be."""
 
 
+class PinSourceError(MemoryEditError):
+    """The message a pin was taken from is described in a way memory cannot record."""
+
+
 class SummaryTextError(MemoryEditError):
     """A summary is longer than the summary may be."""
 

@@ -54,7 +54,7 @@ class PinSourceDTO(BaseModel):
     messageId: str
     role: Literal["user", "assistant"]
     excerpt: str
-    createdAt: str
+    createdAt: str | None
 
 
 class PinDTO(BaseModel):
@@ -82,7 +82,7 @@ def pin_dto(pin: Pin) -> dict[str, Any]:
                 "messageId": s.message_id,
                 "role": s.role,
                 "excerpt": s.excerpt,
-                "createdAt": s.created_at.isoformat(),
+                "createdAt": s.created_at.isoformat() if s.created_at else None,
             }
             for s in pin.sources
         ],

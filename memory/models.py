@@ -80,7 +80,9 @@ class PinSource(BaseModel):
     role: Role
     excerpt: str
     """At most ``PIN_EXCERPT_CHARS`` of the message: where the pin was said."""
-    created_at: datetime
+    created_at: datetime | None = None
+    """When it was said; None when no one knew: a message the user pinned from further back
+    than memory's window, described by a page that was not open when it was said."""
 
 
 class Pin(BaseModel):

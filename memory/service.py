@@ -69,6 +69,7 @@ from memory.models import (
     CompactionOutput,
     FinalTurn,
     Pin,
+    Role,
     ThreadState,
     utcnow,
 )
@@ -489,14 +490,37 @@ class MemoryService:
         """The session's pins with their provenance, oldest first."""
         return list((await self.snapshot(session)).state.pins)
 
-    async def pin(self, session: str, text: str, *, message_id: str | None = None) -> Pin:
+    async def pin(
+        self,
+        session: str,
+        text: str,
+        *,
+        message_id: str | None = None,
+        role: Role | None = None,
+        created_at: datetime | None = None,
+        excerpt: str | None = None,
+    ) -> Pin:
         """Pin ``text`` for the session ("remember this"): a user pin, which no compaction
-        removes. ``message_id``: the message of the window it came from, as its source.
-        Raises PinTextError (blank, too long) or PinLimitError (every pin is the user's)."""
+        removes. ``message_id``: the message it came from, its source — memory's copy of
+        it while it is in the window; for an older message (a chat page shows the whole
+        conversation), ``role``, ``created_at`` (if known) and ``excerpt`` (its words the
+        pin was taken from; default ``text``) describe it: the user is the authority on
+        where their own pin came from. Without ``role`` an older message is not named.
+        Raises PinTextError (blank, too long), PinSourceError (a role that is not "user"
+        or "assistant"; a description without ``message_id``) or PinLimitError (every
+        pin is the user's)."""
         made: list[Pin] = []
 
         def change(state: ThreadState) -> ThreadState:
-            state, pin = with_pin(state, text, self.limits, message_id=message_id)
+            state, pin = with_pin(
+                state,
+                text,
+                self.limits,
+                message_id=message_id,
+                role=role,
+                created_at=created_at,
+                excerpt=excerpt,
+            )
             made[:] = [pin]
             return state
 

@@ -51,7 +51,8 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   fi
   echo "$WANT" >"$STAMP"
 fi
-# The tests drive Debian's Chromium (no browser download at run time), start Debian's
+# The tests drive Debian's Chromium (no browser download at run time) with a CJK font, so
+# screenshots of Chinese text are legible (fonts-wqy-microhei), start Debian's
 # redis-server for the production replicas and pgbouncer in front of PostgreSQL, and run
 # the JS SDK from tests/node; the serve scripts need none of these
 # (AIMIND_SKIP_BROWSER_INSTALL=1).
@@ -62,6 +63,7 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
+fc-list ":family=WenQuanYi Micro Hei" family 2>/dev/null | grep -q . || missing+=(fonts-wqy-microhei)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq >/dev/null &&

@@ -95,8 +95,8 @@ def format_pin(pin: Pin) -> list[str]:
     when = pin.pinned_at.isoformat(timespec="seconds") if pin.pinned_at else "before provenance"
     lines = [f"  - {pin.text}", f"    id {pin.id} · {pin.origin} · pinned {when}"]
     for source in pin.sources:
-        said = source.created_at.isoformat(timespec="seconds")
-        where = f"{source.role} message {source.message_id} ({said})"
+        said = f" ({source.created_at.isoformat(timespec='seconds')})" if source.created_at else ""
+        where = f"{source.role} message {source.message_id}{said}"
         lines.append(f"    from {where}: {source.excerpt}")
     return lines
 

@@ -15,7 +15,8 @@ Starlette, which is what ``langgraph dev`` takes. Each server adds its own route
 to it and runs its lifespan (memory opened at start, pending compactions given
 their grace at shutdown). Its middleware wraps every route of either server:
 ``adapters.server.identity_guard`` refuses a request with two session tokens before any
-handler runs.
+handler runs. What that middleware answers by itself carries the server's CORS headers
+(``adapters.server.refusals``): ``langgraph dev`` runs it outside its own CORS layer.
 
 Neither server runs custom auth on custom routes, so these routes read the
 session themselves, with the function ``adapters.server.auth`` uses

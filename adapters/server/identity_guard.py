@@ -18,10 +18,10 @@ dropped, so such a request meets our auth like any other (no token: a 401).
 from __future__ import annotations
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
+from adapters.server.refusals import refuse
 from adapters.server.session_token import conflicting_tokens
 from memory.session import is_production
 
@@ -47,10 +47,9 @@ class IdentityGuard:
         conflict = conflicting_tokens(Headers(scope=scope).items())
         if conflict is not None:
             if scope["type"] == "http":
-                refusal = JSONResponse({"detail": conflict}, status_code=401)
+                await refuse(scope, receive, send, 401, conflict, inner=self.app)
             else:
-                refusal = WebSocketClose(POLICY_VIOLATION, reason=conflict[:120])
-            await refusal(scope, receive, send)
+                await WebSocketClose(POLICY_VIOLATION, reason=conflict[:120])(scope, receive, send)
             return
         if self.production:
             headers = [(k, v) for k, v in scope["headers"] if k.lower() != STUDIO_SCHEME_HEADER]

@@ -2,7 +2,7 @@
 
 | route | answers |
 |---|---|
-| ``POST /api/chat/memory/pins`` ``{"text", "messageId"?}`` | 201, the pin |
+| ``POST /api/chat/memory/pins`` ``{"text", "messageId"?, …}`` (``PinBody``) | 201, the pin |
 | ``PATCH /api/chat/memory/pins/{id}`` ``{"text"}`` | the pin, now the user's |
 | ``DELETE /api/chat/memory/pins/{id}`` | the pin that was removed |
 | ``PUT /api/chat/memory/summary`` ``{"text"}`` | the memory panel (as ``GET /api/chat/memory``) |
@@ -29,13 +29,13 @@ Writes need a session (401 without one): a browser has its cookie from the page'
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, ClassVar, get_type_hints
 
 from fastapi import APIRouter, Depends
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -55,6 +55,7 @@ from memory.errors import (
 )
 from memory.hydration import PinDTO, pin_dto
 from memory.limits import MESSAGE_ID_MAX_CHARS
+from memory.models import Role
 from memory.session import SessionHash, load_secret
 
 __all__ = ["router"]
@@ -82,6 +83,18 @@ class Body(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     USAGE: ClassVar[str] = '{"text": "..."}'
+    MUST_BE: ClassVar[Mapping[str, str]] = {}
+    """What a field must be, where "a string" does not say it."""
+
+
+def _text_only(value: object) -> object:
+    """An ISO 8601 time is sent as text: not a number read as seconds since 1970."""
+    if not isinstance(value, str):
+        raise ValueError("not text")  # answered by Body.MUST_BE, never shown as is
+    return value
+
+
+IsoTime = Annotated[AwareDatetime, BeforeValidator(_text_only), Field(strict=False)]
 
 
 class PinBody(Body):
@@ -91,7 +104,32 @@ class PinBody(Body):
         max_length=MESSAGE_ID_MAX_CHARS,
         description="The message it was taken from ('Remember' on a message): its source.",
     )
-    USAGE: ClassVar[str] = '{"text": "...", "messageId": "..." (optional)}'
+    role: Role | None = Field(
+        default=None,
+        description=(
+            "Who said that message. With createdAt and excerpt it describes a message older "
+            "than memory's window, which memory no longer holds; a message still in the "
+            "window is its own source whatever is sent."
+        ),
+    )
+    createdAt: IsoTime | None = Field(
+        default=None, description="When that message was said, if known (ISO 8601, with zone)."
+    )
+    excerpt: str | None = Field(
+        default=None,
+        description=(
+            "That message's words the pin was taken from, when the pin's text is not them "
+            "(shortened); default the pin's text. Memory keeps 160 characters of it."
+        ),
+    )
+    USAGE: ClassVar[str] = (
+        '{"text": "..."} and, optionally, the message it came from: "messageId" and, for '
+        'a message older than memory\'s window, "role", "createdAt" and "excerpt"'
+    )
+    MUST_BE: ClassVar[Mapping[str, str]] = {
+        "role": '"user" or "assistant"',
+        "createdAt": "an ISO 8601 date and time with its time zone",
+    }
 
 
 class PinTextBody(Body):
@@ -113,11 +151,11 @@ class Forgot(BaseModel):
     crons: int
 
 
-def body_error(exc: RequestValidationError, usage: str) -> str:
+def body_error(exc: RequestValidationError, body: type[Body]) -> str:
     """One sentence for a body the route cannot take; it never repeats what was sent."""
     first = exc.errors()[0] if exc.errors() else {}
     kind, loc = first.get("type", ""), tuple(first.get("loc", ()))
-    field = loc[1] if len(loc) == 2 and isinstance(loc[1], str) else None
+    field = loc[1] if len(loc) >= 2 and isinstance(loc[1], str) else None
     if kind == "json_invalid":
         problem = "The request body is not valid JSON"
     elif kind == "missing" and field is None:
@@ -131,8 +169,8 @@ def body_error(exc: RequestValidationError, usage: str) -> str:
     elif kind == "string_too_long":
         problem = f'The "{field}" field is too long'
     else:
-        problem = f'The "{field}" field must be a string'
-    return f"{problem}: send {usage}."
+        problem = f'The "{field}" field must be {body.MUST_BE.get(field, "a string")}'
+    return f"{problem}: send {body.USAGE}."
 
 
 def refusal(exc: AIMindError) -> tuple[int, str]:
@@ -149,13 +187,13 @@ class MemoryRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
         handler = super().get_route_handler()
         hints = get_type_hints(self.endpoint).values()
-        usage = next((h.USAGE for h in hints if isinstance(h, type) and issubclass(h, Body)), "")
+        body = next((h for h in hints if isinstance(h, type) and issubclass(h, Body)), Body)
 
         async def answer(request: Request) -> Response:
             try:
                 return await handler(request)
             except RequestValidationError as exc:
-                return error_reply(422, body_error(exc, usage))
+                return error_reply(422, body_error(exc, body))
             except SessionTokenError as exc:
                 return error_reply(401, exc.message)
             except AIMindError as exc:
@@ -211,9 +249,18 @@ router = APIRouter(prefix="/api/chat", tags=["chat memory"], route_class=MemoryR
 )
 async def pin(body: PinBody, identity: Caller, memory: Memory) -> Response:
     """Pin ``text`` as the user's own: it stays through every compaction. With
-    ``messageId`` (a message of memory's window), that message is the pin's source.
-    Text already pinned becomes the user's pin."""
-    made = await memory.pin(identity, body.text, message_id=body.messageId)
+    ``messageId``, that message is the pin's source: memory's copy of it while it is in
+    memory's window; an older one (the page shows the whole conversation) as ``role``,
+    ``createdAt`` and ``excerpt`` describe it — the user is the authority on where their
+    own pin came from. Text already pinned becomes the user's pin."""
+    made = await memory.pin(
+        identity,
+        body.text,
+        message_id=body.messageId,
+        role=body.role,
+        created_at=body.createdAt,
+        excerpt=body.excerpt,
+    )
     return json_reply(pin_dto(made), 201)
 
 

@@ -20,7 +20,9 @@ ours (SPEC §8). In order, it refuses with ``{"detail": "<one sentence>"}``:
    empty a transcript, a store search ``langgraph dev`` crashes on), and, in place of the
    500, a route's failure on a request those rules know it may fail on.
 
-A body is read (up to the limit) and handed on unchanged. It is parsed only when it may
+Each refusal goes out as ``adapters.server.refusals`` answers: with the CORS headers the
+server's own errors carry, so a browser on another origin reads it. A body is read (up
+to the limit) and handed on unchanged. It is parsed only when it may
 hold something to refuse — a ``\\u`` escape, a raw NUL, ``chat:``, or a route with a
 rule — so a plain turn costs one scan of its bytes. A body that is not JSON is left to
 the route, which answers it as it always has.
@@ -35,7 +37,6 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
@@ -46,6 +47,7 @@ from adapters.server.memory_threads import (
     THREAD_ID_KEYS,
     names_memory_thread,
 )
+from adapters.server.refusals import refuse
 from adapters.server.request_limits import BODY_LIMIT_ENV, RequestLimits
 from memory.session import MEMORY_THREAD_PREFIX
 
@@ -141,7 +143,7 @@ class RequestGuard:
             return
         problem = _url_problem(scope)
         if problem is not None:
-            await self._refuse(scope, receive, send, problem)
+            await self._refuse(scope, receive, send, problem, inner=self.app)
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -232,12 +234,21 @@ class RequestGuard:
                 raise
             await self._refuse(scope, receive, send, (UNPROCESSABLE, sentence))
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send, problem: Refusal) -> None:
+    async def _refuse(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        problem: Refusal,
+        *,
+        inner: ASGIApp | None = None,
+    ) -> None:
+        """``inner``: given before any body was read (a preflight may be handed on to it)."""
         status, sentence = problem
         if scope["type"] == "websocket":
             await WebSocketClose(POLICY_VIOLATION, reason=sentence[:120])(scope, receive, send)
             return
-        await JSONResponse({"detail": sentence}, status_code=status)(scope, receive, send)
+        await refuse(scope, receive, send, status, sentence, inner=inner)
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -21,8 +21,9 @@ import logging
 import traceback
 from pathlib import Path
 
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from adapters.server.refusals import refuse
 
 __all__ = ["GENERIC_ERROR", "UnhandledErrors", "log_unhandled"]
 
@@ -61,5 +62,4 @@ class UnhandledErrors:
         except Exception as exc:
             log_unhandled(exc)
             if not started:
-                response = JSONResponse({"detail": GENERIC_ERROR}, status_code=500)
-                await response(scope, receive, send)
+                await refuse(scope, receive, send, 500, GENERIC_ERROR)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from memory.limits import PIN_EXCERPT_CHARS
 from tests.browser.conftest import act, open_panel, screenshot, send, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -328,3 +329,68 @@ def test_a_reload_shows_the_whole_conversation_with_memory_in_the_panel(
     expect(page.locator("#memory-status")).to_contain_text(f"{window} turn")
     expect(page.locator("#summary-text")).not_to_have_text("Nothing summarised yet.")
     screenshot(page, "24-whole-conversation-restored")
+
+
+OLD = "My cousin Ada plays the cello on Sunday mornings."
+OLD_LONG = (
+    "Some background on the venue: the old library on Elm Street has a reading room for "
+    "about eighty people, a small kitchen behind the stacks, a ramp at the side entrance, "
+    "a piano nobody has tuned for years, and a caretaker who locks the doors at ten sharp "
+    "every evening, so any event there has to end well before that, cleaning included."
+)
+"""Over a pin's 300 characters, and no decision: no compaction pins it by itself."""
+OLD_SHORT = "The library closes at ten; the event ends before that."
+
+
+def test_remembering_a_message_older_than_memorys_window_shows_where_it_came_from(
+    open_page: Callable[..., Page],
+) -> None:
+    """The page shows the whole conversation, memory keeps 4 turns: "Remember" on a message
+    6 turns back names it in the panel — with its time when the page saw it said, without
+    one after a reload (the transcript has none), with its own words when the pin shortens
+    them."""
+    page = open_page()
+    for text in (OLD, OLD_LONG, *(f"Question {n}: what else?" for n in range(4))):
+        send(page, text)
+    # 6 turns sent; memory's window holds at most 4 and has folded the first ones.
+    expect(page.locator("#memory-status")).to_have_text(re.compile(r"^[1-4] turns? in window"))
+    expect(page.locator("#memory-status")).to_contain_text("last compaction")
+
+    first = page.locator("#messages li.user").first
+    first.get_by_role("button", name="Remember").click()
+    expect(first.get_by_role("button", name="Remember")).to_have_text("Remembered")
+    open_panel(page)
+    said = pin_item(page, OLD).locator(".pin-source figcaption")
+    expect(said).to_contain_text("You said this, word for word · ")
+    expect(said.locator("time")).to_have_text(SHORT_TIME)
+
+    page.reload()
+    wait_idle(page)
+    open_panel(page)
+    expect(pin_item(page, OLD).locator(".pin-source figcaption time")).to_have_text(SHORT_TIME)
+
+    long_item = page.locator("#messages li.user").nth(1)
+    expect(long_item.locator(".text")).to_have_text(OLD_LONG)
+    long_item.get_by_role("button", name="Remember").click()
+    editor = long_item.locator(".editor")
+    editor.get_by_role("textbox").fill(OLD_SHORT)
+    editor.get_by_role("button", name="Remember").click()
+    shortened = pin_item(page, OLD_SHORT)
+    expect(shortened.locator(".pin-origin")).to_contain_text("Pinned by you · ")
+    expect(shortened.locator(".pin-source figcaption")).to_have_text("You said")
+    expect(shortened.locator(".pin-source blockquote")).to_contain_text(
+        "Some background on the venue: the old library on Elm Street"
+    )
+
+    reply = page.locator("#messages li.assistant").first
+    reply_text = reply.locator(".text").inner_text().strip()
+    assert PIN_EXCERPT_CHARS < len(reply_text) <= 300, "the offline model's first answer"
+    reply.get_by_role("button", name="Remember").click()
+    answer_pin = pins(page).last
+    expect(answer_pin.locator(".pin-text")).to_have_text(reply_text)
+    expect(answer_pin.locator(".pin-source figcaption")).to_have_text("The assistant said")
+    # Longer than an excerpt: its start, as memory keeps a source's words.
+    expect(answer_pin.locator(".pin-source blockquote")).to_contain_text(reply_text[:80])
+    expect(pins(page)).to_have_count(3)
+    shortened.scroll_into_view_if_needed()
+    screenshot(page, "25-remember-an-old-message")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 import pytest
 
@@ -13,10 +14,11 @@ from memory.errors import (
     AIMindError,
     PinLimitError,
     PinNotFoundError,
+    PinSourceError,
     PinTextError,
     SummaryTextError,
 )
-from memory.limits import MemoryLimits
+from memory.limits import PIN_EXCERPT_CHARS, MemoryLimits
 
 from .helpers import GatedCompactor, new_token, settled, turn
 
@@ -45,6 +47,63 @@ async def test_a_user_pin_is_in_the_next_context_and_survives_every_compaction(
         state = await mem.load(token)
     assert state.pins[0] == pin  # never evicted for a compactor's pin, same id and place
     assert len(state.pins) == MemoryLimits().pinned_max
+
+
+async def test_a_pin_from_a_message_older_than_the_window_names_it_as_described(
+    db_url: str,
+) -> None:
+    """The page shows the whole conversation; memory keeps its window. A pin from an older
+    message is sourced from what the user says of it; one in the window from memory's copy,
+    whatever is said. The source is stored, and stays through later compactions."""
+    token = new_token()
+    said_at = datetime(2024, 3, 3, 14, 5, tzinfo=UTC)
+    long_words = "We weighed three venues. " * 8 + "In the end the harbour hall won."
+    async with open_memory(db_url) as mem:
+        await mem.append_turn(token, turn("hello", "hi", user_id="u1", assistant_id="a1"))
+        old = await mem.pin(
+            token,
+            "The venue is the harbour hall.",
+            message_id="old-7",
+            role="assistant",
+            created_at=said_at,
+            excerpt=long_words,
+        )
+        verbatim = await mem.pin(token, "Bring the projector.", message_id="old-8", role="user")
+        unnamed = await mem.pin(token, "Doors open at six.", message_id="old-9")
+        windowed = await mem.pin(
+            token, "hello", message_id="u1", role="assistant", excerpt="not what was said"
+        )
+        future = await mem.pin(
+            token,
+            "Catering by noon.",
+            message_id="old-10",
+            role="user",
+            created_at=datetime(2999, 1, 1, tzinfo=UTC),
+        )
+        with pytest.raises(PinSourceError, match="user"):
+            await mem.pin(token, "x", message_id="m", role="system")  # type: ignore[arg-type]
+        with pytest.raises(PinSourceError, match="id"):
+            await mem.pin(token, "x", role="user")
+        for i in range(12):  # compactions fold the window: the sources stay
+            await mem.append_turn(token, turn(f"We decided to add agenda item {i}.", "Noted."))
+        stored = {p.id: p for p in await mem.pins(token)}
+
+    (source,) = old.sources
+    assert (source.message_id, source.role, source.created_at) == ("old-7", "assistant", said_at)
+    assert source.excerpt.startswith("We weighed three venues.") and source.excerpt.endswith("…")
+    assert len(source.excerpt) <= PIN_EXCERPT_CHARS
+    (source,) = verbatim.sources
+    assert (source.role, source.excerpt, source.created_at) == (
+        "user",
+        "Bring the projector.",
+        None,
+    )
+    assert unnamed.sources == ()  # no role: not named, as before
+    (source,) = windowed.sources  # memory's own copy wins
+    assert (source.message_id, source.role, source.excerpt) == ("u1", "user", "hello")
+    assert future.sources[0].created_at == future.pinned_at  # never said after it was pinned
+    for pin in (old, verbatim, windowed, future):
+        assert stored[pin.id].sources == pin.sources
 
 
 async def test_pins_refuse_bad_text_and_a_full_set_of_user_pins(db_url: str) -> None:

@@ -21,15 +21,22 @@ import pytest
 
 from adapters.server.memory_threads import MEMORY_THREAD_REFUSED
 from adapters.server.request_guard import BAD_PATH, BAD_TEXT
+from adapters.server.request_limits import RequestLimits
 from memory import open_memory
 from memory.session import hash_token, memory_thread_id, new_token
 from tests.production.conftest import SECRET, Cluster, human
 from tests.server.agent_chat_ui import AgentChatUI
 from tests.support.edge_requests import (
+    CROSS_ORIGIN,
+    FOREIGN_ORIGIN,
     MALFORMED_RUNS,
     MB,
+    SERVER_ERROR_PATH,
     chunked_body,
+    cors_headers,
+    edge_refusals,
     memory_thread_requests,
+    preflight,
 )
 
 pytestmark = pytest.mark.e2e
@@ -302,3 +309,35 @@ async def test_agent_chat_ui_lists_each_conversation_by_its_first_message(
     assert empty not in listed  # no run yet: no graph_id, as on langgraph dev
     other = AgentChatUI(memory_env.replicas[0].base_url, "chat", new_token())
     assert await other.thread_list() == []
+
+
+async def test_a_browser_on_another_origin_reads_each_refusal(memory_env: Cluster) -> None:
+    """Aegra's CORS layer wraps our middleware, so each refusal of ours carries exactly the
+    CORS headers of Aegra's own 404, once; preflights never reach us (the same on
+    ``langgraph dev``, whose CORS layer is inside ours: ``tests/server/test_cross_origin.py``)."""
+    token, other = new_token(), new_token()
+    memory_thread = memory_thread_id(hash_token(token, SECRET.encode()))
+    limit = RequestLimits.from_env({}).max_body_bytes
+    async with memory_env.http(0) as client:
+        for origin in (CROSS_ORIGIN, FOREIGN_ORIGIN):
+            own = await client.get(SERVER_ERROR_PATH, headers={"Origin": origin, HEADER: token})
+            assert own.status_code == 404
+            expected = cors_headers(own)
+            assert own.headers.get_list("access-control-allow-origin") == ["*"]
+            for refusal in edge_refusals(token, other, memory_thread, limit):
+                answer = await client.request(
+                    refusal.method,
+                    refusal.path,
+                    headers={**refusal.headers, "Origin": origin},
+                    content=refusal.content,
+                )
+                one_sentence(answer, refusal.status)
+                assert cors_headers(answer) == expected, refusal.name
+            ours = await client.get("/api/chat/memory", headers={"Origin": origin, HEADER: token})
+            assert ours.status_code == 200 and cors_headers(ours) == expected
+            usual = await client.options(f"{SERVER_ERROR_PATH}/state", headers=preflight(origin))
+            refused = await client.options(
+                f"/threads/{memory_thread}/state", headers=preflight(origin)
+            )
+            assert refused.status_code == usual.status_code == 200
+            assert cors_headers(refused) == cors_headers(usual)

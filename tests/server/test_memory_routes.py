@@ -115,6 +115,66 @@ async def test_a_session_corrects_its_memory_through_the_sdk(deployment: Deploym
     assert after["summary"] == "A party plan." and after["pins"] == []
 
 
+async def test_remember_on_a_message_older_than_the_window_names_that_message(
+    deployment: Deployment,
+) -> None:
+    """The page shows the whole conversation; memory keeps 4 turns. "Remember" on the first
+    message, 6 turns back, sends what the page knows of it, and the pin names it; a message
+    still in the window is named from memory's own copy. Malformed descriptions are 422s."""
+    client = sdk(deployment, deployment.token())
+    thread = await client.threads.create()
+    first = "My cousin Ada plays the cello on Sunday mornings."
+    await client.runs.wait(thread["thread_id"], "chat", input=human(first, "m-first"))
+    for n in range(5):
+        await client.runs.wait(thread["thread_id"], "chat", input=human(f"Question {n}?", f"q{n}"))
+    state = await client.threads.get_state(thread["thread_id"])
+    shown = {m["id"]: m for m in state["values"]["messages"]}
+    assert "m-first" in shown  # the page shows it (the chat thread's transcript) …
+    window = (await client.http.get("/api/chat/thread"))["messages"]
+    assert "m-first" not in {m["id"] for m in window}  # … memory's window no longer holds it
+
+    old = await client.http.post(
+        "/api/chat/memory/pins", json={"text": first, "messageId": "m-first", "role": "user"}
+    )
+    (source,) = old["sources"]
+    assert source == {"messageId": "m-first", "role": "user", "excerpt": first, "createdAt": None}
+    answer = next(m for m in state["values"]["messages"] if m["type"] == "ai")
+    said_at = "2024-03-03T14:05:00+00:00"
+    shortened = await client.http.post(
+        "/api/chat/memory/pins",
+        json={
+            "text": "The assistant's first answer.",
+            "messageId": answer["id"],
+            "role": "assistant",
+            "createdAt": said_at,
+            "excerpt": str(answer["content"]),
+        },
+    )
+    (source,) = shortened["sources"]
+    assert source["role"] == "assistant" and source["createdAt"] == said_at
+    assert source["excerpt"] and source["excerpt"] != shortened["text"]
+    recent = await client.http.post(
+        "/api/chat/memory/pins",
+        json={"text": "Question 4?", "messageId": "q4", "role": "assistant"},
+    )
+    assert recent["sources"][0]["role"] == "user"  # memory's copy: the user said it
+    assert recent["sources"][0]["createdAt"].startswith("20")
+    assert (await panel(client))["pins"] == [old, shortened, recent]
+
+    async with http(deployment) as raw:
+        key = {"X-Api-Key": client.http.client.headers["x-api-key"]}
+        for bad, says in (
+            ({"messageId": "m", "role": "system"}, '"user" or "assistant"'),
+            ({"messageId": "m", "role": "user", "createdAt": "2024-03-03T14:05"}, "time zone"),
+            ({"messageId": "m", "role": "user", "createdAt": 1709474700}, "ISO 8601"),
+            ({"role": "user"}, "id"),
+        ):
+            refused = await raw.post(
+                "/api/chat/memory/pins", json={"text": "Keep this.", **bad}, headers=key
+            )
+            assert says in one_sentence(refused, 422), bad
+
+
 async def test_the_raw_routes_answer_and_refuse_in_one_sentence(deployment: Deployment) -> None:
     token = deployment.token()
     mine = {SESSION_HEADER: token}
@@ -211,7 +271,9 @@ async def test_both_openapi_documents_list_the_routes(deployment: Deployment) ->
             assert entry["summary"] and {"401", "503"} <= set(entry["responses"]), (path, method)
     post = spec["paths"]["/api/chat/memory/pins"]["post"]
     assert "201" in post["responses"] and {"409", "422"} <= set(post["responses"])
-    assert "requestBody" in post
+    body = post["requestBody"]["content"]["application/json"]["schema"]
+    fields = spec["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]]["properties"]
+    assert {"text", "messageId", "role", "createdAt", "excerpt"} <= set(fields)
 
 
 # --- forget the session everywhere ---------------------------------------------------------------

@@ -4,13 +4,19 @@
 client could name a thread: its path, a body's ``thread_id``, a search's ``ids``, a
 prune's ``thread_ids``, a run's checkpoint or config. The routes of ``langgraph dev``
 and Aegra together: a route one server lacks still has to be refused, not 404'd by luck.
+``edge_refusals`` lists one request per kind of refusal the edge answers by itself, for
+reading them from another origin (``cors_headers``, ``preflight``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
+
+import httpx
 
 RUN_ID = "1f0c1a2e-0000-4000-8000-000000000001"
 CHECKPOINT_ID = "1f0c1a2e-0000-6000-8000-000000000002"
@@ -81,3 +87,72 @@ def memory_thread_requests(
         ("POST", "/runs/wait", {**run, "config": {"configurable": {"thread_id": thread_id}}}),
         ("POST", "/runs/wait", {**run, "checkpoint": {"thread_id": thread_id}}),
     ]
+
+
+# --- read from another origin ------------------------------------------------------------------
+
+CROSS_ORIGIN = "http://localhost:3000"
+"""agent-chat-ui's development server: a browser client on another origin."""
+FOREIGN_ORIGIN = "http://elsewhere.example"
+"""An origin a configured allow-list leaves out."""
+SERVER_ERROR_PATH = "/threads/00000000-0000-4000-8000-000000000000"
+"""A thread no one has: the server's own 404, the reference for its CORS headers."""
+
+
+@dataclass(frozen=True)
+class EdgeRefusal:
+    """A request the HTTP edge answers by itself, and the status it answers with."""
+
+    name: str
+    method: str
+    path: str
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+    content: bytes | None = None
+
+
+def edge_refusals(token: str, other: str, memory_thread: str, body_limit: int) -> list[EdgeRefusal]:
+    """One request per refusal our middleware answers itself (``token`` and ``other`` are two
+    sessions; ``body_limit`` the server's ``AIMIND_MAX_BODY_MB`` in bytes)."""
+    mine = {"X-AIMind-Session": token}
+    as_json = {**mine, "Content-Type": "application/json"}
+    return [
+        EdgeRefusal("two tokens", "GET", "/api/chat/memory", 401, {**mine, "X-Api-Key": other}),
+        EdgeRefusal("memory thread path", "GET", f"/threads/{memory_thread}/state", 403, mine),
+        EdgeRefusal(
+            "memory thread in a body",
+            "POST",
+            "/threads/search",
+            403,
+            as_json,
+            json.dumps({"ids": [memory_thread]}).encode(),
+        ),
+        EdgeRefusal("NUL in a path", "GET", "/threads/ab%00cd", 422, mine),
+        EdgeRefusal(
+            "NUL in a body", "POST", "/threads", 422, as_json, b'{"metadata": {"k": "a\\u0000"}}'
+        ),
+        EdgeRefusal(
+            "body rule", "POST", "/threads", 422, as_json, b'{"ttl": {"strategy": "keep_latest"}}'
+        ),
+        EdgeRefusal(
+            "body too large", "POST", "/threads/search", 413, as_json, b" " * (body_limit + 1)
+        ),
+    ]
+
+
+def cors_headers(response: httpx.Response) -> list[tuple[str, str]]:
+    """The response's ``Access-Control-*`` and ``Vary`` headers, every copy, sorted."""
+    return sorted(
+        (name.lower(), value)
+        for name, value in response.headers.multi_items()
+        if name.lower().startswith("access-control-") or name.lower() == "vary"
+    )
+
+
+def preflight(origin: str, method: str = "GET") -> dict[str, str]:
+    """What a browser sends before a request with a session header from ``origin``."""
+    return {
+        "Origin": origin,
+        "Access-Control-Request-Method": method,
+        "Access-Control-Request-Headers": "content-type,x-aimind-session",
+    }

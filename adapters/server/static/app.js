@@ -19,7 +19,8 @@ import { restorePage } from "./restore.js";
 import { closeOpenCards, recheckOpenCards, runTasklist, TASKLIST_PREFIX } from "./review.js";
 import { lastAiMessage, streamRun } from "./stream.js";
 import {
-  addMessage, askConfirm, clearError, finishMessage, markTruncated, scrollToEnd, setMessageId,
+  addMessage, askConfirm, clearError, finishMessage, markSaidNow, markTruncated, scrollToEnd,
+  setMessageId,
   setText, showActivity, showError, ui,
 } from "./view.js";
 
@@ -64,6 +65,7 @@ async function sendChat(text, messageId) {
     if (!answer.text.trim()) throw new HumanError(EMPTY_ANSWER);
     setText(bubble, answer.text);
     setMessageId(bubble, answer.id);
+    markSaidNow(bubble);
     finishMessage(bubble);
     const messages = result.values?.messages;
     transcriptEnded(Array.isArray(messages) && messages.length ? messages.at(-1)?.id : answer.id);
@@ -130,6 +132,7 @@ async function submit() {
   turnStarted();
   const id = uuid();
   const bubble = addMessage("user", text, { id });
+  markSaidNow(bubble);
   finishMessage(bubble);
   const cut = truncation();
   if (cut && [...action.stored].length > cut.cap) markTruncated(bubble, cut.cap);

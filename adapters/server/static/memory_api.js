@@ -11,10 +11,12 @@ const SENTENCES = { sentences: true };
 
 const pinPath = (id) => `${PINS_PATH}/${encodeURIComponent(id)}`;
 
-/** Pin ``text`` ("remember this"); ``messageId`` names the message it came from. */
-export function pinText(text, messageId) {
-  const body = messageId ? { text, messageId } : { text };
-  return requestJson("POST", PINS_PATH, body, SENTENCES);
+/** Pin ``text`` ("remember this"). ``from``: what the page knows of the message it came
+ *  from — ``{messageId, role, createdAt, excerpt}``, each optional — so the pin names that
+ *  message even when memory's window no longer holds it. */
+export function pinText(text, from = {}) {
+  const known = Object.entries(from).filter(([, value]) => value);
+  return requestJson("POST", PINS_PATH, { text, ...Object.fromEntries(known) }, SENTENCES);
 }
 
 /** Change a pin's text (it becomes the user's). */

@@ -1,16 +1,19 @@
 // "Remember" on a message of the conversation, the user's or the assistant's: pins its text
-// — or only the part of it the user selected — with its message id, so the pin's source is
-// that message (SPEC §9a, POST /api/chat/memory/pins). A pin holds at most a few hundred
-// characters: a longer text opens an editor under the message to shorten it first, and
-// says so.
+// — or only the part of it the user selected — with what the page knows of that message
+// (its id, who said it, when if the page saw it said, and its words when the pin is a
+// shortened version of them), so the pin's source is that message even when it is older
+// than memory's window (SPEC §9a, POST /api/chat/memory/pins). A pin holds at most a few
+// hundred characters: a longer text opens an editor under the message to shorten it
+// first, and says so.
 
 import { textEditor } from "./editor.js";
 import { HumanError } from "./http.js";
 import { pinText } from "./memory_api.js";
-import { memoryLimits, refreshMemoryPanel } from "./memory_panel.js";
+import { memoryLimits, refreshMemoryPanel, truncation } from "./memory_panel.js";
 import { clearError, showActivity, showError, ui } from "./view.js";
 
 const REMEMBERED = "Remembered";
+const ROLES = new Set(["user", "assistant"]);
 const chars = (text) => [...text].length;
 const number = (n) => n.toLocaleString("en");
 
@@ -35,8 +38,21 @@ function textToPin(item) {
   return (item.querySelector(".text")?.innerText ?? "").trim();
 }
 
-async function pinAndSay(item, text, control) {
-  await pinText(text, item.dataset.messageId || undefined);
+/** What the page knows of ``item``'s message; ``words``: the text the pin was taken from,
+ *  sent only when the pin does not say it word for word (it was shortened). */
+function messageOf(item, pinned, words) {
+  if (!item.dataset.messageId) return {};
+  const cap = truncation()?.cap;
+  return {
+    messageId: item.dataset.messageId,
+    role: ROLES.has(item.dataset.role) ? item.dataset.role : undefined,
+    createdAt: item.dataset.createdAt,
+    excerpt: words && words !== pinned ? [...words].slice(0, cap).join("") : undefined,
+  };
+}
+
+async function pinAndSay(item, text, control, words = text) {
+  await pinText(text, messageOf(item, text, words));
   control.textContent = REMEMBERED;
   showActivity(`Remembered: “${text.length > 80 ? `${text.slice(0, 79)}…` : text}” is pinned in memory.`);
   await refreshMemoryPanel();
@@ -60,7 +76,7 @@ function openShortener(item, text, control) {
       "shorten it to what should be remembered.",
     onCancel: close,
     async onSave(value) {
-      await pinAndSay(item, value, control);
+      await pinAndSay(item, value, control, text);
       close();
     },
   });

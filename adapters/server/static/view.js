@@ -75,6 +75,12 @@ export function finishMessage(item, state = "done") {
   }
 }
 
+/** The page saw ``item`` said just now: "Remember" can say when, even once memory's window
+ *  has moved past it (for a message restored from the transcript the page does not know). */
+export function markSaidNow(item) {
+  item.dataset.createdAt = new Date().toISOString();
+}
+
 /** Name the message id of an item once the server has said it. */
 export function setMessageId(item, id) {
   if (id) item.dataset.messageId = id;
