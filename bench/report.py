@@ -11,7 +11,16 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from bench import agent, compaction_latency, dev_queue, peers, recall, replicas, roundtrips
+from bench import (
+    agent,
+    changes,
+    compaction_latency,
+    dev_queue,
+    peers,
+    recall,
+    replicas,
+    roundtrips,
+)
 from bench.common import Profile
 from bench.common import target as _target
 
@@ -28,7 +37,7 @@ PACKAGES = (
     "langchain",
     "langmem",
 )
-REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue, agent, replicas)
+REPORTING = (roundtrips, compaction_latency, peers, recall, dev_queue, agent, replicas, changes)
 """Benchmarks that give their own targets and README section."""
 BENCHES = (
     "turn_cost",
