@@ -434,10 +434,56 @@ def _raw_tail(raw: str, rest: str) -> str:
     return raw[-len(rest) :] if rest and len(rest) <= len(raw) else raw
 
 
+# --- Arrangements (issue 30): a scheduled event or a booking stated as a plain fact --------
+# "The weekly sync is on Tuesdays at 10.", "The deadline for the report is Friday.",
+# "Set the alarm for 6:30.": decided, though no decision word says so. Only with a day,
+# date or time, and only of events that are arranged (not "my birthday is on Tuesday").
+
+_EVENTS = word_set(
+    """
+    meeting meetings sync syncs standup standups stand-up review retro retrospective demo
+    call appointment deadline launch release kickoff kick-off offsite party dinner lunch
+    breakfast brunch wedding ceremony reception interview class lesson session workshop
+    presentation rehearsal exam surgery delivery viewing inspection checkup check-up pickup
+    pick-up drop-off dropoff check-in checkout flight train bus ferry reservation booking
+    trip visit meetup huddle 1:1 one-on-one planning practice training handover cutover
+    deploy deployment migration shift
+    """
+)
+"""Events that are arranged: the subject of an arrangement."""
+_ARRANGED = re.compile(
+    r"^(?:(?:the|our|my|your|this|next|every|each)\s+)?(?:[\w'-]+\s+){0,3}?(?P<event>[\w:-]+)"
+    r"(?:\s+(?:for|with|of)\s+(?:the\s+|our\s+|my\s+)?[\w' -]{1,30}?)?"
+    r"\s+(?:is|are|will be)\s+(?:now\s+|always\s+|still\s+)?"
+    r"(?:on|at|every|set for|scheduled for|due|due on|planned for|booked for|fixed for)?\s*"
+    r"(?P<rest>.+)$"
+)
+_SET_FOR = re.compile(
+    r"^(?:please\s+)?(?:set|schedule|put)\s+(?:it|the|a|an|my|our|this)\b(?P<rest>.*)"
+    r"\b(?:for|to|at|on)\s+(?P<when>.+)$"
+)
+_WHEN = re.compile(
+    r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|"
+    r"tomorrow|tonight|today|noon|midnight|morning|evening|afternoon|january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)s?\b"
+)
+"""A day, date or time: what makes a statement about an event an arrangement."""
+
+
+def _arranged(s: str) -> float:
+    """An event with a when ("the sprint review is on Thursdays at 3 pm"), or an
+    instruction to set one ("set the meeting with the landlord for 5 pm tomorrow")."""
+    if (m := _ARRANGED.match(s)) and m.group("event") in _EVENTS and _WHEN.search(m["rest"]):
+        return PLAN
+    if (m := _SET_FOR.match(s)) and _WHEN.search(m.group("when")):
+        return PLAN
+    return 0.0
+
+
 def _frames(s: str, raw: str) -> float:
     if _disqualified(s) or not _enough(s):
         return 0.0
-    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw))
+    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s))
 
 
 def decision_strength(sentence: str) -> float:
