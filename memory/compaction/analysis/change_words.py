@@ -14,7 +14,6 @@ EN_CORRECTION = (
     "scratch that",
     "no wait",
     "wait no",
-    "^wait",
     "^updated",
     "^changed",
     "^moved",
@@ -62,6 +61,7 @@ EN_CORRECTION = (
 
 EN_CORRECTION_WEAK = (
     "actually",
+    "^wait",
     "instead",
     "rather than",
     "^no,",
@@ -293,6 +293,38 @@ EN_MONTHS = {
     "dec": 12,
 }
 EN_RELATIVE_DAYS = ("today", "tonight", "tomorrow", "this weekend", "next weekend", "weekend")
+EN_TRAVEL_MODES = {
+    "fly": "air",
+    "flying": "air",
+    "flew": "air",
+    "by plane": "air",
+    "by air": "air",
+    "drive": "car",
+    "driving": "car",
+    "drove": "car",
+    "by car": "car",
+    "take the train": "train",
+    "taking the train": "train",
+    "by train": "train",
+    "take the bus": "bus",
+    "taking the bus": "bus",
+    "by bus": "bus",
+    "by coach": "bus",
+    "take the ferry": "boat",
+    "taking the ferry": "boat",
+    "by boat": "boat",
+    "by ferry": "boat",
+    "cycle": "bike",
+    "cycling": "bike",
+    "by bike": "bike",
+    "walk": "foot",
+    "walking": "foot",
+    "on foot": "foot",
+}
+"""How one travels, said as a verb or "by …": the kind of value "fly" and "drive" share
+(not the nouns "train", "taxi": a booked train is a thing, not a way of going)."""
+EN_CHANGE_LABELS = ("^change of plan", "^change of plans", "^plan change", "^new plan", "^update:")
+"""A sentence opened as a change of plan states the decision as it now holds."""
 EN_COLOURS = word_set(
     "red blue green yellow black white grey gray pink purple orange brown beige navy silver "
     "gold teal"
@@ -452,6 +484,25 @@ ZH_RELATIVE_DAYS = (
     "下周",
     "下个月",
 )
+ZH_TRAVEL_MODES = {
+    "坐飞机": "air",
+    "飞过去": "air",
+    "坐高铁": "train",
+    "坐火车": "train",
+    "坐动车": "train",
+    "坐大巴": "bus",
+    "坐汽车": "bus",
+    "开车": "car",
+    "自驾": "car",
+    "打车": "taxi",
+    "坐地铁": "metro",
+    "骑车": "bike",
+    "走路": "foot",
+    "步行": "foot",
+}
+"""How one travels (坐高铁, 开车): the kind of value 坐飞机 and 开车 share."""
+ZH_CHANGE_LABELS = ("^计划有变", "^计划变了", "^临时改", "^更正")
+"""A sentence opened as a change of plan."""
 ZH_COLOURS = (
     "红色",
     "蓝色",

@@ -352,8 +352,12 @@ _TIME_LED = re.compile(
     r"(?:开|交|办|去|见|出发|集合|上线|发布|吃饭|碰头|聚餐|坐|飞|见面|举行|举办|开始|提交|截止)"
 )
 """周一上午九点开周会, 下周三交设计稿: a when, then what is done (a subject is not needed)."""
-_RIDE_AT = re.compile(r"(?:坐|乘|搭)(?:" + _TIME + r")+的(?:高铁|火车|动车|飞机|航班|大巴|车)")
-"""回程坐周日晚上六点的高铁: the ride chosen by its time."""
+_RIDE_AT = re.compile(
+    r"(?:坐|乘|搭|订了|订好了|订的)(?:" + _TIME + r")+的(?:高铁|火车|动车|飞机|航班|大巴|车)"
+)
+"""回程坐周日晚上六点的高铁, 机票订了周四早上七点的航班: the ride chosen by its time."""
+_BOOKED_IS = re.compile(r"(?:订|预订|预定|约|定)的是[^，。！？,]{2,}")
+"""餐厅订的是靠窗的8号桌: what was booked, said as a fact."""
 _ONLY_SCOPE = re.compile(
     r"(?:先|暂时|暂|今年|这次|目前|这版|这一版|本版|这个版本|这期|本期|第一版|一期)(?:先)?"
     r"只(?:做|上|支持|开放|发|接)"
@@ -370,6 +374,8 @@ def _arranged(text: str) -> float:
     if _PAST.search(text) or _VAGUE_TIME.search(text):
         return 0.0
     if _SET_AT.search(text) or _ONLY_SCOPE.search(text) or _RIDE_AT.search(text):
+        return RULE
+    if _BOOKED_IS.search(text):
         return RULE
     if _TIME_LED.search(text) or _HELD_AT.search(text):
         return COMMITMENT

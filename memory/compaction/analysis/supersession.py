@@ -94,6 +94,7 @@ _EN = {
     "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
     "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
     "failure": _phrase_pattern(cw.EN_FAILURE, False),
+    "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
     "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
 }
@@ -103,6 +104,7 @@ _ZH = {
     "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
     "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
     "failure": _phrase_pattern(cw.ZH_FAILURE, True),
+    "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
 }
@@ -182,6 +184,14 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
         ),
     ),
+    (
+        "travel",
+        re.compile(
+            r"\b("
+            + "|".join(sorted(map(re.escape, cw.EN_TRAVEL_MODES), key=len, reverse=True))
+            + r")\b"
+        ),
+    ),
     ("colour", re.compile(r"\b(" + "|".join(sorted(cw.EN_COLOURS)) + r")\b")),
     ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
 )
@@ -222,6 +232,7 @@ _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"{_ZH_NUM}\s*(" + "|".join(sorted(cw.ZH_DURATION_UNITS, key=len, reverse=True)) + r")"
         ),
     ),
+    ("travel", re.compile("(" + "|".join(cw.ZH_TRAVEL_MODES) + ")")),
     ("colour", re.compile("(" + "|".join(cw.ZH_COLOURS) + ")")),
     ("name", re.compile(r"[A-Za-z][A-Za-z0-9.+#-]*(?:\s+[A-Z][A-Za-z0-9.+#-]*)*")),
     ("number", re.compile(r"(\d+(?:\.\d+)?)")),
@@ -278,6 +289,8 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
         if g[5] or g[6]:
             return _clock(int(g[5] or g[6]), 0)
         return {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}[g[7]]
+    if kind == "travel":
+        return cw.EN_TRAVEL_MODES[g[0]]
     if kind == "date":
         if g[0]:
             return f"{cw.EN_MONTHS[g[0]]}-{int(g[1])}"
@@ -333,6 +346,8 @@ def _zh_value(kind: str, m: re.Match[str]) -> str | None:
         return str(number) if kind == "people" else f"{number} {cw.ZH_DURATION_UNITS[g[1]]}"
     if kind == "name":
         return None if _CODE.match(m.group().strip()) else m.group().strip().lower()
+    if kind == "travel":
+        return cw.ZH_TRAVEL_MODES[g[0]]
     return g[0] if g else m.group()
 
 
@@ -385,6 +400,8 @@ class Said:
     change: Change | None
     weak: bool
     """The change is marked only by words that also just carry on a conversation."""
+    labelled: bool
+    """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
     additive: bool
     tentative: bool
     booking: Literal["request", "done"] | None
@@ -471,8 +488,9 @@ def _said_english(sentence: str) -> Said:
     return Said(
         values=_kinds(found),
         subject=subject,
-        change=change,
+        change="correction" if change is None and _EN["label"].search(s) else change,
         weak=weak,
+        labelled=bool(_EN["label"].search(s)),
         additive=bool(_EN["additive"].search(s)),
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
@@ -500,8 +518,9 @@ def _said_chinese(sentence: str) -> Said:
     return Said(
         values=_kinds(found),
         subject=_zh_units(words),
-        change=change,
+        change="correction" if change is None and _ZH["label"].search(sentence) else change,
         weak=weak,
+        labelled=bool(_ZH["label"].search(sentence)),
         additive=bool(_ZH["additive"].search(sentence)),
         tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
         booking=booking,
@@ -615,15 +634,37 @@ def _failed_request(new: Said, earlier: Sequence[Said]) -> tuple[int, ...]:
     return (len(earlier) - 1,) if fits else ()
 
 
+def _about(new: Said, old: Said) -> bool:
+    """About the same thing: a subject word or a value (not a mere number) shared, and
+    neither's subject words go beyond the other's."""
+    return _same_subject(new, old) and _tied(new, old)
+
+
+def _recent(new: Said, olds: Sequence[Said]) -> range:
+    """The last decision, and the ones just before it about the same thing as ``new`` (a
+    request and its confirmation): what a sentence without a clear change word may change."""
+    start = len(olds) - RECENT_DECISIONS
+    while start > 0 and _about(new, olds[start - 1]) and _about(new, olds[start]):
+        start -= 1
+    return range(max(start, 0), len(olds))
+
+
+def _anaphoric(new: Said) -> bool:
+    """A correction that names only the new thing ("换成小李", "make it the grey one"): it
+    means the last decision."""
+    return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
+
+
 def replacement(sentence: str, earlier: Sequence[str], *, decided: bool) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
-    to be pinned: ``decided`` (it states a decision), or a correction or reversal that
-    replaces something."""
+    to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
+    correction or reversal that replaces something."""
     new = said(sentence)
+    decided = decided or new.labelled
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
-    recent = range(max(0, len(olds) - RECENT_DECISIONS), len(olds))
+    recent = _recent(new, olds)
     gone: set[int] = set()
     reason = ""
     if new.change in ("correction", "reversal"):
@@ -634,7 +675,12 @@ def replacement(sentence: str, earlier: Sequence[str], *, decided: bool) -> Repl
                 s if i in recent and _weakly(new, o, decided) else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]
-        gone.update(_best(scores))
+        picked = _best(scores)
+        if not picked and new.change == "correction" and not new.weak and _anaphoric(new):
+            picked = (len(olds) - 1,)
+        if picked and picked[0] in recent:  # the request and its confirmation change together
+            picked += tuple(i for i in recent if _new_values(new, olds[i], weak=False))
+        gone.update(picked)
         reason = new.change
     elif new.change == "failure":
         found = _failed_request(new, olds)
