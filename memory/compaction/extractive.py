@@ -102,22 +102,28 @@ def fold_pins(
     Each sentence is weighed against the decisions held so far (the previous pins, then
     this fold's): one that restates a decision is not pinned again; one that replaces a
     decision (``supersession.replacement``) takes its place — a previous pin goes to
-    the replaced list, one of this fold is dropped, so only the later is pinned.
+    the replaced list, one of this fold is dropped, so only the later is pinned. How many
+    messages ago each decision was said goes with it (the last previous pin: just before
+    this fold; older ones: long ago).
     """
-    held: list[tuple[str, bool]] = [(p, True) for p in pinned]  # (decision, previous pin)
+    # (decision, previous pin, the index of the message that said it)
+    held: list[tuple[str, bool, int | None]] = [(p, True, None) for p in pinned]
+    if held:
+        held[-1] = (held[-1][0], True, -1)
     replaced: list[str] = []
-    for message in folded:
+    for index, message in enumerate(folded):
         for sentence, decided in marked_sentences(message.text):
-            texts = [t for t, _ in held]
+            texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
-            change = replacement(sentence, texts, decided=decided)
+            ages = [None if at is None else index - at for _, _, at in held]
+            change = replacement(sentence, texts, decided=decided, ages=ages)
             gone = set(change.replaced)
-            replaced += [t for i, (t, previous) in enumerate(held) if i in gone and previous]
+            replaced += [t for i, (t, previous, _) in enumerate(held) if i in gone and previous]
             held = [h for i, h in enumerate(held) if i not in gone]
             if change.pin:
-                held.append((sentence, False))
-    return [t for t, previous in held if not previous], replaced
+                held.append((sentence, False, index))
+    return [t for t, previous, _ in held if not previous], replaced
 
 
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:

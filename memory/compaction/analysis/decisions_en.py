@@ -455,27 +455,39 @@ _ARRANGED = re.compile(
     r"^(?:(?:the|our|my|your|this|next|every|each)\s+)?(?:[\w'-]+\s+){0,3}?(?P<event>[\w:-]+)"
     r"(?:\s+(?:for|with|of)\s+(?:the\s+|our\s+|my\s+)?[\w' -]{1,30}?)?"
     r"\s+(?:is|are|will be)\s+(?:now\s+|always\s+|still\s+)?"
-    r"(?:on|at|every|set for|scheduled for|due|due on|planned for|booked for|fixed for)?\s*"
-    r"(?P<rest>.+)$"
+    r"(?P<prep>on|at|every|set for|scheduled for|due|due on|planned for|booked for|fixed for|"
+    r"for)?\s*(?P<rest>.+)$"
 )
 _SET_FOR = re.compile(
     r"^(?:please\s+)?(?:set|schedule|put)\s+(?:it|the|a|an|my|our|this)\b(?P<rest>.*)"
     r"\b(?:for|to|at|on)\s+(?P<when>.+)$"
 )
 _WHEN = re.compile(
-    r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|"
-    r"tomorrow|tonight|today|noon|midnight|morning|evening|afternoon|january|february|march|"
-    r"april|may|june|july|august|september|october|november|december)s?\b"
+    r"^(?:the\s+|every\s+|next\s+|this\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\d{1,2}:\d{2}\b|"
+    r"\d{1,2}(?:st|nd|rd|th)\b|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"weekday|weekend|morning|evening|afternoon)s?\b|tomorrow\b|tonight\b|today\b|noon\b|"
+    r"midnight\b|(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)"
 )
-"""A day, date or time: what makes a statement about an event an arrangement."""
+"""A day, date or time opening what follows: what makes a statement about an event an
+arrangement ("… is on Tuesdays at 10", not "… is 4 stars" or "… is 105 minutes long")."""
+_AT_HOUR = re.compile(r"^\d{1,2}\b(?!\s*(?:people|persons|guests|minutes|hours|nights|%))")
 
 
-def _arranged(s: str) -> float:
+def _when(prep: str | None, rest: str) -> bool:
+    return bool(_WHEN.match(rest) or (prep == "at" and _AT_HOUR.match(rest)))
+
+
+def _arranged(s: str, raw: str) -> float:
     """An event with a when ("the sprint review is on Thursdays at 3 pm"), or an
-    instruction to set one ("set the meeting with the landlord for 5 pm tomorrow")."""
-    if (m := _ARRANGED.match(s)) and m.group("event") in _EVENTS and _WHEN.search(m["rest"]):
-        return PLAN
-    if (m := _SET_FOR.match(s)) and _WHEN.search(m.group("when")):
+    instruction to set one ("set the meeting with the landlord for 5 pm tomorrow"); not
+    an event word in a name ("Alexander Bed and Breakfast is …")."""
+    m = _ARRANGED.match(s)
+    if m and m.group("event") in _EVENTS and _when(m.group("prep"), m.group("rest")):
+        named = re.search(rf"\b{re.escape(m.group('event'))}\b", raw, re.IGNORECASE)
+        if (named and not named.group()[0].isupper()) or m.start("event") == 0:
+            return PLAN
+    if (m := _SET_FOR.match(s)) and _when(None, m.group("when")):
         return PLAN
     return 0.0
 
@@ -483,7 +495,7 @@ def _arranged(s: str) -> float:
 def _frames(s: str, raw: str) -> float:
     if _disqualified(s) or not _enough(s):
         return 0.0
-    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s))
+    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s, raw))
 
 
 def decision_strength(sentence: str) -> float:

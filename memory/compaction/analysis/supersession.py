@@ -4,36 +4,43 @@ A later sentence replaces an earlier decision when it is about the same thing an
 something else of it. What both sentences say is read three ways (``Said``):
 
 - **values**, typed by kind: a number of people, a date, a time of day, a duration, an
-  amount of money, a colour, a name or tool (capitalised or Latin words: "PostgreSQL",
-  "Lotus Garden"), other numbers. "Table for 4" and "make it 6 people" hold people 4 and
-  6; "周二上午十点" and "周四下午三点" dates and times;
+  amount of money, a way of travelling (fly, drive, 坐高铁), a colour, a name or tool
+  (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
+  "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
+  "周四下午三点" dates and times;
 - **subject words**: content words that are neither values nor words of the decision
   frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
   compared by their two-character units, so 主持 meets 主持人;
 - **change words** (``change_words``, data): a correction ("actually", "make it",
   "不对", "改成", "还是…吧"), a reversal ("not … after all", "cancelled", "取消", "不再"),
-  a booking that failed ("not available", "订不了"); words that add a decision beside
-  the earlier one ("also", "the way back", "另外", "回程"); a question or a hedge.
+  a booking that failed ("not available", "订不了"), a change of plan opening the
+  sentence ("Change of plans: …", which makes it a decision); words that add a decision
+  beside the earlier one ("also", "the way back", "另外", "回程"); a question or a hedge.
 
 The rules, in order of the evidence they need, each conservative:
 
-1. **New value** (a decision, no change word needed): the last decision, when it has the
-   same subject (a subject word shared, one's subject words within the other's) and
-   exactly one kind of value both hold differs ("I want to book a table for 19:00" →
-   "Your table is booked at the Bedouin for 18:00 on Sunday"). Two kinds differing is
-   another booking, not a change; so is a new value for an older decision.
+1. **New value** (a decision, no change word needed): the last decision (with the ones
+   just before it about the same thing: a request and its confirmation), said in the
+   last three messages, when it has the same subject (a subject word shared, one's
+   subject words within the other's) and exactly one kind of value both hold differs
+   ("Book a table for 2 at 7 pm" → "All set: the table is now for 3 people at 7 pm").
+   Two kinds differing is another booking, not a change; so is a new value for an older
+   decision.
 2. **Correction**: a corrected sentence replaces the one earlier decision it most likely
    means — a new value of a kind both hold, and the most subject words and values
    shared, the newest among equals ("Actually, make it 6 people" → the last decision with
    a number of people; "不对，改成 MySQL 吧" → the last one naming a tool). Words that
    also just carry on a conversation ("actually", "instead", "还是…吧", 不X了) count only
-   for the last decision, in a decision or with a subject word or value shared.
+   for the last decisions (as in rule 1), in a decision or with a subject word or value
+   shared, and a weak correction must bring a new value. A strong correction naming only
+   the new thing ("换成大伟") means the last decision.
 3. **Reversal**: a reversed sentence that shares a subject word or a value with the
    earlier decision and adds no date, time or number of its own ("We're not using AWS
    after all"; "we won't deploy on Fridays" drops nothing about AWS).
-4. **Failed booking**: replaces the newest decision when it is a booking request ("book
-   a table for 8 at 15:45" → "That time is all booked up"); the failure's own dates,
-   times and numbers, if any, must be the request's.
+4. **Failed booking**: replaces the newest decision when it is a booking request of the
+   last two turns ("book a table for 8 at 15:45" → "That time is all booked up"); the
+   failure's own dates, times and numbers, if any, must be the request's, and it names no
+   other thing booked ("no taxi" does not answer "book a room").
 
 Never from a question, a hedge, or a sentence that adds a decision. A correction or
 reversal that replaces something is a decision itself (the caller pins it); a failed
@@ -61,9 +68,16 @@ _CODE = re.compile(r"^(?=[A-Za-z-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9-]{4,}$|^[A-Z]{6,
 MIN_SCORE = 1
 RECENT_DECISIONS = 1
 """Without a clear change word ("make it", "改成", "cancelled") a sentence replaces only the
-last decision held: further back, a new value is more likely another booking (replaying
-MultiWOZ's dialogues one after another, most such replacements of older decisions crossed
-from one dialogue into the next)."""
+last decision held (with the ones just before it about the same thing): further back, a
+new value is more likely another booking (replaying MultiWOZ's dialogues one after
+another, most such replacements of older decisions crossed from one dialogue into the
+next)."""
+RECENT_MESSAGES = 3
+"""… and only one said in the last three messages (a request, its confirmation, the change
+and its confirmation): not one from an earlier exchange."""
+FAILURE_MESSAGES = 4
+"""A failed booking answers a request of the last two turns (the assistant may first ask
+for the day or the number of people)."""
 
 
 # --- phrases -------------------------------------------------------------------------
@@ -623,10 +637,15 @@ def _best(scores: Sequence[int]) -> tuple[int, ...]:
     return (max(i for i, s in enumerate(scores) if s == top),)
 
 
-def _failed_request(new: Said, earlier: Sequence[Said]) -> tuple[int, ...]:
-    """Rule 4: the newest decision, when it is a booking request the failure can mean: it
-    names nothing the request does not ("no taxi" does not answer "book a room")."""
-    newest = earlier[-1]
+def _failed_request(
+    new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
+) -> tuple[int, ...]:
+    """Rule 4: the newest decision, when it is a booking request said in the message
+    before (or the same) and the failure can mean it: it names nothing the request does
+    not ("no taxi" does not answer "book a room")."""
+    newest, age = earlier[-1], ages[-1]
+    if age is None or age > FAILURE_MESSAGES:
+        return ()
     if newest.booking != "request" or not _adds_no_detail(new, newest):
         return ()
     named, asked = new.subject & cw.EN_BOOKED_KINDS, newest.subject & cw.EN_BOOKED_KINDS
@@ -640,13 +659,18 @@ def _about(new: Said, old: Said) -> bool:
     return _same_subject(new, old) and _tied(new, old)
 
 
-def _recent(new: Said, olds: Sequence[Said]) -> range:
+def _recent(new: Said, olds: Sequence[Said], ages: Sequence[int | None]) -> list[int]:
     """The last decision, and the ones just before it about the same thing as ``new`` (a
-    request and its confirmation): what a sentence without a clear change word may change."""
+    request and its confirmation), said in the last ``RECENT_MESSAGES`` messages: what a
+    sentence without a clear change word may change."""
     start = len(olds) - RECENT_DECISIONS
     while start > 0 and _about(new, olds[start - 1]) and _about(new, olds[start]):
         start -= 1
-    return range(max(start, 0), len(olds))
+    return [
+        i
+        for i in range(max(start, 0), len(olds))
+        if (age := ages[i]) is not None and age <= RECENT_MESSAGES
+    ]
 
 
 def _anaphoric(new: Said) -> bool:
@@ -655,16 +679,24 @@ def _anaphoric(new: Said) -> bool:
     return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
 
 
-def replacement(sentence: str, earlier: Sequence[str], *, decided: bool) -> Replacement:
+def replacement(
+    sentence: str,
+    earlier: Sequence[str],
+    *,
+    decided: bool,
+    ages: Sequence[int | None] | None = None,
+) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
     to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
-    correction or reversal that replaces something."""
+    correction or reversal that replaces something. ``ages``: how many messages ago each
+    earlier decision was said (None: long ago; default: all just now)."""
     new = said(sentence)
     decided = decided or new.labelled
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
-    recent = _recent(new, olds)
+    ages = [0] * len(olds) if ages is None else ages
+    recent = _recent(new, olds, ages)
     gone: set[int] = set()
     reason = ""
     if new.change in ("correction", "reversal"):
@@ -683,7 +715,7 @@ def replacement(sentence: str, earlier: Sequence[str], *, decided: bool) -> Repl
         gone.update(picked)
         reason = new.change
     elif new.change == "failure":
-        found = _failed_request(new, olds)
+        found = _failed_request(new, olds, ages)
         return Replacement(found, "failed booking", decided) if found else Replacement(pin=decided)
     if decided:
         same = {i for i in recent if _new_value(new, olds[i])}
