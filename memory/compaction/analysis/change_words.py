@@ -368,7 +368,9 @@ ZH_REVERSAL_WEAK: tuple[str, ...] = ()
 question, not a decision. 不X了 ("柯基不养了") is weak too, unless X is one of
 ``ZH_NOT_ANYMORE_IDIOMS``."""
 ZH_NOT_ANYMORE_IDIOMS = word_set("错 行 好 早 少 多 对 够 久 远 是 了 见 起 动 住 及 太 得 巧 到")
-"""不X了 where X is one of these is not "no longer X" (不错了, 不早了, 不行了 …)."""
+"""不X了 where X starts with one of these is not "no longer X" (不错了, 不早了, 不行了 …)."""
+ZH_DECLINES = word_set("用 必")
+"""不用了 ("no need"), 不必了: declining an offer, not dropping a decision (不用订了 is one)."""
 
 ZH_FAILURE = (
     "订不了",

@@ -122,7 +122,7 @@ _ZH = {
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
 }
-_ZH_NOT_ANYMORE = re.compile(r"不([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3}了")
+_ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
 _CONTRACTIONS = (
     (re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b"), r"\1"),  # MultiWOZ's "is n't"
@@ -523,7 +523,7 @@ def _said_chinese(sentence: str) -> Said:
     change, weak = _change(_ZH, sentence)
     if change is None:
         m = _ZH_NOT_ANYMORE.search(sentence)
-        if m and m.group(1) not in cw.ZH_NOT_ANYMORE_IDIOMS:
+        if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
             change, weak = "reversal", True
     booking = None
     if any(b in sentence for b in cw.ZH_BOOKING_REQUEST):
