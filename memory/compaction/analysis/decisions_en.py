@@ -323,6 +323,11 @@ def is_bare_confirmation(sentence: str) -> bool:
     return bool(_BARE_CONFIRMATION.match(_normalise(sentence)))
 
 
+def normalised(sentence: str) -> str:
+    """The sentence as these rules read it (``supersession`` reads it so too)."""
+    return _normalise(sentence)
+
+
 def _normalise(sentence: str) -> str:
     """Lower case, plain quotes and dashes, contractions spelled out."""
     s = sentence.translate(_PUNCT).lower()

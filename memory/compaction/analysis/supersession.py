@@ -50,12 +50,13 @@ booking is not. Pure functions, cached per sentence; no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from memory.compaction.analysis import change_words as cw
+from memory.compaction.analysis import decisions_en
 from memory.compaction.analysis.sentences import is_chinese
 from memory.compaction.analysis.words import EN_STOPWORDS, content_words
 
@@ -124,27 +125,29 @@ _ZH = {
 }
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
-_CONTRACTIONS = (
-    (re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b"), r"\1"),  # MultiWOZ's "is n't"
-    (re.compile(r"\bwon't\b"), "will not"),
-    (re.compile(r"\bcan't\b"), "can not"),
-    (re.compile(r"n't\b"), " not"),
-    (re.compile(r"'re\b"), " are"),
-    (re.compile(r"'ll\b"), " will"),
-    (re.compile(r"'ve\b"), " have"),
-    (re.compile(r"'m\b"), " am"),
-    (re.compile(r"\blet's\b"), "let us"),
-    (re.compile(r"\b(it|that|this|what|there|here)'s\b"), r"\1 is"),
-)
-_SPACES = re.compile(r"\s+")
+_SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
+"""MultiWOZ's tokenised text: "is n't", "they 're"."""
 
 
 def _english(text: str) -> str:
-    """Lower case, plain quotes, contractions spelled out."""
-    s = text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})).lower()
-    for pattern, repl in _CONTRACTIONS:
-        s = pattern.sub(repl, s)
-    return _SPACES.sub(" ", s).strip()
+    """Lower case, plain quotes, contractions spelled out, as the decision rules read it."""
+    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
+
+
+def _values(
+    patterns: Sequence[tuple[str, re.Pattern[str]]],
+    value: Callable[[str, re.Match[str]], str | None],
+    text: str,
+    blank: str,
+) -> tuple[list[tuple[str, str]], str]:
+    """Every typed value the patterns find, in their order, and the text without them."""
+    found: list[tuple[str, str]] = []
+    for kind, pattern in patterns:
+        for m in pattern.finditer(text):
+            if (v := value(kind, m)) is not None:
+                found.append((kind, v))
+        text = pattern.sub(blank, text)
+    return found, text
 
 
 # --- values ----------------------------------------------------------------------------
@@ -476,13 +479,7 @@ def _tentative(hedges: re.Pattern[str], text: str, failure: re.Pattern[str]) -> 
 
 def _said_english(sentence: str) -> Said:
     s = _english(sentence)
-    found: list[tuple[str, str]] = []
-    rest = s
-    for kind, pattern in _EN_VALUES:
-        for m in pattern.finditer(rest):
-            if (value := _en_value(kind, m)) is not None:
-                found.append((kind, value))
-        rest = pattern.sub(" ", rest)
+    found, rest = _values(_EN_VALUES, _en_value, s, " ")
     names = _en_names(sentence)
     found += [("name", n) for n in names]
     found += [("code", t.lower()) for t in _EN_TOKEN.findall(sentence) if _CODE.match(t)]
@@ -512,13 +509,7 @@ def _said_english(sentence: str) -> Said:
 
 
 def _said_chinese(sentence: str) -> Said:
-    found: list[tuple[str, str]] = []
-    rest = sentence
-    for kind, pattern in _ZH_VALUES:
-        for m in pattern.finditer(rest):
-            if (value := _zh_value(kind, m)) is not None:
-                found.append((kind, value))
-        rest = pattern.sub("，", rest)
+    found, rest = _values(_ZH_VALUES, _zh_value, sentence, "，")
     words = [w for w in content_words(rest) if w not in cw.ZH_FRAME and not w.isascii()]
     change, weak = _change(_ZH, sentence)
     if change is None:
