@@ -16,6 +16,12 @@ price, phone, reference, choice …) where the text says them verbatim, each ask
 once. The facts are the datasets' own annotation, so no rule here was tuned on them.
 Several dialogues chained in one session make a long conversation: a user's months of
 bookings with one assistant.
+
+Each dialogue also carries its state changes (``Dialogue.changes``): the datasets' own
+dialogue states (MultiWOZ's ``metadata``, CrossWOZ's ``sys_state``) traced turn by turn,
+every slot whose value was overwritten by another (the user changed the time, a booking
+failed and another was made), with the slots' final values. The decision-change bench
+(``bench/changes.py``) asks whether the final pins still assert an overwritten value.
 """
 
 from __future__ import annotations
@@ -90,13 +96,73 @@ CROSSWOZ_SLOTS = {
 CROSSWOZ_ACTS = frozenset({"Inform", "Recommend", "Select"})
 
 
+STATE_EMPTY = frozenset(
+    {"", "not mentioned", "dontcare", "don't care", "dont care", "do n't care", "none", "?"}
+)
+"""Dialogue-state values that say no value is set."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A slot (``domain-slot``) whose value ``old`` the dialogue state overwrote with ``new``."""
+
+    slot: str
+    old: str
+    new: str
+
+
 @dataclass(frozen=True, slots=True)
 class Dialogue:
-    """One dialogue: its turns and the facts said in it (answer, category)."""
+    """One dialogue: its turns and the facts said in it (answer, category), and its state
+    changes with the slots' final values."""
 
     id: str
     turns: list[tuple[str, str]]
     facts: list[tuple[str, str]]
+    changes: tuple[Change, ...] = ()
+    final_state: tuple[tuple[str, str], ...] = ()
+
+
+def state_changes(
+    states: Iterable[dict[str, str]],
+) -> tuple[tuple[Change, ...], tuple[tuple[str, str], ...]]:
+    """Every overwritten value of a sequence of flat states (``domain-slot`` -> value), in
+    order, and the last value of each slot. Values are compared lower-cased and stripped;
+    an empty one (``STATE_EMPTY``) neither sets nor overwrites a value."""
+    current: dict[str, str] = {}
+    changes: list[Change] = []
+    for state in states:
+        for slot, raw in state.items():
+            value = raw.strip().lower()
+            if value in STATE_EMPTY:
+                continue
+            if slot in current and current[slot] != value:
+                changes.append(Change(slot, current[slot], value))
+            current[slot] = value
+    return tuple(changes), tuple(sorted(current.items()))
+
+
+def _multiwoz_states(log: list[dict[str, Any]]) -> Iterable[dict[str, str]]:
+    """The belief state after each system turn: booking and search slots of every domain."""
+    for turn in log:
+        for domain, parts in (turn.get("metadata") or {}).items():
+            yield {
+                f"{domain}-{slot}": value
+                for part in ("book", "semi")
+                for slot, value in parts.get(part, {}).items()
+                if slot != "booked" and isinstance(value, str)
+            }
+
+
+def _crosswoz_states(messages: list[dict[str, Any]]) -> Iterable[dict[str, str]]:
+    """The system's state after each system turn (the slots it searched or chose by)."""
+    for message in messages:
+        for domain, slots in (message.get("sys_state") or {}).items():
+            yield {
+                f"{domain}-{slot}": value
+                for slot, value in slots.items()
+                if slot != "selectedResults" and isinstance(value, str)
+            }
 
 
 def _read(source: Path, corpus: str, split: str) -> dict[str, Any]:
@@ -158,7 +224,9 @@ def multiwoz(data: dict[str, Any]) -> list[Dialogue]:
                 category = MULTIWOZ_SLOTS.get(slot)
                 if category and act.split("-")[-1] in MULTIWOZ_ACTS:
                     facts.append((" ".join(words[start : end + 1]).strip(" .,!?"), category))
-        out.append(Dialogue(dialogue_id, _pairs([t["text"] for t in log]), _unique(facts)))
+        changes, final = state_changes(_multiwoz_states(log))
+        turns = _pairs([t["text"] for t in log])
+        out.append(Dialogue(dialogue_id, turns, _unique(facts), changes, final))
     return out
 
 
@@ -173,7 +241,9 @@ def crosswoz(data: dict[str, Any]) -> list[Dialogue]:
                 category = CROSSWOZ_SLOTS.get(slot)
                 if category and intent in CROSSWOZ_ACTS and value and value in message["content"]:
                     facts.append((value, category))
-        out.append(Dialogue(dialogue_id, _pairs([m["content"] for m in messages]), _unique(facts)))
+        changes, final = state_changes(_crosswoz_states(messages))
+        turns = _pairs([m["content"] for m in messages])
+        out.append(Dialogue(dialogue_id, turns, _unique(facts), changes, final))
     return out
 
 

@@ -26,6 +26,13 @@ first, up to ``SUMMARY_CHARS``. Token counters are ``count_tokens_approximately`
 compaction it starts, timed apart, as it runs off the answer's path), stored bytes
 and rows of the thread, characters per model call, summarisation calls per 100
 turns; each as peer / ours.
+
+Fair by construction: every contestant gets the same conversation, the same replies and
+the same summary rule, and summarisation requests (ours' included) are not counted in
+characters per model call, so the longer compaction prompt ours sends (it also asks for
+``replaced_decisions``) costs no figure here, and the instant model names no replaced
+pin (``replaced_decisions`` stays empty, its default), so the key gives ours nothing the
+peers lack: ours keeps the pins it made, as a model that names none would.
 """
 
 from __future__ import annotations

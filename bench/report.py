@@ -13,6 +13,7 @@ from typing import Any
 
 from bench import (
     agent,
+    changes,
     compaction_latency,
     dev_queue,
     memory_edits,
@@ -50,6 +51,7 @@ REPORTING = (
     smalltalk,
     memory_edits,
     outage,
+    changes,
 )
 """Benchmarks that give their own targets and README section."""
 BENCHES = (

@@ -2,9 +2,12 @@
 
 It pins every sentence of the folded turns — the user's or the assistant's —
 that states a decision (``memory.compaction.analysis.decisions``), unless it only restates one
-already pinned, and merges the rest into the summary by salience
-(``analysis.summary``). Offline and deterministic; no file or network I/O, so it runs
-inside the event loop (jieba is loaded off it first, ``analysis.segmenter.ready_for``).
+already pinned; a later decision about the same thing replaces the earlier one, a previous
+pin or one of the same fold (``analysis.supersession``: a new value, a correction, a
+reversal), and the replaced previous pins are returned as ``replaced_decisions``. The rest
+merges into the summary by salience (``analysis.summary``). Offline and deterministic; no
+file or network I/O, so it runs inside the event loop (jieba is loaded off it first,
+``analysis.segmenter.ready_for``).
 """
 
 from __future__ import annotations
@@ -15,38 +18,63 @@ from memory.compaction import CompactionRequest
 from memory.compaction.analysis.decisions import decision_strength, is_bare_confirmation
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
-from memory.compaction.analysis.summary import merge_summary
+from memory.compaction.analysis.summary import TAIL, merge_summary
+from memory.compaction.analysis.supersession import replacement, said
 from memory.compaction.analysis.words import content_words
 from memory.compaction.pins import merge_pins
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
 from memory.text import normalize
 
+HISTORY_LABEL = "Since changed: "
+"""A replaced pin goes to the summary as history, marked so: what held before the change."""
+TAIL_LABELS = tuple(style.label for style in TAIL.values())
 RESTATED_SHARE = 0.7
 """A decision whose content words are this much covered by an earlier pin restates it
 ("Understood: PostgreSQL in production." after "We decided to use PostgreSQL in production.")."""
 
 
-def _restates(key: str, words: set[str], earlier: list[tuple[str, set[str]]]) -> bool:
-    """Said before: contained in an earlier pin, or mostly its words and no new number."""
+def _restates(sentence: str, earlier: list[str]) -> bool:
+    """Said before: contained in an earlier decision, or mostly its words with no new number
+    ("item 7" after "item 6"), no other value of a kind both hold ("MySQL" after
+    "PostgreSQL") and no change ("We're not doing the Big Sur trip anymore" after "We're
+    doing the road trip to Big Sur")."""
+    what = said(sentence)
+    if what.change is not None:
+        return False
+    key, words, values = normalize(sentence), set(content_words(sentence)), what.values
 
-    def covered(old_words: set[str]) -> bool:
-        new = words - old_words
-        if any(ch.isdigit() for word in new for ch in word):
-            return False  # "item 7" after "item 6" is a new decision
+    def covered(old: str) -> bool:
+        old_values = said(old).values
+        if any(v - old_values[kind] for kind, v in values.items() if kind in old_values):
+            return False
+        old_words = set(content_words(old))
+        if any(ch.isdigit() for word in words - old_words for ch in word):
+            return False
         return bool(words) and len(words & old_words) >= RESTATED_SHARE * len(words)
 
-    return any(key in old_key or covered(old_words) for old_key, old_words in earlier)
+    return any(key in normalize(old) or covered(old) for old in earlier)
 
 
-def decision_sentences(text: str) -> list[str]:
-    """The message's sentences that state a decision, in order.
+def with_history(summary: str, replaced: Sequence[str]) -> str:
+    """The previous summary with the replaced pins as its newest lines (before the list of
+    mentions that ends it), marked ``HISTORY_LABEL``: the summary may keep what held
+    before a change, ranked with the rest."""
+    if not replaced:
+        return summary
+    lines = summary.splitlines()
+    tail = [lines.pop()] if lines and lines[-1].startswith(TAIL_LABELS) else []
+    return "\n".join([*lines, *(f"- {HISTORY_LABEL}{pin}" for pin in replaced), *tail])
+
+
+def marked_sentences(text: str) -> list[tuple[str, bool]]:
+    """The message's sentences, in order, each with whether it states a decision.
 
     A bare confirmation ("Booked!", "预订成功。") takes the sentence after it as its
     object: "Booked! Your reference number is 7GAWK763." is one decision.
     """
     sentences = split_sentences(text)
-    out: list[str] = []
+    out: list[tuple[str, bool]] = []
     i = 0
     while i < len(sentences):
         sentence = sentences[i]
@@ -54,26 +82,54 @@ def decision_sentences(text: str) -> list[str]:
             after = sentences[i + 1]
             joined = sentence + ("" if is_chinese(sentence) else " ") + after
             if decision_strength(joined) > 0:
-                out.append(joined)
+                out.append((joined, True))
                 i += 2
                 continue
-        if decision_strength(sentence) > 0:
-            out.append(sentence)
+        out.append((sentence, decision_strength(sentence) > 0))
         i += 1
     return out
 
 
+def decision_sentences(text: str) -> list[str]:
+    """The message's sentences that state a decision, in order (``marked_sentences``)."""
+    return [sentence for sentence, decided in marked_sentences(text) if decided]
+
+
+def fold_pins(
+    folded: Sequence[ChatThreadMessage], pinned: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """The folded turns' new decisions, in order, and the previous pins they replace.
+
+    Each sentence is weighed against the decisions held so far (the previous pins, then
+    this fold's): one that restates a decision is not pinned again; one that replaces a
+    decision (``supersession.replacement``) takes its place — a previous pin goes to
+    the replaced list, one of this fold is dropped, so only the later is pinned. How many
+    messages ago each decision was said goes with it (the last previous pin: just before
+    this fold; older ones: long ago).
+    """
+    # (decision, previous pin, the index of the message that said it)
+    held: list[tuple[str, bool, int | None]] = [(p, True, None) for p in pinned]
+    if held:
+        held[-1] = (held[-1][0], True, -1)
+    replaced: list[str] = []
+    for index, message in enumerate(folded):
+        for sentence, decided in marked_sentences(message.text):
+            texts = [t for t, _, _ in held]
+            if decided and _restates(sentence, texts):
+                continue
+            ages = [None if at is None else index - at for _, _, at in held]
+            change = replacement(sentence, texts, decided=decided, ages=ages)
+            gone = set(change.replaced)
+            replaced += [t for i, (t, previous, _) in enumerate(held) if i in gone and previous]
+            held = [h for i, h in enumerate(held) if i not in gone]
+            if change.pin:
+                held.append((sentence, False, index))
+    return [t for t, previous, _ in held if not previous], replaced
+
+
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
     """The folded turns' decisions, in order, that no earlier pin already states."""
-    earlier = [(normalize(p), set(content_words(p))) for p in pinned]
-    out: list[str] = []
-    for message in folded:
-        for sentence in decision_sentences(message.text):
-            key, words = normalize(sentence), set(content_words(sentence))
-            if not _restates(key, words, earlier):
-                earlier.append((key, words))
-                out.append(sentence)
-    return out
+    return fold_pins(folded, pinned)[0]
 
 
 class ExtractiveCompactor:
@@ -91,12 +147,13 @@ class ExtractiveCompactor:
         return self.compact_sync(request)
 
     def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
-        pins = new_pins(request.folded, request.pinned_decisions)
+        pins, replaced = fold_pins(request.folded, request.pinned_decisions)
+        known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(
-            request.summary,
+            with_history(request.summary, replaced),
             request.folded,
-            known=merge_pins(request.pinned_decisions, pins, self.limits),  # the pins to be
+            known=known,  # the pins to be
             limit=self.limits.summary_chars,
             kept=[m.text for m in request.kept],
         )
-        return CompactionOutput(summary=summary, pinned_decisions=pins)
+        return CompactionOutput(summary=summary, pinned_decisions=pins, replaced_decisions=replaced)

@@ -13,21 +13,29 @@ from memory.models import ChatThreadMessage, CompactionOutput
 
 INSTRUCTIONS = (
     "You maintain the short-term memory of one chat conversation.\n"
-    'Fold the messages under "fold" into the memory and return JSON with exactly two keys:\n'
+    'Fold the messages under "fold" into the memory and return JSON with these keys:\n'
     '- "summary": the background facts of the whole conversation so far (at most '
     "{summary_chars} characters), merging the previous summary with the folded messages: "
     "names, dates, times, numbers, places, amounts, facts, choices made and questions still "
     "open. Drop greetings, thanks, compliments, small talk and text a side repeats every "
     "turn. When space runs out, drop the least informative older details first, never the "
-    "newest facts.\n"
+    'newest facts. It may keep how a decision changed ("moved from March 3 to April 10").\n'
     '- "pinned_decisions": the complete list of durable decisions, constraints, rules and '
     "commitments stated or agreed by either side, the user or the assistant (at most "
     "{pinned_max} items, each at most {pin_chars} characters, each one self-contained "
-    "sentence with its concrete details). Not suggestions, hedges, open questions, "
-    'pleasantries or sympathy that merely use such words ("you must be tired", "I always '
-    'enjoy our chats", "别担心"). Keep every previous pin unless a newer decision '
+    "sentence with its concrete details), as they hold now. Not suggestions, hedges, open "
+    'questions, pleasantries or sympathy that merely use such words ("you must be tired", '
+    '"I always enjoy our chats", "别担心"). Keep every previous pin unless a newer decision '
     "replaces it; add new ones.\n"
-    "Write both in the language the conversation is in.\n"
+    '- "replaced_decisions": the previous pins, copied verbatim from '
+    '"previous_pinned_decisions", that a newer decision replaces: a new value for the same '
+    'thing ("make it 6 people", "we moved the launch to April 10"), a correction '
+    '("actually", "instead", "scratch that", "不对", "改成", "换成", "还是…吧") or a reversal '
+    '("we\'re not using AWS after all", "取消", "不再…"). Pin the new decision as it holds '
+    "now and name the old pin here; [] when nothing changed. A previous pin you leave out "
+    "without naming it here is kept. Never name a pin about something else: two decisions "
+    "of the same kind (two dates, two tools, an outbound and a return trip) both stay.\n"
+    "Write the summary and new pins in the language the conversation is in.\n"
     'The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.\n'
     "Write plain text only: no tool data, prompts or internal state."
 )

@@ -70,10 +70,14 @@ async def test_streamed_tool_call_round_trip(provider: OpenAIStub, memory_url: s
     first, second = provider.requests
     assert first["model"] == "stub-chat-model" and first["stream"] is True
     assert "calculator" in [t["function"]["name"] for t in first["tools"]]
-    tool_reply = [m for m in second["messages"] if m["role"] == "tool"]
-    assert tool_reply == [{"role": "tool", "content": "42", "tool_call_id": "call_calc_1"}] or (
-        tool_reply and tool_reply[0]["content"] == "42"
-    )
+    # the second request carries the model's tool call back, then the tool's answer to it
+    call, reply = second["messages"][-2:]
+    assert call["role"] == "assistant" and not call["content"]
+    assert [
+        (c["id"], c["function"]["name"], json.loads(c["function"]["arguments"]))
+        for c in call["tool_calls"]
+    ] == [("call_calc_1", "calculator", {"expression": "6 * 7"})]
+    assert reply == {"role": "tool", "content": "42", "tool_call_id": "call_calc_1"}
     state = await (await get_memory()).load(TOKEN)
     assert [m.text for m in state.messages] == [question, "Six times seven is 42."]
 

@@ -1,8 +1,9 @@
 """The LLM compactor's prompt over ChatOpenAI's real wire path (the loopback OpenAI stub).
 
 It asks for what the extractive compactor keeps — decisions and constraints from
-either side, durable facts, no pleasantries, in the conversation's language — and
-the structured output it gets back lands in memory as the new summary and pins.
+either side, durable facts, no pleasantries, in the conversation's language — and for
+the previous pins a newer decision replaces; the structured output it gets back lands in
+memory as the new summary and pins, without exactly the pins it named as replaced.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import pytest
 from memory import LLMCompactor, open_memory
 from memory.compaction import CompactionRequest
 from memory.model_config import compaction_model
-from memory.models import ChatThreadMessage, utcnow
+from memory.models import ChatThreadMessage, CompactionOutput, utcnow
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub
 
-from .helpers import new_token, turn
+from .helpers import new_token, settled, turn
 
 REPLY = {
     "summary": "小雨和阿杰的婚礼定在五月二十号，宾客一百二十人。",
@@ -58,7 +59,7 @@ async def test_the_prompt_asks_for_decisions_from_either_side_and_facts(stub: Op
     assert model is not None
     compactor = LLMCompactor(model)
     output = await compactor.compact(CompactionRequest("Earlier: venue search.", [], folded(), []))
-    assert output.model_dump() == {**REPLY, "replaced_decisions": []}  # lands as it came
+    assert output == CompactionOutput(**REPLY)  # the structured output lands as it came
     (body,) = stub.requests
     assert body["temperature"] == 0
     system, human = body["messages"]
@@ -74,8 +75,16 @@ async def test_the_prompt_asks_for_decisions_from_either_side_and_facts(stub: Op
         "never the newest facts",
         "2500 characters",
         "at most 20 items, each at most 300 characters",
+        '"replaced_decisions": the previous pins, copied verbatim',
+        "a new value for the same thing",
+        "不对",
+        "取消",
+        "A previous pin you leave out without naming it here is kept",
+        "Never name a pin about something else",
     ):
         assert asked in prompt, asked
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert sorted(schema["properties"]) == ["pinned_decisions", "replaced_decisions", "summary"]
     payload = json.loads(human["content"])
     assert payload["previous_summary"] == "Earlier: venue search."
     assert [m["text"] for m in payload["fold"]] == [m.text for m in folded()]
@@ -92,3 +101,41 @@ async def test_the_model_s_summary_and_pins_land_in_memory(stub: OpenAIStub, db_
     assert result.pending and last["compactor"] == "llm" and last["status"] == "succeeded"
     assert state.summary == REPLY["summary"]
     assert state.pinned_decisions == REPLY["pinned_decisions"]
+
+
+TABLE_FOR_4 = "Let's book the table at Marco's for 4 people on Friday."
+TABLE_FOR_6 = "The table at Marco's on Friday is for 6 people."
+DATABASE = "We use PostgreSQL in production."
+LAUNCH = "发布会定在3月15日。"
+
+
+async def test_a_changed_decision_leaves_the_pins_the_model_names_as_replaced(
+    monkeypatch: pytest.MonkeyPatch, db_url: str
+) -> None:
+    """The model names the pin its newer decision replaces: that pin goes; another pin it
+    leaves out without naming stays (pins are durable against a careless model); a name
+    that is no previous pin changes nothing."""
+    first = {"summary": "Dinner at Marco's on Friday.", "pinned_decisions": [TABLE_FOR_4]}
+    first["pinned_decisions"] += [DATABASE, LAUNCH]
+    second = {
+        "summary": "Dinner at Marco's on Friday, moved from 4 to 6 people.",
+        "pinned_decisions": [TABLE_FOR_6],  # DATABASE and LAUNCH left out, not named
+        "replaced_decisions": [TABLE_FOR_4, "A pin that was never pinned."],
+    }
+    token = new_token()
+    with running_stub() as server:
+        server.replies += [json_reply(first), json_reply(second)]
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        async with open_memory(db_url) as mem:  # compactor=None: the configured model
+            assert isinstance(mem.compactor, LLMCompactor)
+            for i in range(8):  # two compactions: after the 5th turn and the 8th
+                await settled(mem, token, turn(f"question {i}", f"answer {i}"))
+            state = await mem.load(token)
+    assert state.summary == second["summary"]
+    assert state.pinned_decisions == [DATABASE, LAUNCH, TABLE_FOR_6]
+    _, second_call = server.requests
+    assert (
+        json.loads(second_call["messages"][-1]["content"])["previous_pinned_decisions"]
+        == (first["pinned_decisions"])
+    )

@@ -324,6 +324,11 @@ def is_bare_confirmation(sentence: str) -> bool:
     return bool(_BARE_CONFIRMATION.match(_normalise(sentence)))
 
 
+def normalised(sentence: str) -> str:
+    """The sentence as these rules read it (``supersession`` reads it so too)."""
+    return _normalise(sentence)
+
+
 def _normalise(sentence: str) -> str:
     """Lower case, plain quotes and dashes, contractions spelled out."""
     s = sentence.translate(_PUNCT).lower()
@@ -435,10 +440,68 @@ def _raw_tail(raw: str, rest: str) -> str:
     return raw[-len(rest) :] if rest and len(rest) <= len(raw) else raw
 
 
+# --- Arrangements (issue 30): a scheduled event or a booking stated as a plain fact --------
+# "The weekly sync is on Tuesdays at 10.", "The deadline for the report is Friday.",
+# "Set the alarm for 6:30.": decided, though no decision word says so. Only with a day,
+# date or time, and only of events that are arranged (not "my birthday is on Tuesday").
+
+_EVENTS = word_set(
+    """
+    meeting meetings sync syncs standup standups stand-up review retro retrospective demo
+    call appointment deadline launch release kickoff kick-off offsite party dinner lunch
+    breakfast brunch wedding ceremony reception interview class lesson session workshop
+    presentation rehearsal exam surgery delivery viewing inspection checkup check-up pickup
+    pick-up drop-off dropoff check-in checkout flight train bus ferry reservation booking
+    trip visit meetup huddle 1:1 one-on-one planning practice training handover cutover
+    deploy deployment migration shift
+    """
+)
+"""Events that are arranged: the subject of an arrangement."""
+_ARRANGED = re.compile(
+    r"^(?:(?:the|our|my|your|this|next|every|each)\s+)?(?:[\w'-]+\s+){0,3}?(?P<event>[\w:-]+)"
+    r"(?:\s+(?:for|with|of)\s+(?:the\s+|our\s+|my\s+)?[\w' -]{1,30}?)?"
+    r"\s+(?:is|are|will be)\s+(?:now\s+|always\s+|still\s+)?"
+    r"(?P<prep>on|at|every|set for|scheduled for|due|due on|planned for|booked for|fixed for|"
+    r"for)?\s*(?P<rest>.+)$"
+)
+_SET_FOR = re.compile(
+    r"^(?:please\s+)?(?:set|schedule|put)\s+(?:it|the|a|an|my|our|this)\b(?P<rest>.*)"
+    r"\b(?:for|to|at|on)\s+(?P<when>.+)$"
+)
+_WHEN = re.compile(
+    r"^(?:the\s+|every\s+|next\s+|this\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\d{1,2}:\d{2}\b|"
+    r"\d{1,2}(?:st|nd|rd|th)\b|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"weekday|weekend|morning|evening|afternoon)s?\b|tomorrow\b|tonight\b|today\b|noon\b|"
+    r"midnight\b|(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)"
+)
+"""A day, date or time opening what follows: what makes a statement about an event an
+arrangement ("… is on Tuesdays at 10", not "… is 4 stars" or "… is 105 minutes long")."""
+_AT_HOUR = re.compile(r"^\d{1,2}\b(?!\s*(?:people|persons|guests|minutes|hours|nights|%))")
+
+
+def _when(prep: str | None, rest: str) -> bool:
+    return bool(_WHEN.match(rest) or (prep == "at" and _AT_HOUR.match(rest)))
+
+
+def _arranged(s: str, raw: str) -> float:
+    """An event with a when ("the sprint review is on Thursdays at 3 pm"), or an
+    instruction to set one ("set the meeting with the landlord for 5 pm tomorrow"); not
+    an event word in a name ("Alexander Bed and Breakfast is …")."""
+    m = _ARRANGED.match(s)
+    if m and m.group("event") in _EVENTS and _when(m.group("prep"), m.group("rest")):
+        named = re.search(rf"\b{re.escape(m.group('event'))}\b", raw, re.IGNORECASE)
+        if (named and not named.group()[0].isupper()) or m.start("event") == 0:
+            return PLAN
+    if (m := _SET_FOR.match(s)) and _when(None, m.group("when")):
+        return PLAN
+    return 0.0
+
+
 def _frames(s: str, raw: str) -> float:
     if _disqualified(s) or not _enough(s):
         return 0.0
-    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw))
+    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s, raw))
 
 
 def decision_strength(sentence: str) -> float:

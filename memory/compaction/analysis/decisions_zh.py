@@ -115,7 +115,7 @@ _NOT_ANYMORE_IDIOMS = word_set(
 _TIME = (
     r"(?:今天|明天|后天|今晚|明晚|明早|下午|上午|晚上|早上|中午|周[一二三四五六日末]|这周[一二三四五六日末]?|"
     r"星期[一二三四五六日天]|下周[一二三四五六日末]?|下个?星期[一二三四五六日天]?|下个?月|月底|年底|明年|"
-    r"[一二三四五六七八九十\d]+(?:点|号|日|月)(?:半|一刻|[一二三四五六七八九十\d]+分?)?)"
+    r"[一二两三四五六七八九十\d]+(?:点|号|日|月)(?:半|一刻|[一二三四五六七八九十\d]+分?)?)"
 )
 _PLANNED = re.compile(
     r"^(?:" + _TIME + r"[，,]?)*(?:我|我们|咱们)(?:" + _TIME + r")*(?:就|也|还|已经)?"
@@ -342,6 +342,47 @@ def _planned(text: str, tokens: list[str]) -> bool:
     return bool(_PLANNED.search(text)) or proposal
 
 
+# --- Arrangements (issue 30): a scheduled event, a scope or a booking stated as a fact -------
+# 周会定在周二上午十点 (jieba glues 周会定, so the token rules miss it), 季度复盘安排在6月28日,
+# 周一上午九点开周会, 移动端先只做安卓版, 年会在万豪酒店办: decided, though no 决定 says so.
+
+_SET_AT = re.compile(r"(?<![一肯决稳确固规限])(?:定|安排|约)在(?!一起)[^，。！？,]{2,}")
+"""定在/安排在/约在 + what: 周会定在周二上午十点 (not 他一定在家, 固定在墙上)."""
+_TIME_LED = re.compile(
+    r"^(?:(?:每|这|本|下个?)?" + _TIME + r"[，,]?)+(?:在[^，。！？,]{1,10})?"
+    r"(?:开|交|办|去|见|出发|集合|上线|发布|吃饭|碰头|聚餐|坐|飞|见面|举行|举办|开始|提交|截止)"
+)
+"""周一上午九点开周会, 下周三交设计稿: a when, then what is done (a subject is not needed)."""
+_RIDE_AT = re.compile(
+    r"(?:坐|乘|搭|订了|订好了|订的)(?:" + _TIME + r")+的(?:高铁|火车|动车|飞机|航班|大巴|车)"
+)
+"""回程坐周日晚上六点的高铁, 机票订了周四早上七点的航班: the ride chosen by its time."""
+_BOOKED_IS = re.compile(r"(?:订|预订|预定|约|定)的是[^，。！？,]{2,}")
+"""餐厅订的是靠窗的8号桌: what was booked, said as a fact."""
+_ONLY_SCOPE = re.compile(
+    r"(?:先|暂时|暂|今年|这次|目前|这版|这一版|本版|这个版本|这期|本期|第一版|一期)(?:先)?"
+    r"只(?:做|上|支持|开放|发|接)"
+)
+"""移动端先只做安卓版: a scope, in the words _NEGATED already uses for 这版不做."""
+_HELD_AT = re.compile(r"在[^，。！？,]{2,12}(?:办|举行|举办)[。！!]?$")
+"""年会在万豪酒店办, 婚礼在杭州举行."""
+_PAST = re.compile(r"了[。！!～~]*$|过[。！!]*$")
+
+
+def _arranged(text: str) -> float:
+    """An arrangement: 定在/安排在 + what, a when-led plan, a ride by its time, a scope, or
+    where an event is held; not what already happened (…了)."""
+    if _PAST.search(text) or _VAGUE_TIME.search(text):
+        return 0.0
+    if _SET_AT.search(text) or _ONLY_SCOPE.search(text) or _RIDE_AT.search(text):
+        return RULE
+    if _BOOKED_IS.search(text):
+        return RULE
+    if _TIME_LED.search(text) or _HELD_AT.search(text):
+        return COMMITMENT
+    return 0.0
+
+
 def _frames(text: str) -> float:
     if _THIS_TIME_NOT.search(text):
         text = _DEFERRED.sub("。", text)
@@ -364,7 +405,7 @@ def _frames(text: str) -> float:
         return RULE
     if _COMMITMENT.search(text):
         return COMMITMENT
-    return 0.0
+    return _arranged(text)
 
 
 _BARE = (

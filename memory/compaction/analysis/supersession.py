@@ -1,0 +1,719 @@
+"""Which earlier decisions a later sentence replaces: pins say what holds now (SPEC §5).
+
+A later sentence replaces an earlier decision when it is about the same thing and says
+something else of it. What both sentences say is read three ways (``Said``):
+
+- **values**, typed by kind: a number of people, a date, a time of day, a duration, an
+  amount of money, a way of travelling (fly, drive, 坐高铁), a colour, a name or tool
+  (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
+  "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
+  "周四下午三点" dates and times;
+- **subject words**: content words that are neither values nor words of the decision
+  frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
+  compared by their two-character units, so 主持 meets 主持人;
+- **change words** (``change_words``, data): a correction ("actually", "make it",
+  "不对", "改成", "还是…吧"), a reversal ("not … after all", "cancelled", "取消", "不再"),
+  a booking that failed ("not available", "订不了"), a change of plan opening the
+  sentence ("Change of plans: …", which makes it a decision); words that add a decision
+  beside the earlier one ("also", "the way back", "另外", "回程"); a question or a hedge.
+
+The rules, in order of the evidence they need, each conservative:
+
+1. **New value** (a decision, no change word needed): the last decision (with the ones
+   just before it about the same thing: a request and its confirmation), said in the
+   last three messages, when it has the same subject (a subject word shared, one's
+   subject words within the other's) and exactly one kind of value both hold differs
+   ("Book a table for 2 at 7 pm" → "All set: the table is now for 3 people at 7 pm").
+   Two kinds differing is another booking, not a change; so is a new value for an older
+   decision.
+2. **Correction**: a corrected sentence replaces the one earlier decision it most likely
+   means — a new value of a kind both hold, and the most subject words and values
+   shared, the newest among equals ("Actually, make it 6 people" → the last decision with
+   a number of people; "不对，改成 MySQL 吧" → the last one naming a tool). Words that
+   also just carry on a conversation ("actually", "instead", "还是…吧", 不X了) count only
+   for the last decisions (as in rule 1), in a decision or with a subject word or value
+   shared, and a weak correction must bring a new value. A strong correction naming only
+   the new thing ("换成大伟") means the last decision.
+3. **Reversal**: a reversed sentence that shares a subject word or a value with the
+   earlier decision and adds no date, time or number of its own ("We're not using AWS
+   after all"; "we won't deploy on Fridays" drops nothing about AWS).
+4. **Failed booking**: replaces the newest decision when it is a booking request of the
+   last two turns ("book a table for 8 at 15:45" → "That time is all booked up"); the
+   failure's own dates, times and numbers, if any, must be the request's, and it names no
+   other thing booked ("no taxi" does not answer "book a room").
+
+Never from a question, a hedge, or a sentence that adds a decision. A correction or
+reversal that replaces something is a decision itself (the caller pins it); a failed
+booking is not. Pure functions, cached per sentence; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from memory.compaction.analysis import change_words as cw
+from memory.compaction.analysis import decisions_en
+from memory.compaction.analysis.sentences import is_chinese
+from memory.compaction.analysis.words import EN_STOPWORDS, content_words
+
+Change = Literal["correction", "reversal", "failure"]
+WEAK_KINDS = frozenset({"number", "code"})
+"""Values too common, or too incidental (a reference code), to say two decisions are about
+one thing without a change word."""
+_CODE = re.compile(r"^(?=[A-Za-z-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9-]{4,}$|^[A-Z]{6,}$")
+"""A reference or booking code ("RVESWV8I", "TR8912"): not a name to tell things apart by."""
+MIN_SCORE = 1
+RECENT_DECISIONS = 1
+"""Without a clear change word ("make it", "改成", "cancelled") a sentence replaces only the
+last decision held (with the ones just before it about the same thing): further back, a
+new value is more likely another booking (replaying MultiWOZ's dialogues one after
+another, most such replacements of older decisions crossed from one dialogue into the
+next)."""
+RECENT_MESSAGES = 3
+"""… and only one said in the last three messages (a request, its confirmation, the change
+and its confirmation): not one from an earlier exchange."""
+FAILURE_MESSAGES = 4
+"""A failed booking answers a request of the last two turns (the assistant may first ask
+for the day or the number of people)."""
+
+
+# --- phrases -------------------------------------------------------------------------
+
+
+def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
+    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start;
+    English parts match whole words."""
+    gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
+    out = [r"(?!)"]  # an empty list matches nothing
+    for phrase in phrases:
+        start = "^" if phrase.startswith("^") else ""
+        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").split("…")]
+        if not chinese:
+            parts = [
+                (r"(?<![a-z0-9])" if p[0].isalnum() else "")
+                + p
+                + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
+                for p in parts
+            ]
+        out.append(start + gap.join(parts))
+    return re.compile("|".join(out))
+
+
+_EN = {
+    "correction": _phrase_pattern(cw.EN_CORRECTION, False),
+    "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
+    "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
+    "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
+    "failure": _phrase_pattern(cw.EN_FAILURE, False),
+    "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
+    "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
+    "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
+}
+_ZH = {
+    "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
+    "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
+    "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
+    "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
+    "failure": _phrase_pattern(cw.ZH_FAILURE, True),
+    "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
+    "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
+    "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
+}
+_ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
+
+_SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
+"""MultiWOZ's tokenised text: "is n't", "they 're"."""
+
+
+def _english(text: str) -> str:
+    """Lower case, plain quotes, contractions spelled out, as the decision rules read it."""
+    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
+
+
+def _values(
+    patterns: Sequence[tuple[str, re.Pattern[str]]],
+    value: Callable[[str, re.Match[str]], str | None],
+    text: str,
+    blank: str,
+) -> tuple[list[tuple[str, str]], str]:
+    """Every typed value the patterns find, in their order, and the text without them."""
+    found: list[tuple[str, str]] = []
+    for kind, pattern in patterns:
+        for m in pattern.finditer(text):
+            if (v := value(kind, m)) is not None:
+                found.append((kind, v))
+        text = pattern.sub(blank, text)
+    return found, text
+
+
+# --- values ----------------------------------------------------------------------------
+
+_EN_NUM = r"(\d+|" + "|".join(cw.NUMBER_WORDS) + r")"
+_EN_MONTH = r"(" + "|".join(sorted(cw.EN_MONTHS, key=len, reverse=True)) + r")"
+_EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "money",
+        re.compile(
+            r"([$€£¥])\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\b|"
+            r"\b(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b"
+        ),
+    ),
+    (
+        "people",
+        re.compile(
+            rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b|"
+            rf"\bparty of {_EN_NUM}\b|"
+            rf"\bfor {_EN_NUM}(?=\s*(?:at|on|tonight|tomorrow|this|next|from|starting|"
+            r"beginning|please|instead|[,.;!]|$))(?!\s*\.\d)|"
+            + "(?:"
+            + "|".join(f"(?<={w} )" for w in cw.EN_PEOPLE_AFTER)
+            + rf")for\s+{_EN_NUM}\b(?!\s*(?:nights?|days?|hours?|weeks?|months?|am\b|pm\b|o'clock|"
+            r"th\b|st\b|nd\b|rd\b|:\d|\.\d|[$%]))"
+        ),
+    ),
+    (
+        "duration",
+        re.compile(rf"\b{_EN_NUM}\s+(" + "|".join(cw.EN_DURATION_UNITS) + r")\b"),
+    ),
+    (
+        "time",
+        re.compile(
+            r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])|"
+            r"\b(\d{1,2}):(\d{2})\b|"
+            r"\b(\d{1,2})\s*o'clock\b|"
+            r"\bat (\d{1,2})\b(?![:.,]?\d)(?!\s*(?:people|persons|guests|nights?|days?|"
+            r"hours?|weeks?|%|th\b|st\b|nd\b|rd\b|[a-z]+ street))|"
+            r"\b(noon|midday|midnight)\b"
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
+            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}\b|"
+            rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b|"
+            r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b|"
+            r"\b(" + "|".join(cw.EN_WEEKDAYS) + r")s?\b|"
+            r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
+        ),
+    ),
+    (
+        "travel",
+        re.compile(
+            r"\b("
+            + "|".join(sorted(map(re.escape, cw.EN_TRAVEL_MODES), key=len, reverse=True))
+            + r")\b"
+        ),
+    ),
+    ("colour", re.compile(r"\b(" + "|".join(sorted(cw.EN_COLOURS)) + r")\b")),
+    ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
+)
+_EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
+_INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
+_NAME_JOINERS = frozenset({"of", "de", "la", "&"})
+
+_ZH_NUM = r"(\d+|[零〇一二两三四五六七八九十百千万]+)"
+_ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "money",
+        re.compile(
+            rf"{_ZH_NUM}(?:\.(\d+))?\s*(万|千)?\s*(?:元|块|美元|欧元)|{_ZH_NUM}\s*万(?![人个])"
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            rf"{_ZH_NUM}\s*月\s*{_ZH_NUM}\s*[日号]|(?:周|星期|礼拜)([一二三四五六日天末])|"
+            r"(" + "|".join(cw.ZH_RELATIVE_DAYS) + r")|"
+            rf"(?<![月\d]){_ZH_NUM}\s*[日号](?![子本语元楼])"
+        ),
+    ),
+    (
+        "time",
+        re.compile(
+            r"(" + "|".join(cw.ZH_PERIODS) + r")?\s*"
+            rf"(?:{_ZH_NUM}\s*点\s*(半|一刻|三刻|{_ZH_NUM}\s*分?)?|(\d{{1,2}})[:：](\d{{2}}))"
+        ),
+    ),
+    (
+        "people",
+        re.compile(rf"{_ZH_NUM}\s*(?:" + "|".join(cw.ZH_PEOPLE_UNITS) + r")(?![民员生家士物们次])"),
+    ),
+    (
+        "duration",
+        re.compile(
+            rf"{_ZH_NUM}\s*(" + "|".join(sorted(cw.ZH_DURATION_UNITS, key=len, reverse=True)) + r")"
+        ),
+    ),
+    ("travel", re.compile("(" + "|".join(cw.ZH_TRAVEL_MODES) + ")")),
+    ("colour", re.compile("(" + "|".join(cw.ZH_COLOURS) + ")")),
+    ("name", re.compile(r"[A-Za-z][A-Za-z0-9.+#-]*(?:\s+[A-Z][A-Za-z0-9.+#-]*)*")),
+    ("number", re.compile(r"(\d+(?:\.\d+)?)")),
+)
+
+
+def _zh_int(text: str) -> int | None:
+    """A Chinese or Arabic numeral as a number: 十五 15, 两 2, 二十 20, 三千 3000."""
+    if text.isdigit():
+        return int(text)
+    total = section = digit = 0
+    for ch in text:
+        if ch in cw.ZH_DIGITS:
+            digit = cw.ZH_DIGITS[ch]
+        elif ch == "万":
+            total += (section + digit) * 10_000
+            section = digit = 0
+        elif ch in cw.ZH_UNITS:
+            section += (digit or 1) * cw.ZH_UNITS[ch]
+            digit = 0
+        else:
+            return None
+    return total + section + digit
+
+
+def _en_int(text: str) -> int | None:
+    return int(text) if text.isdigit() else cw.NUMBER_WORDS.get(text)
+
+
+def _clock(hour: int, minute: int, shift: int = 0) -> str:
+    if shift and hour < 12:
+        hour += shift
+    return f"{hour}:{minute:02d}"
+
+
+def _en_value(kind: str, m: re.Match[str]) -> str | None:
+    g = [x for x in m.groups()]
+    if kind == "money":
+        amount = (g[1] or g[3] or "").replace(",", "")
+        scale = {"k": 1_000, "m": 1_000_000}.get(g[2] or g[4] or "", 1)
+        return f"{float(amount) * scale:g}" if amount else None
+    if kind in ("people", "duration"):
+        number = next((_en_int(x) for x in g if x and _en_int(x) is not None), None)
+        if number is None:
+            return None
+        return str(number) if kind == "people" else f"{number} {cw.EN_DURATION_UNITS[g[1]]}"
+    if kind == "time":
+        if g[0]:
+            hour, minute, suffix = int(g[0]), int(g[1] or 0), g[2].replace(".", "")
+            hour = hour % 12 + (12 if suffix == "pm" else 0)
+            return _clock(hour, minute)
+        if g[3]:
+            return _clock(int(g[3]), int(g[4]))
+        if g[5] or g[6]:
+            return _clock(int(g[5] or g[6]), 0)
+        return {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}[g[7]]
+    if kind == "travel":
+        return cw.EN_TRAVEL_MODES[g[0]]
+    if kind == "date":
+        if g[0]:
+            return f"{cw.EN_MONTHS[g[0]]}-{int(g[1])}"
+        if g[2]:
+            return f"{cw.EN_MONTHS[g[3]]}-{int(g[2])}"
+        if g[4]:
+            return f"m{cw.EN_MONTHS[g[4]]}"
+        if g[5]:
+            return f"d{int(g[5])}"
+        if g[6]:
+            return cw.EN_WEEKDAYS[g[6]]
+        return g[7]
+    return g[0]
+
+
+def _zh_value(kind: str, m: re.Match[str]) -> str | None:
+    g = m.groups()
+    if kind == "money":
+        number = _zh_int(g[0] or g[3] or "")
+        if number is None:
+            return None
+        scale = {"万": 10_000, "千": 1_000}.get(g[2] or "", 1) if g[0] else 10_000
+        return f"{(number + float('0.' + g[1]) if g[1] else number) * scale:g}"
+    if kind == "date":
+        if g[0]:
+            month, day = _zh_int(g[0]), _zh_int(g[1])
+            return f"{month}-{day}" if month and day else None
+        if g[2]:
+            day = g[2]
+            return "sun" if day in cw.ZH_WEEKDAY_SUNDAY else cw.ZH_WEEKDAYS.get(day, "weekend")
+        if g[3]:
+            return g[3]
+        day = _zh_int(g[4])
+        return f"d{day}" if day else None
+    if kind == "time":
+        shift = cw.ZH_PERIODS.get(g[0] or "", 0)
+        if g[4]:
+            return _clock(int(g[4]), int(g[5]), shift)
+        if m.group().strip() == "一点":
+            return None  # 快一点: "a bit", not one o'clock
+        hour = _zh_int(g[1])
+        if hour is None or hour > 24:
+            return None
+        extra = g[2] or ""
+        minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
+        if minute is None:
+            minute = _zh_int(g[3]) if g[3] else 0
+        return _clock(hour, minute or 0, shift)
+    if kind in ("people", "duration"):
+        number = _zh_int(g[0])
+        if number is None:
+            return None
+        return str(number) if kind == "people" else f"{number} {cw.ZH_DURATION_UNITS[g[1]]}"
+    if kind == "name":
+        return None if _CODE.match(m.group().strip()) else m.group().strip().lower()
+    if kind == "travel":
+        return cw.ZH_TRAVEL_MODES[g[0]]
+    return g[0] if g else m.group()
+
+
+def _en_names(text: str) -> set[str]:
+    """Capitalised runs after the first word, and acronyms or inner capitals anywhere:
+    "Lotus Garden", "GitHub Actions", "AWS", "Fly.io" — not weekdays, months or "I"."""
+    out: set[str] = set()
+    run: list[str] = []
+    end = -1
+    for i, m in enumerate(_EN_TOKEN.finditer(text)):
+        word = m.group()
+        capitalised = word[0].isupper() and word.lower() not in EN_STOPWORDS
+        named = _INNER_CAPS.match(word) or (i > 0 and capitalised)
+        joined = run and m.start() == end + 1
+        if named and (joined or not run):
+            run.append(word)
+        elif named:
+            out.add(" ".join(run))
+            run = [word]
+        elif run and joined and word in _NAME_JOINERS:
+            run.append(word)
+        elif run:
+            out.add(" ".join(run))
+            run = []
+        end = m.end()
+    if run:
+        out.add(" ".join(run))
+    names = set()
+    for raw in out:
+        if _CODE.match(raw):
+            continue
+        name = raw.lower().removesuffix("'s").removeprefix("the ").strip(" .'")
+        for joiner in _NAME_JOINERS:
+            name = name.removesuffix(f" {joiner}")
+        plain = name.rstrip("s")
+        if name and not {name, plain} & (cw.EN_WEEKDAYS.keys() | cw.EN_MONTHS.keys()):
+            names.add(name)
+    return names
+
+
+# --- what a sentence says --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a sentence says, for comparing it with another (see the module's docstring)."""
+
+    values: Mapping[str, frozenset[str]]
+    subject: frozenset[str]
+    change: Change | None
+    weak: bool
+    """The change is marked only by words that also just carry on a conversation."""
+    labelled: bool
+    """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
+    additive: bool
+    tentative: bool
+    booking: Literal["request", "done"] | None
+
+
+def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for kind, value in found:
+        out.setdefault(kind, set()).add(value)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _stem(word: str) -> str:
+    word = word.removesuffix("'s")
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _zh_units(words: Iterable[str]) -> frozenset[str]:
+    """Chinese words as two-character units (主持人 → 主持, 持人): 主持 meets 主持人."""
+    out = set()
+    for word in words:
+        out.update([word] if len(word) <= 2 else (word[i : i + 2] for i in range(len(word) - 1)))
+    return frozenset(out)
+
+
+_CHANGES: tuple[tuple[str, Change, bool], ...] = (
+    ("failure", "failure", False),
+    ("reversal", "reversal", False),
+    ("correction", "correction", False),
+    ("reversal-weak", "reversal", True),
+    ("correction-weak", "correction", True),
+)
+
+
+def _change(patterns: Mapping[str, re.Pattern[str]], text: str) -> tuple[Change | None, bool]:
+    """The change a sentence's words mark, and whether only by weak words."""
+    for key, change, weak in _CHANGES:
+        if patterns[key].search(text):
+            return change, weak
+    return None, False
+
+
+_QUESTION_MARK = re.compile(r"[?？]")
+
+
+def _tentative(hedges: re.Pattern[str], text: str, failure: re.Pattern[str]) -> bool:
+    """A question or a hedge — unless a failed booking is stated before it ("That time is
+    all booked up, would you like to try another?")."""
+    first = min(
+        (m.start() for m in (hedges.search(text), _QUESTION_MARK.search(text)) if m),
+        default=None,
+    )
+    if first is None:
+        return False
+    stated = failure.search(text)
+    return not (stated and 0 < stated.start() < first)
+
+
+def _said_english(sentence: str) -> Said:
+    s = _english(sentence)
+    found, rest = _values(_EN_VALUES, _en_value, s, " ")
+    names = _en_names(sentence)
+    found += [("name", n) for n in names]
+    found += [("code", t.lower()) for t in _EN_TOKEN.findall(sentence) if _CODE.match(t)]
+    name_words = {w for n in names for w in n.split()}
+    subject = frozenset(
+        _stem(w)
+        for w in content_words(rest)
+        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
+    )
+    tokens = set(re.findall(r"[a-z]+", s))
+    booking = None
+    if tokens & cw.EN_BOOKING_DONE:
+        booking = "done"
+    elif tokens & cw.EN_BOOKING_REQUEST:
+        booking = "request"
+    change, weak = _change(_EN, s)
+    return Said(
+        values=_kinds(found),
+        subject=subject,
+        change="correction" if change is None and _EN["label"].search(s) else change,
+        weak=weak,
+        labelled=bool(_EN["label"].search(s)),
+        additive=bool(_EN["additive"].search(s)),
+        tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
+        booking=booking,
+    )
+
+
+def _said_chinese(sentence: str) -> Said:
+    found, rest = _values(_ZH_VALUES, _zh_value, sentence, "，")
+    words = [w for w in content_words(rest) if w not in cw.ZH_FRAME and not w.isascii()]
+    change, weak = _change(_ZH, sentence)
+    if change is None:
+        m = _ZH_NOT_ANYMORE.search(sentence)
+        if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
+            change, weak = "reversal", True
+    booking = None
+    if any(b in sentence for b in cw.ZH_BOOKING_REQUEST):
+        done = re.search(r"已|订好|订了|成功|预订了|预定了", sentence)
+        booking = "done" if done else "request"
+    return Said(
+        values=_kinds(found),
+        subject=_zh_units(words),
+        change="correction" if change is None and _ZH["label"].search(sentence) else change,
+        weak=weak,
+        labelled=bool(_ZH["label"].search(sentence)),
+        additive=bool(_ZH["additive"].search(sentence)),
+        tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
+        booking=booking,
+    )
+
+
+@lru_cache(maxsize=4_096)
+def said(sentence: str) -> Said:
+    """What one sentence says (cached: pins come back at every compaction)."""
+    return _said_chinese(sentence) if is_chinese(sentence) else _said_english(sentence)
+
+
+# --- which earlier decisions a sentence replaces ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """The earlier decisions (indexes) a sentence replaces, why, and whether it is pinned."""
+
+    replaced: tuple[int, ...] = ()
+    reason: str = ""
+    pin: bool = False
+
+
+NOTHING = Replacement()
+
+
+def _shared_values(a: Said, b: Said) -> int:
+    return sum(len(a.values[k] & b.values[k]) for k in a.values.keys() & b.values.keys())
+
+
+def _new_values(new: Said, old: Said, *, weak: bool) -> set[str]:
+    """Kinds both hold where the new sentence has a value the old one lacks."""
+    return {
+        k
+        for k in new.values.keys() & old.values.keys()
+        if (weak or k not in WEAK_KINDS) and new.values[k] - old.values[k]
+    }
+
+
+def _same_subject(new: Said, old: Said) -> bool:
+    """One's subject words within the other's (either may have none)."""
+    return new.subject <= old.subject or old.subject <= new.subject
+
+
+def _new_value(new: Said, old: Said) -> bool:
+    """Rule 1: the same subject (a word shared, one's within the other's), exactly one kind
+    of value differs."""
+    if not (new.subject & old.subject and _same_subject(new, old)):
+        return False
+    differing = _new_values(new, old, weak=False)
+    return len(differing) == 1
+
+
+def _correction_score(new: Said, old: Said) -> int:
+    """Rule 2: how likely the correction means this decision (0: not at all)."""
+    differing = _new_values(new, old, weak=True)
+    shared = len(new.subject & old.subject) + _shared_values(new, old)
+    if differing:
+        return 2 * len(differing) + shared
+    new_words = new.subject - old.subject
+    return shared if shared and new_words else 0
+
+
+def _adds_no_detail(new: Said, old: Said) -> bool:
+    """Every date, time, number … the reversal names, the earlier decision names too."""
+    return all(
+        kind in old.values and values <= old.values[kind]
+        for kind, values in new.values.items()
+        if kind not in ("name", "number", "code")
+    )
+
+
+def _reversal_score(new: Said, old: Said) -> int:
+    """Rule 3: shared subject words and values, if the reversal adds no detail."""
+    if not _adds_no_detail(new, old):
+        return 0
+    return len(new.subject & old.subject) + _shared_values(new, old)
+
+
+def _tied(new: Said, old: Said) -> bool:
+    """A subject word or a value (not a mere number or code) both sentences name."""
+    shared = {k for k in new.values.keys() & old.values.keys() if new.values[k] & old.values[k]}
+    return bool(new.subject & old.subject or shared - WEAK_KINDS)
+
+
+def _weakly(new: Said, old: Said, decided: bool) -> bool:
+    """Weak change words count when the sentence is a decision or tied to the earlier one,
+    and a weak correction must bring a new value ("Actually, I need a taxi too" does not)."""
+    if not (decided or _tied(new, old)):
+        return False
+    return new.change == "reversal" or bool(_new_values(new, old, weak=True))
+
+
+def _best(scores: Sequence[int]) -> tuple[int, ...]:
+    """The highest score's index, the newest among equals; none below ``MIN_SCORE``."""
+    top = max(scores, default=0)
+    if top < MIN_SCORE:
+        return ()
+    return (max(i for i, s in enumerate(scores) if s == top),)
+
+
+def _failed_request(
+    new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
+) -> tuple[int, ...]:
+    """Rule 4: the newest decision, when it is a booking request said in the message
+    before (or the same) and the failure can mean it: it names nothing the request does
+    not ("no taxi" does not answer "book a room")."""
+    newest, age = earlier[-1], ages[-1]
+    if age is None or age > FAILURE_MESSAGES:
+        return ()
+    if newest.booking != "request" or not _adds_no_detail(new, newest):
+        return ()
+    named, asked = new.subject & cw.EN_BOOKED_KINDS, newest.subject & cw.EN_BOOKED_KINDS
+    fits = named <= asked if asked else named <= cw.EN_BOOKED_PLACES
+    return (len(earlier) - 1,) if fits else ()
+
+
+def _about(new: Said, old: Said) -> bool:
+    """About the same thing: a subject word or a value (not a mere number) shared, and
+    neither's subject words go beyond the other's."""
+    return _same_subject(new, old) and _tied(new, old)
+
+
+def _recent(new: Said, olds: Sequence[Said], ages: Sequence[int | None]) -> list[int]:
+    """The last decision, and the ones just before it about the same thing as ``new`` (a
+    request and its confirmation), said in the last ``RECENT_MESSAGES`` messages: what a
+    sentence without a clear change word may change."""
+    start = len(olds) - RECENT_DECISIONS
+    while start > 0 and _about(new, olds[start - 1]) and _about(new, olds[start]):
+        start -= 1
+    return [
+        i
+        for i in range(max(start, 0), len(olds))
+        if (age := ages[i]) is not None and age <= RECENT_MESSAGES
+    ]
+
+
+def _anaphoric(new: Said) -> bool:
+    """A correction that names only the new thing ("换成小李", "make it the grey one"): it
+    means the last decision."""
+    return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
+
+
+def replacement(
+    sentence: str,
+    earlier: Sequence[str],
+    *,
+    decided: bool,
+    ages: Sequence[int | None] | None = None,
+) -> Replacement:
+    """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
+    to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
+    correction or reversal that replaces something. ``ages``: how many messages ago each
+    earlier decision was said (None: long ago; default: all just now)."""
+    new = said(sentence)
+    decided = decided or new.labelled
+    if new.tentative or new.additive or not earlier:
+        return Replacement(pin=decided)
+    olds = [said(e) for e in earlier]
+    ages = [0] * len(olds) if ages is None else ages
+    recent = _recent(new, olds, ages)
+    gone: set[int] = set()
+    reason = ""
+    if new.change in ("correction", "reversal"):
+        score = _correction_score if new.change == "correction" else _reversal_score
+        scores = [score(new, o) for o in olds]
+        if new.weak:  # a recent decision only, with a decision or a tie to it
+            scores = [
+                s if i in recent and _weakly(new, o, decided) else 0
+                for i, (s, o) in enumerate(zip(scores, olds, strict=True))
+            ]
+        picked = _best(scores)
+        if not picked and new.change == "correction" and not new.weak and _anaphoric(new):
+            picked = (len(olds) - 1,)
+        if picked and picked[0] in recent:  # the request and its confirmation change together
+            picked += tuple(i for i in recent if _new_values(new, olds[i], weak=False))
+        gone.update(picked)
+        reason = new.change
+    elif new.change == "failure":
+        found = _failed_request(new, olds, ages)
+        return Replacement(found, "failed booking", decided) if found else Replacement(pin=decided)
+    if decided:
+        same = {i for i in recent if _new_value(new, olds[i])}
+        if same - gone:
+            reason = reason or "new value"
+        gone |= same
+    gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
+    if not gone:
+        return Replacement(pin=decided)
+    return Replacement(tuple(sorted(gone)), reason, True)
