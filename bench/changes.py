@@ -132,11 +132,17 @@ async def replay(
             await mem.append_turn(session, turn)
             seen += (await mem.load(session)).pinned_decisions
         state = await mem.load(session)
-        request = CompactionRequest(state.summary, list(state.pinned_decisions), state.messages, [])
-        output, _ = await run_compactor(
+        request = CompactionRequest(
+            state.summary,
+            list(state.pinned_decisions),
+            state.messages,
+            [],
+            pins=tuple(state.pins),
+        )
+        output, used = await run_compactor(
             request, primary=mem.compactor, fallback=mem.fallback, limits=mem.limits
         )
-        final = fold(request, output, mem.limits).pinned_decisions
+        final = fold(state, request, output, mem.limits, compactor=used).pinned_decisions
     return final, list(dict.fromkeys([*seen, *final]))
 
 

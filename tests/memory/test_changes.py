@@ -18,7 +18,7 @@ from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, set_figures
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
 from memory.compaction.extractive import HISTORY_LABEL
-from memory.models import ChatThreadMessage, CompactionOutput, utcnow
+from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 
 from .helpers import LIMITS, new_token, turn
 
@@ -46,12 +46,14 @@ def compact(*texts: str, pins: list[str] | None = None) -> CompactionOutput:
 
 def pins_after(*folds: tuple[str, ...]) -> list[str]:
     """The pins after folding each group of messages in turn, as the service does."""
-    pins: list[str] = []
+    state = ThreadState()
     for texts in folds:
-        request = CompactionRequest("", pins, messages(*texts), [])
+        request = CompactionRequest(
+            "", state.pinned_decisions, messages(*texts), [], pins=tuple(state.pins)
+        )
         output = ExtractiveCompactor(LIMITS).compact_sync(request)
-        pins = fold(request, output, LIMITS).pinned_decisions
-    return pins
+        state = fold(state, request, output, LIMITS, compactor="extractive")
+    return state.pinned_decisions
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
