@@ -8,7 +8,7 @@ turns, one ``ainvoke`` each, turn by turn in rotating order:
 - **kept**: ``ChatMemoryMiddleware`` on an agent with the stock saver and one
   thread, whose state keeps the whole conversation (what a UI shows);
 - **bounded**: the same with ``trim_state=True`` (the state keeps memory's window);
-- **stateless**: no checkpointer at all (SPEC §13a's lines): memory is the only
+- **stateless**: no checkpointer at all (contract §13a's lines): memory is the only
   persistence;
 - **summarization**: ``SummarizationMiddleware`` on the stock saver, set to ours'
   window as in ``bench/peers.py`` (trigger 12 messages, keep 5), its summariser a
@@ -423,7 +423,7 @@ WHY_BEHIND = {
         "ahead"
     ),
     "context_chars_mean": lambda c: (
-        "ours sends the pinned decisions (SPEC §7) and headers "
+        "ours sends the pinned decisions (contract §7) and headers "
         "saying that the summary and pins are background"
         if c != SAME
         else "with the same summary and no pins, what remains is those headers and the window"

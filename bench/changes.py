@@ -1,4 +1,4 @@
-"""Benchmark: decision changes — do the final pins say what holds now (SPEC §5, issue 30)?
+"""Benchmark: decision changes — do the final pins say what holds now (contract §5, issue 30)?
 
 Two kinds of conversation, each replayed through ``open_memory`` (embedded SQLite) turn
 by turn, then what is still in the window folded too, so every turn has been through

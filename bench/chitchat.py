@@ -11,7 +11,7 @@ the rules may be tuned on, and a held-out part the bench reports, never tuned on
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
   long multi-session chats between two people. Tuning: the five that hold a sentence
-  SPEC §5 or issue 30 quote (30, 41, 44, 47, 49, by file name), held out: the other five.
+  contract §5 or issue 30 quote (30, 41, 44, 47, 49, by file name), held out: the other five.
   Each chat is one conversation (``speaker_a`` as the user).
 - DailyDialog (``ijcnlp_dailydialog`` files, as in
   ``Ls-Dai/Deep-Reinforcement-Learning-for-Dialogue-Generation-in-PyTorch``' ``data/``;
@@ -55,7 +55,7 @@ KDCONV_ENV = "AIMIND_BENCH_KDCONV"
 
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
-"""The LoCoMo chats SPEC §5 and issue 30 quote sentences from: tuning, never reported."""
+"""The LoCoMo chats contract §5 and issue 30 quote sentences from: tuning, never reported."""
 DAILYDIALOG_FILES = {
     "tune": "data/validation/dialogues_validation.txt",
     "heldout": "data/test/dialogues_test.txt",

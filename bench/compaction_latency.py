@@ -21,7 +21,7 @@ after another: a compaction starts on every third turn from the 5th.
   must be in the window or in the summary. The turn after a compaction turn is
   sent at once, so it is written while the compaction is pending; the client
   waits for the landing before the turn after that (a faster client would find
-  the window past 12 messages and fold inline, SPEC §5, which is not what this
+  the window past 12 messages and fold inline, contract §5, which is not what this
   benchmark measures).
 """
 

@@ -19,7 +19,7 @@ CHARS_PER_TOKEN = 4
 
 
 def context_bound(limits: MemoryLimits, latest_user_chars: int) -> int:
-    """The most characters our context can hold, whatever the turn index (SPEC §3, §7).
+    """The most characters our context can hold, whatever the turn index (contract §3, §7).
 
     system prompt + summary block + pins block + the recent window at the
     per-message cap + the latest user message.

@@ -1,4 +1,4 @@
-"""Benchmark 14 — the user's corrections (SPEC §9a): what an edit costs, and what pins with
+"""Benchmark 14 — the user's corrections (contract §9a): what an edit costs, and what pins with
 provenance cost the memory panel a user reads.
 
 - **An edit against a turn.** One session on each backend; round by round, in a rotating

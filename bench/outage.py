@@ -62,9 +62,9 @@ LENGTHS_S = {"quick": (8.0,), "full": (3.0, 10.0, 30.0)}
 PAUSE_S = 0.1
 """Between a session's turns."""
 TURN_GOAL_S = 5.0
-"""SPEC §15: a turn never waits more than a few seconds for memory."""
+"""contract §15: a turn never waits more than a few seconds for memory."""
 RECOVERY_GOAL_S = 5.0
-"""SPEC §15: writes resume within 5 s of the database coming back."""
+"""contract §15: writes resume within 5 s of the database coming back."""
 GIVE_UP_S = 120.0
 """A side that has written nothing this long after the database came back is reported so."""
 WARM_SESSIONS = 8
@@ -261,7 +261,7 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
 
 def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """This benchmark's rows of the targets table: ours against SPEC §15's bounds."""
+    """This benchmark's rows of the targets table: ours against contract §15's bounds."""
     wait, back = result["turn_wait_max_s"], result["recovery_max_s"]
     return [
         _target(

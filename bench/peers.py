@@ -476,7 +476,7 @@ def _why_behind(figure: str, peer: str, ours: dict[str, Any], theirs: dict[str, 
         text = (
             f"ours carries the pinned-decisions block ({ours['pins_block_chars_mean']:.0f} "
             "chars per call on average; the peers keep no pins) and headers saying the summary "
-            "and pins are background (SPEC §7)"
+            "and pins are background (contract §7)"
         )
         if theirs["verbatim_turns_min_mean_max"][1] < ours["verbatim_turns_min_mean_max"][1]:
             text += (
@@ -489,7 +489,7 @@ def _why_behind(figure: str, peer: str, ours: dict[str, Any], theirs: dict[str, 
         return (
             "langmem folds every unsummarised message at once when they pass "
             "max_tokens_before_summary, so after a summary the model sees no earlier turn "
-            "verbatim; ours keeps the last 2 turns when it folds (SPEC §5), so it folds every "
+            "verbatim; ours keeps the last 2 turns when it folds (contract §5), so it folds every "
             "third turn. Set to fold every third turn, langmem would show at most 2 turns "
             "verbatim"
         )

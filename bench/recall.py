@@ -489,7 +489,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     chains = PUBLIC_CHAINS.get(profile.name, 1)
     public = {corpus: public_conversations(corpus, chains) for corpus in PUBLIC}
     runs: dict[str, Any] = {"extractive": None}
-    if (model := compaction_model()) is not None:  # the configured model, if any (SPEC §11)
+    if (model := compaction_model()) is not None:  # the configured model, if any (contract §11)
         runs["llm"] = model
     results: dict[str, Any] = {
         "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

@@ -256,7 +256,7 @@ by hand by the rubric of `tests/memory/data/smalltalk/README.md` (written, with 
 before the first replay): `decision`, `smalltalk`, `fact` (a told event: summary
 material), `other`. The goal (issue 30) is on all held-out corpora together; each corpus
 has its row too. The rules (`memory/compaction/analysis/smalltalk.py`) were tuned on the
-tuning part (LoCoMo's five chats that SPEC §5 quotes, DailyDialog's validation split, CPED's
+tuning part (LoCoMo's five chats that contract §5 quotes, DailyDialog's validation split, CPED's
 `valid_split.csv`, KdConv's `dev.json`, and further blocks of those files) and on the
 tuning sentence sets; the held-out small-talk sentences were written and frozen before
 the rules.

@@ -7,7 +7,7 @@ are folded. The service imports both; they import only ``limits``, ``models``
 and ``text`` of the top level, and not each other. Memory imports nothing of
 ``adapters`` or ``graphs``.
 
-Public API (SPEC §13)::
+Public API (contract §13)::
 
     from memory import open_memory, FinalTurn, ThreadState, assert_no_forbidden_fields
 
@@ -20,7 +20,7 @@ What else a library user may need:
 - ``MemoryService`` (what ``open_memory`` yields), ``AppendResult`` (what
   ``append_turn`` returns), ``MemorySnapshot`` (``snapshot()``: state plus
   compaction status);
-- the user's corrections (SPEC §9a) on the service — ``pins``, ``pin``,
+- the user's corrections (contract §9a) on the service — ``pins``, ``pin``,
   ``edit_pin``, ``unpin``, ``set_summary``, ``forget``, ``export`` — and ``Pin`` /
   ``PinSource``, a pin with its provenance;
 - the errors, all on ``AIMindError``: ``MemoryUnavailableError`` (storage is down),
@@ -29,9 +29,9 @@ What else a library user may need:
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
-- ``build_context`` to give a model SPEC §7's context from a ``ThreadState``, and
+- ``build_context`` to give a model contract §7's context from a ``ThreadState``, and
   ``memory_messages`` for just memory's part of it (summary, pins, recent turns);
-- ``open_checkpointer`` for an agent graph on the same database (SPEC §10).
+- ``open_checkpointer`` for an agent graph on the same database (contract §10).
 """
 
 from memory.compaction import CompactionRequest, Compactor

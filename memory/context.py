@@ -1,4 +1,4 @@
-"""The model's context, rebuilt on the server from memory (SPEC §7)."""
+"""The model's context, rebuilt on the server from memory (contract §7)."""
 
 from __future__ import annotations
 

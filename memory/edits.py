@@ -1,4 +1,4 @@
-"""A user's corrections of memory, as pure changes of a ``ThreadState`` (SPEC §9a).
+"""A user's corrections of memory, as pure changes of a ``ThreadState`` (contract §9a).
 
 The service writes each one like a turn (under the thread's lock, compare-and-put),
 so an edit and a racing turn or compaction never lose each other; these functions

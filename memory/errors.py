@@ -1,4 +1,4 @@
-"""Every error memory raises to its users, on one base (SPEC §13b).
+"""Every error memory raises to its users, on one base (contract §13b).
 
 Each message is one plain sentence that is safe to show a user: no database error, no
 stored text, no token. The HTTP routes map them to status codes by class.
@@ -19,7 +19,7 @@ class MemoryUnavailableError(AIMindError, RuntimeError):
 
 
 class MemoryEditError(AIMindError, ValueError):
-    """A user's edit of memory that cannot be made as asked (SPEC §9a)."""
+    """A user's edit of memory that cannot be made as asked (contract §9a)."""
 
 
 class PinTextError(MemoryEditError):

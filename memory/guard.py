@@ -1,4 +1,4 @@
-"""The one forbidden-field list and the guard every outgoing DTO passes (SPEC §9)."""
+"""The one forbidden-field list and the guard every outgoing DTO passes (contract §9)."""
 
 from __future__ import annotations
 

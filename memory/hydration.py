@@ -1,4 +1,4 @@
-"""What memory shows a client (SPEC §9, §9a): the hydration DTO, pins with their
+"""What memory shows a client (contract §9, §9a): the hydration DTO, pins with their
 provenance, and the export — safe text, never runtime state."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class PinSourceDTO(BaseModel):
 
 
 class PinDTO(BaseModel):
-    """A pin as the routes show it: ``{id, text, pinnedAt, origin, sources}`` (SPEC §9a)."""
+    """A pin as the routes show it: ``{id, text, pinnedAt, origin, sources}`` (contract §9a)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -95,7 +95,7 @@ EXPORT_FORMAT = "aimind-memory/1"
 def export_dto(
     thread_id: str, state: ThreadState, last_compaction: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A session's whole memory as one JSON document (SPEC §9a ``export``)."""
+    """A session's whole memory as one JSON document (contract §9a ``export``)."""
     dto = {
         "format": EXPORT_FORMAT,
         "threadId": thread_id,

@@ -1,4 +1,4 @@
-"""Every bound of the chat memory, named once (SPEC §3, §5, §6).
+"""Every bound of the chat memory, named once (contract §3, §5, §6).
 
 The defaults are the contract; each can be overridden from the environment
 (``AIMIND_<NAME>``) and is validated when memory is opened, so a bad setting
@@ -30,7 +30,7 @@ OVERTAKEN_TURNS = 12
 a compaction overtaken by more is dropped when it lands."""
 PIN_EXCERPT_CHARS = 160
 """A pin source's excerpt of its message at most: enough to recognise it, never the whole
-message again (SPEC §9a)."""
+message again (contract §9a)."""
 PIN_SOURCES_MAX = 8
 """Messages a pin names as its sources at most: a model compaction names what it folded,
 which is the window past ``KEEP_TURNS`` when it started (8 messages at most by default)."""
@@ -81,7 +81,7 @@ class MemoryLimits:
 
     @property
     def pending_max_messages(self) -> int:
-        """The window's bound while a deferred compaction is pending (SPEC §3)."""
+        """The window's bound while a deferred compaction is pending (contract §3)."""
         return 2 * (self.recent_turns + PENDING_EXTRA_TURNS)
 
     @property

@@ -1,4 +1,4 @@
-"""The model settings of SPEC §11, read in one place.
+"""The model settings of contract §11, read in one place.
 
 Any OpenAI-compatible endpoint: ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
 ``AIMIND_MODEL`` and ``AIMIND_COMPACTION_MODEL``. Memory builds its compaction

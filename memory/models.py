@@ -29,7 +29,7 @@ def _storable_id(value: Any) -> Any:
 
 
 class ChatThreadMessage(BaseModel):
-    """One persisted message: user-visible plain text and nothing else (SPEC §3)."""
+    """One persisted message: user-visible plain text and nothing else (contract §3)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -58,7 +58,7 @@ class ChatThreadMessage(BaseModel):
 
 
 PinOrigin = Literal["extractive", "model", "user"]
-"""Who pinned it: the extractive compactor, a model compactor, or the user (SPEC §9a)."""
+"""Who pinned it: the extractive compactor, a model compactor, or the user (contract §9a)."""
 PIN_ID_PREFIX = "pin-"
 
 
@@ -72,7 +72,7 @@ def legacy_pin_id(text: str) -> str:
 
 
 class PinSource(BaseModel):
-    """A message a pin was taken from, as it was when folded (SPEC §9a)."""
+    """A message a pin was taken from, as it was when folded (contract §9a)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -100,9 +100,9 @@ class Pin(BaseModel):
 
 
 class ThreadState(BaseModel):
-    """The chat-memory thread: recent window, bounded summary, durable pins (SPEC §3).
+    """The chat-memory thread: recent window, bounded summary, durable pins (contract §3).
 
-    ``pins`` are the pinned decisions with their provenance (SPEC §9a);
+    ``pins`` are the pinned decisions with their provenance (contract §9a);
     ``pinned_decisions`` is their text, in order — what the model is told. A state
     given only ``pinned_decisions`` (one stored before pins had records, or built by
     hand) gets a record per pin with what can be known: a stable id, ``extractive``,
@@ -159,7 +159,7 @@ class ThreadState(BaseModel):
 
 
 class FinalTurn(BaseModel):
-    """What a graph's final-turn adapter hands to memory (SPEC §4).
+    """What a graph's final-turn adapter hands to memory (contract §4).
 
     Texts are typed loosely on purpose: a non-string text is a turn that is
     skipped, not a crash in the middle of someone's run.
@@ -183,7 +183,7 @@ class FinalTurn(BaseModel):
 
 
 class CompactionOutput(BaseModel):
-    """The only thing taken from a compactor: exactly these keys (SPEC §5)."""
+    """The only thing taken from a compactor: exactly these keys (contract §5)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -204,7 +204,7 @@ class AppendResult(BaseModel):
     compactor: str | None = None
     """The ``name`` of the compactor that folded this turn (any ``Compactor``), if one ran."""
     pending: bool = False
-    """The window overflowed and a model compaction was started after the write (SPEC §5)."""
+    """The window overflowed and a model compaction was started after the write (contract §5)."""
     message_ids: tuple[str, ...] = ()
     """The ids the turn's two messages were stored under (the caller's, or memory's own
     when it sent none): what a caller names to replace this turn later."""

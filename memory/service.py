@@ -1,9 +1,9 @@
-"""The memory service behind ``open_memory()`` (SPEC §4, §5, §13).
+"""The memory service behind ``open_memory()`` (contract §4, §5, §13).
 
 A turn is one durable write. When it makes the window overflow, the
 extractive compactor folds the old turns in that same write (it takes a few
 milliseconds); a model compactor runs afterwards instead, in a task of this
-process, so the run that triggered it ends at once (SPEC §5). The write that
+process, so the run that triggered it ends at once (contract §5). The write that
 starts it stores a lease in the checkpoint (``memory/compaction/pending.py``): while it
 is live no other write, in any process, starts another; once it has expired
 (a killed process), the next write finds the window overflowing and starts the
@@ -183,7 +183,7 @@ class MemoryService:
         on_status: StatusCallback | None = None,
         replaces: Collection[str] = (),
     ) -> AppendResult:
-        """Write one finished turn once (SPEC §4).
+        """Write one finished turn once (contract §4).
 
         ``replaces``: ids of messages whose turns this one replaces (a regenerated
         answer, an edited question): those turns leave the window in the same
@@ -337,7 +337,7 @@ class MemoryService:
 
     def _followed_up(self, write: _Write) -> _Write:
         """The landing ``write``, with the lease of a follow-up compaction when the turns
-        written while it ran still leave the window past ``RECENT_TURNS`` (SPEC §5, "the
+        written while it ran still leave the window past ``RECENT_TURNS`` (contract §5, "the
         quiet window is the window"): the model folds them too, under a new lease taken
         in the landing's own compare-and-put, so no write in between starts another."""
         request = split_window(write.state, self.limits)
@@ -453,7 +453,7 @@ class MemoryService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    # --- the user's corrections (SPEC §9a) ------------------------------------------------
+    # --- the user's corrections (contract §9a) ------------------------------------------------
 
     async def _edit(
         self,
@@ -696,7 +696,7 @@ def _is_duplicate(state: ThreadState, turn: FinalTurn, user: str, assistant: str
 def resolve_compactor(
     compactor: Compactor | BaseChatModel | None, limits: MemoryLimits
 ) -> Compactor:
-    """None: the LLM compactor if a model is configured (SPEC §11), else the extractive one."""
+    """None: the LLM compactor if a model is configured (contract §11), else the extractive one."""
     if compactor is None:
         compactor = compaction_model()
     if isinstance(compactor, BaseChatModel):

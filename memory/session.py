@@ -1,4 +1,4 @@
-"""Session identity: tokens, the HMAC secret, session hashes and memory thread ids (SPEC §8).
+"""Session identity: tokens, the HMAC secret, session hashes and memory thread ids (contract §8).
 
 The raw browser token never leaves this module: everything downstream works
 with ``SessionHash``, the hex HMAC-SHA256 of the token under the server secret.

@@ -15,7 +15,7 @@ _UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 def clean_text(value: object) -> str | None:
     """The text worth storing, or None when it is not a non-blank string.
 
-    For message text and model output alike (SPEC §5): NUL and lone surrogates
+    For message text and model output alike (contract §5): NUL and lone surrogates
     cannot be stored by every backend (Postgres rejects both, and its error
     quotes the text), and other control characters are noise in plain text, so
     all are dropped rather than failing the write.
@@ -52,7 +52,7 @@ def storable_id(value: str) -> str:
 
 
 def truncate(text: str, cap: int) -> str:
-    """Cut ``text`` to at most ``cap`` characters, marking the cut (SPEC §6)."""
+    """Cut ``text`` to at most ``cap`` characters, marking the cut (contract §6)."""
     if len(text) <= cap:
         return text
     return text[: cap - len(TRUNCATION_MARKER)].rstrip() + TRUNCATION_MARKER

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One production replica in the foreground (SPEC §15): the graphs, auth, routes and chat
+# One production replica in the foreground (contract §15): the graphs, auth, routes and chat
 # page of `langgraph dev`, served by Aegra on PostgreSQL + Redis. Start as many replicas as
 # you like, on one machine or several, on the same database and Redis; any HTTP load
 # balancer in front, no sticky sessions.

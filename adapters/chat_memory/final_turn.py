@@ -1,11 +1,11 @@
 """The one final-turn adapter every graph ends in, and the memory read at a turn's start.
 
-Graphs reach memory only through this module (SPEC §2) and ``forks`` (what a run
+Graphs reach memory only through this module (contract §2) and ``forks`` (what a run
 from an earlier checkpoint replaces), and so does the agent middleware
 (``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
 ``write_final_turn`` the write. A graph maps its finished state to a ``FinalTurn``;
 the write hands it to memory once, routes ``thread-memory-status`` to the custom
-stream, and never raises into the run (SPEC §4).
+stream, and never raises into the run (contract §4).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class MemoryThreadError(ValueError):
 
 def refuse_memory_thread(config: RunnableConfig | None) -> None:
     """Every graph's first node calls this: an agent run on a memory thread would
-    overwrite the session's chat memory with its own GraphState (SPEC §8)."""
+    overwrite the session's chat memory with its own GraphState (contract §8)."""
     thread_id = (config or {}).get("configurable", {}).get("thread_id")
     if isinstance(thread_id, str) and thread_id.startswith(MEMORY_THREAD_PREFIX):
         raise MemoryThreadError()
@@ -102,7 +102,7 @@ async def load_memory_state(
     """The session's memory, or None (no session, or memory unreadable: run without it).
 
     Never waits for a compaction. A deferred compaction that landed since the last
-    turn is reported on this run's stream (SPEC §5 ``thread-memory-status``), unless
+    turn is reported on this run's stream (contract §5 ``thread-memory-status``), unless
     ``report_landed`` is off (a later read of the same turn).
     """
     session = session_of(config, getattr(runtime, "context", None))
@@ -136,7 +136,7 @@ async def write_final_turn(
     place of the turns ``replaces`` names (``adapters/chat_memory/forks.py``).
 
     Never raises: a failure, the extraction's included, is logged and reported as a
-    ``thread-memory-status`` ``failed`` event; the run goes on (SPEC §4). Returns what
+    ``thread-memory-status`` ``failed`` event; the run goes on (contract §4). Returns what
     memory did, or None when nothing was asked of it.
     """
     writer = _writer(runtime)

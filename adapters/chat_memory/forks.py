@@ -27,7 +27,7 @@ thread wrote after F on a branch the user left, which go:
 
 A question memory holds that no checkpoint of the thread accounts for (a client
 resending a message to a stateless run) replaces nothing: memory's dedupe skips it
-(SPEC §4). A turn already folded into the summary is not in the window: it stays in
+(contract §4). A turn already folded into the summary is not in the window: it stays in
 the summary, and the new turn is written as usual. A thread whose checkpoints are not
 on memory's database (a library graph on a checkpointer of its own) replaces nothing.
 """
@@ -108,7 +108,7 @@ async def replaced_turns(
 
     ``account``: the thread's ``MEMORY_IDS`` as of the checkpoint the run started from.
     Never raises: a lookup that fails replaces nothing (the turn is then written as
-    memory's dedupe rules say, SPEC §4).
+    memory's dedupe rules say, contract §4).
     """
     if memory is None:
         return []

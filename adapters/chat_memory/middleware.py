@@ -1,4 +1,4 @@
-"""``ChatMemoryMiddleware``: this project's chat memory in any LangChain v1 agent (SPEC §13a).
+"""``ChatMemoryMiddleware``: this project's chat memory in any LangChain v1 agent (contract §13a).
 
 ::
 
@@ -7,7 +7,7 @@
 
 It uses two of the hooks LangChain documents (``langchain.agents.middleware.types``):
 
-- ``awrap_model_call`` rewrites each model *request*: the model gets SPEC §7's
+- ``awrap_model_call`` rewrites each model *request*: the model gets contract §7's
   context — the agent's system prompt, memory's summary and pinned decisions, its
   recent turns, the latest user message — plus this turn's own tool loop, and none
   of the older history in the agent's state. Only the request changes: the state,

@@ -180,7 +180,7 @@ async def close_memory() -> None:
     """Close every service this process opened (server shutdown, CLI exit, tests).
 
     Each closes on its own loop, so its pending compactions get their grace period to
-    land (SPEC §5); a loop that no longer runs has nothing left to wait for.
+    land (contract §5); a loop that no longer runs has nothing left to wait for.
     """
     here = asyncio.get_running_loop()
     closing = []
@@ -208,7 +208,7 @@ def _is_studio(user: Any, identity: Any) -> bool:
 def session_of(config: RunnableConfig | None, context: Any) -> str | None:
     """The authenticated user's session hash (Studio's development identity for a Studio
     run under ``langgraph dev``), else run context ``session_id``, else
-    ``configurable.session_id``, else None (SPEC §8, §13a)."""
+    ``configurable.session_id``, else None (contract §8, §13a)."""
     configurable = (config or {}).get("configurable", {})
     user = configurable.get("langgraph_auth_user")
     identity = getattr(user, "identity", None) or configurable.get("langgraph_auth_user_id")

@@ -1,4 +1,4 @@
-"""The ``aimind`` command line (SPEC §14, §9a): chat, memory show|pin|unpin|edit|forget|export,
+"""The ``aimind`` command line (contract §14, §9a): chat, memory show|pin|unpin|edit|forget|export,
 demo.
 
 A ``--session NAME`` maps to a session token deterministically: a NAME that is

@@ -1,4 +1,4 @@
-"""The offline model (SPEC §11): deterministic, clearly labelled, no network.
+"""The offline model (contract §11): deterministic, clearly labelled, no network.
 
 It answers by stating what context it received (summary length, pins, recent
 turns, the latest question), so memory behaviour is visible without a provider.

@@ -1,4 +1,4 @@
-"""The model provider (SPEC §11): ``ChatOpenAI`` for any OpenAI-compatible endpoint, or offline.
+"""The model provider (contract §11): ``ChatOpenAI`` for any OpenAI-compatible endpoint, or offline.
 
 With ``OPENAI_API_KEY`` set, ``chat_model()`` is a ``ChatOpenAI`` configured from
 ``OPENAI_BASE_URL`` / ``AIMIND_MODEL`` with a timeout and bounded retries (the settings

@@ -1,4 +1,4 @@
-"""Custom HTTP routes: ``http.app`` of ``langgraph.json`` and of ``aegra.json`` (SPEC §9, §15).
+"""Custom HTTP routes: ``http.app`` of ``langgraph.json`` and of ``aegra.json`` (contract §9, §15).
 
 * ``GET /api/chat/thread`` — the hydration DTO for the caller's session; a
   browser with no session cookie gets a fresh token (HttpOnly cookie) and an

@@ -1,4 +1,4 @@
-"""LangGraph custom auth: session identity and owner-scoped resources (SPEC §8).
+"""LangGraph custom auth: session identity and owner-scoped resources (contract §8).
 
 Every request to the LangGraph API carries a session token: the
 ``X-AIMind-Session`` header, ``Authorization: Bearer``, ``X-Api-Key`` (the
@@ -17,7 +17,7 @@ list the graphs, create threads and run them, but sees no session's threads.
 Its runs get a chat memory of their own in development (``adapters.chat_memory.runtime``).
 An update never changes a resource's ``owner``.
 
-The module serves both servers unchanged, ``langgraph dev`` and Aegra (SPEC §15),
+The module serves both servers unchanged, ``langgraph dev`` and Aegra (contract §15),
 so it imports neither: the authenticate handler takes header names and values as
 ``bytes`` (``langgraph dev``) or ``str`` (Aegra), and a run's input is read from
 either shape of the ``create_run`` value (``run_request``).
@@ -53,7 +53,7 @@ TURN_ASSISTANTS = graph_names(*TURN_GRAPHS)
 random id: its input is only checked for shape."""
 
 # Loaded at import, i.e. at server start-up: a missing production secret stops the
-# server with a clear message instead of failing each request with a 500 (SPEC §12.6).
+# server with a clear message instead of failing each request with a 500 (contract §12.6).
 _SECRET = load_secret()
 _LIMITS = RequestLimits.from_env()
 

@@ -1,4 +1,5 @@
-"""What a request body may hold on the few routes that mishandle a valid-looking one (SPEC §8, §15).
+"""What a request body may hold on the few routes that mishandle a valid-looking one
+(contract §8, §15).
 
 Each rule answers, with a 422 sentence, a request the server would otherwise take and
 then fail on or act on badly: before the route runs (``refusal``), or — where only the
@@ -8,10 +9,10 @@ route's data decides whether it fails — in place of the 500 it fails with
 * ``POST /threads`` (and ``PATCH``) with a ``ttl``: Aegra keeps a per-thread TTL that
   ``POST /threads/prune`` (and the operator's sweeper) applies. Its ``keep_latest``
   strategy keeps a thread's latest checkpoint only; a ``chat`` thread keeps its transcript
-  in a ``DeltaChannel`` (SPEC §8a), so pruning empties the conversation (6 messages → 0).
+  in a ``DeltaChannel`` (contract §8a), so pruning empties the conversation (6 messages → 0).
   A thread's graph is not known when it is created (any thread may become a chat
   thread), so ``keep_latest`` is refused on every thread; a thread created for the
-  ``chat`` graph refuses any ``ttl`` (it holds the transcript, SPEC §15); a ``ttl``
+  ``chat`` graph refuses any ``ttl`` (it holds the transcript, contract §15); a ``ttl``
   below ``MIN_TTL_MINUTES`` is refused (a ``keep_latest`` ttl of ``5e-324`` re-armed
   expired and was re-claimed 10,000 times per prune). A ``delete`` ttl of a minute or
   more on another thread stands: the thread is deleted with its history when it expires,

@@ -1,4 +1,4 @@
-"""Forget a session everywhere: ``DELETE /api/chat/session`` (SPEC §9a).
+"""Forget a session everywhere: ``DELETE /api/chat/session`` (contract §9a).
 
 What a session owns lives in two places: the server's threads, runs, checkpoints and
 crons (``langgraph dev``'s in-memory runtime with our saver, or Aegra's tables and

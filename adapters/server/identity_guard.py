@@ -1,4 +1,4 @@
-"""One identity per request, on every server: an ASGI middleware of the HTTP app (SPEC §8).
+"""One identity per request, on every server: an ASGI middleware of the HTTP app (contract §8).
 
 Why here: the servers read the session token in different places, and each keeps
 a different copy of a repeated header — ``langgraph dev`` and Aegra hand the

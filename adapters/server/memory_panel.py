@@ -1,9 +1,9 @@
 """What the chat page's memory panel shows: ``GET /api/chat/memory``'s DTO.
 
-The hydration DTO (SPEC §9) is fixed — a 240-character summary preview and no
+The hydration DTO (contract §9) is fixed — a 240-character summary preview and no
 status — so the panel has a DTO of its own, built from
 ``MemoryService.snapshot()``: the whole summary (at most ``SUMMARY_CHARS``), the
-pins with where each came from (SPEC §9a), how full the window is, how the last
+pins with where each came from (contract §9a), how full the window is, how the last
 compaction went (the model, or the extractive fallback after the model failed) and
 whether one is pending. The
 page also learns the message cap and the truncation marker from it, so it can
@@ -49,7 +49,7 @@ class MemoryPanel(BaseModel):
     summary: str
     pinnedDecisions: list[str]
     pins: list[PinDTO]
-    """The pins with where each came from (SPEC §9a): ``{id, text, pinnedAt, origin,
+    """The pins with where each came from (contract §9a): ``{id, text, pinnedAt, origin,
     sources: [{messageId, role, excerpt, createdAt}]}``."""
     turnsInWindow: int
     summaryLength: int

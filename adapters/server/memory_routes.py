@@ -1,4 +1,4 @@
-"""Memory the user can see and correct, over HTTP (SPEC §9a): the routes of both servers.
+"""Memory the user can see and correct, over HTTP (contract §9a): the routes of both servers.
 
 | route | answers |
 |---|---|

@@ -1,4 +1,4 @@
-"""No HTTP route reaches a chat-memory thread (SPEC §8): how a request names one.
+"""No HTTP route reaches a chat-memory thread (contract §8): how a request names one.
 
 A session's memory lives on the checkpointer thread ``chat:<sessionHash>``, beside the
 agents' threads, and the hash is no secret (it is the hydration DTO's ``threadId`` and

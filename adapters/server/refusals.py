@@ -1,5 +1,5 @@
 """What our middleware answers by itself, on both servers: ``{"detail": "<one sentence>"}``,
-readable by a browser on another origin exactly as the server's own errors are (SPEC §8).
+readable by a browser on another origin exactly as the server's own errors are (contract §8).
 
 Why: ``langgraph dev`` (langgraph_api's server) runs a custom app's middleware *outside*
 its own ``CORSMiddleware``. A request our middleware refuses by itself — two session

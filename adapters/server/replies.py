@@ -1,4 +1,4 @@
-"""How our routes answer (SPEC §9, §9a): JSON that passed the field guard, never cached, and
+"""How our routes answer (contract §9, §9a): JSON that passed the field guard, never cached, and
 errors in LangGraph's own shape, ``{"detail": "<one plain sentence>"}``, so a client reads
 every error of either server the same way."""
 

@@ -2,7 +2,7 @@
 
 An ASGI middleware of the HTTP app (``langgraph.json``'s and ``aegra.json``'s
 ``http.app``), so it wraps every route of ``langgraph dev`` and of Aegra, theirs and
-ours (SPEC §8). In order, it refuses with ``{"detail": "<one sentence>"}``:
+ours (contract §8). In order, it refuses with ``{"detail": "<one sentence>"}``:
 
 1. **413** a body larger than ``AIMIND_MAX_BODY_MB`` (``adapters.server.request_limits``),
    from its ``Content-Length`` before reading it, or as soon as a chunked body passes it.

@@ -1,4 +1,5 @@
-"""How much one request may carry, on both servers (SPEC §8): its body, and its input's messages.
+"""How much one request may carry, on both servers (contract §8): its body, and its
+input's messages.
 
 Why: neither server bounds a request. A 30 MB message or a 200,000-message list is
 parsed, validated and (on Aegra) stored as the run's input before any graph looks at

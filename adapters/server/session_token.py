@@ -1,4 +1,4 @@
-"""Where a request's session token comes from, and the identity it stands for (SPEC §8).
+"""Where a request's session token comes from, and the identity it stands for (contract §8).
 
 One function for the LangGraph custom auth (``adapters.server.auth``) and the custom
 routes (``adapters.server.app``), which LangGraph does not run custom auth on. The

@@ -1,4 +1,4 @@
-"""The ``agent`` graph (SPEC §13a): a LangChain v1 ``create_agent`` agent on chat memory."""
+"""The ``agent`` graph (contract §13a): a LangChain v1 ``create_agent`` agent on chat memory."""
 
 from graphs.agent.graph import build_graph, graph
 

@@ -1,7 +1,7 @@
 """The ``agent`` graph: ``create_agent`` with the project's tools and ``ChatMemoryMiddleware``.
 
-What SPEC §13a offers any LangChain v1 agent, served beside the three graphs: the
-model sees SPEC §7's context rebuilt from the session's chat memory plus this
+What contract §13a offers any LangChain v1 agent, served beside the three graphs: the
+model sees contract §7's context rebuilt from the session's chat memory plus this
 turn's tool loop, and each finished turn (question and final answer) is written to
 memory. The agent's own thread keeps its messages, as ``create_agent`` does, for a
 client to show. A run on a ``chat:`` thread is refused before the model is called.

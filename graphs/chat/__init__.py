@@ -1,4 +1,4 @@
-"""The ``chat`` graph (SPEC §1, §7): the session's memory as context, tools, one memory write."""
+"""The ``chat`` graph (contract §1, §7): memory as context, tools, one memory write."""
 
 from graphs.chat.graph import build_graph, graph
 

@@ -1,6 +1,6 @@
 """The ``chat`` graph: agent (memory context, model) ↔ tools → final-turn adapter.
 
-Only the latest human message of the input is used; the model sees SPEC §7's
+Only the latest human message of the input is used; the model sees contract §7's
 context (system, summary, pins, recent turns, latest message) plus this turn's
 own tool loop, never history the client sent. The final node writes the
 question and the final answer to chat memory; a run that fails or is cancelled

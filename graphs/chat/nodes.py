@@ -4,13 +4,13 @@ The nodes are methods of ``ChatNodes`` so a test can hand in its own model and
 tools; without them each run asks the model provider and offers the local and
 MCP tools.
 
-``messages`` is the thread's transcript (SPEC §8a): each turn adds its question and
+``messages`` is the thread's transcript (contract §8a): each turn adds its question and
 its answer, with stable ids; the turn's tool loop is shown while the turn runs and
 is taken out when the answer comes, so what stays is user-visible text. At most
 ``TRANSCRIPT_MAX_MESSAGES`` stay, the oldest going first. What else a run's input
 carries (history a client resends, placeholder tool results) is taken out too: only
 the latest user message is the turn's. The model never reads that list: its context
-is SPEC §7's, rebuilt from the session's memory, plus this turn's own tool loop.
+is contract §7's, rebuilt from the session's memory, plus this turn's own tool loop.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ async def turn_memory(
 async def final_turn(
     state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
 ) -> dict[str, Any]:
-    """The final-turn adapter (SPEC §4): the turn goes to memory, in place of the turns it
+    """The final-turn adapter (contract §4): the turn goes to memory, in place of the turns it
     replaces, and the thread's account of what it wrote grows by it."""
     result = await write_final_turn(
         lambda: extract_final_turn(state),
@@ -243,7 +243,7 @@ class ChatNodes:
     async def agent(
         self, state: ChatState, config: RunnableConfig, runtime: Runtime[SessionContext]
     ) -> dict[str, Any]:
-        """One model call on SPEC §7's context plus this turn's own tool loop (the run's
+        """One model call on contract §7's context plus this turn's own tool loop (the run's
         first call reads the question and memory first: one step, one checkpoint, less)."""
         started: dict[str, Any] = {}
         human = latest_human(after_transcript(state))

@@ -1,6 +1,6 @@
 """The chat graph's state: the thread's transcript, this turn, and what the nodes pass along.
 
-``messages`` is the thread's own conversation as its user saw it (SPEC §8a). It is a
+``messages`` is the thread's own conversation as its user saw it (contract §8a). It is a
 ``DeltaChannel``: a checkpoint stores only the messages written in its step, not the
 whole list, so a thread's storage grows with its transcript, never with the transcript
 times the number of checkpoints — on every stock saver (the server's and Aegra's

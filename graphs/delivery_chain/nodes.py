@@ -163,7 +163,7 @@ class DeliveryChain:
     async def plan(
         self, state: DeliveryState, config: RunnableConfig, runtime: Runtime[SessionContext]
     ) -> dict[str, Any]:
-        """The plan subagent, on the session's chat memory like every planner (SPEC §7)."""
+        """The plan subagent, on the session's chat memory like every planner (contract §7)."""
 
         async def work() -> dict[str, Any]:
             memory = await load_memory_state(config, runtime)

@@ -1,6 +1,6 @@
 """Structured outputs of the delivery-chain subagents, and the RuntimeArtifact they become.
 
-Every schema has an ``offline_example`` so the offline model (SPEC §11) returns
+Every schema has an ``offline_example`` so the offline model (contract §11) returns
 a deterministic, valid, clearly labelled instance instead of a bare placeholder.
 """
 

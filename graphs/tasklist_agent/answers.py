@@ -1,4 +1,4 @@
-"""Whether a typed message approves a pending review (SPEC §8a), in English and Chinese.
+"""Whether a typed message approves a pending review (contract §8a), in English and Chinese.
 
 A reviewer may answer a review by typing into the chat box instead of pressing a
 button. The message approves only when everything in it is approval or politeness

@@ -7,7 +7,7 @@ The plan, its markdown artifact, review rounds and interrupts live in this
 graph's own state, on its own thread (a server thread, or ``tasklist-agent:<uuid>``
 in library use) — never on a ``chat:`` memory thread. Only ``final_turn`` talks
 to chat memory, once, after every interrupt: on ``final`` or ``blocked`` it
-writes the goal and the short text summary, nothing else (SPEC §4, §6).
+writes the goal and the short text summary, nothing else (contract §4, §6).
 """
 
 from __future__ import annotations

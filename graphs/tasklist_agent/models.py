@@ -4,7 +4,7 @@ Model output (``TaskDraft``/``TasklistDraft``) is read leniently, because a
 draft that is only slightly wrong should be repaired rather than rejected;
 ``Tasklist`` is the strict, validated plan the rest of the graph works with.
 The structured-output schemas define ``offline_example`` so the offline model
-(SPEC §11) returns a deterministic, clearly labelled plan.
+(contract §11) returns a deterministic, clearly labelled plan.
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
 
 
 # --- the reviewer's answer -----------------------------------------------------------------
-# Both interrupts speak LangChain v1's human-in-the-loop protocol (SPEC §8a): the value
+# Both interrupts speak LangChain v1's human-in-the-loop protocol (contract §8a): the value
 # carries ``action_requests``/``review_configs`` and the answer is ``{"decisions": [...]}``.
 # The project's earlier answers, ``{"action": ...}`` or a bare word, stay accepted.
 

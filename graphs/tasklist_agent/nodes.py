@@ -3,7 +3,7 @@
 Nodes that call the model never interrupt and nodes that interrupt never call
 the model, so a resume re-runs no model call and no write.
 
-A pending review or question is answered three ways (SPEC §8a): a resume with a
+A pending review or question is answered three ways (contract §8a): a resume with a
 decision; a new user message on the thread (LangGraph then starts the graph anew, and
 ``read_goal`` takes the message as the answer instead of a new goal); or a later run
 that brings no answer at all — agent-chat-ui's "Mark as Resolved" sends
@@ -246,7 +246,7 @@ def summary_message_id(goal_message_id: str | None) -> str | None:
 
 
 def extract_turn(state: TasklistState) -> FinalTurn | None:
-    """Goal + text summary; memory keeps it only on ``final``/``blocked`` (SPEC §4, §6)."""
+    """Goal + text summary; memory keeps it only on ``final``/``blocked`` (contract §4, §6)."""
     status = state.get("status") or "unknown"
     assistant_id = summary_message_id(state.get("goal_message_id"))
     return FinalTurn(

@@ -1,4 +1,4 @@
-"""Folding old turns into summary + pinned decisions (SPEC §5).
+"""Folding old turns into summary + pinned decisions (contract §5).
 
 This package owns compaction: the ``Compactor`` protocol and the request, clamp
 and status events here, the two shipped compactors (``extractive``, offline;

@@ -137,7 +137,7 @@ class ExtractiveCompactor:
 
     name = "extractive"
     inline = True
-    """Fast and local: it folds within the write that overflows the window (SPEC §5)."""
+    """Fast and local: it folds within the write that overflows the window (contract §5)."""
 
     def __init__(self, limits: MemoryLimits | None = None) -> None:
         self.limits = limits or MemoryLimits()

@@ -1,4 +1,4 @@
-"""A pending model compaction, recorded in the memory thread's checkpoint (SPEC §5).
+"""A pending model compaction, recorded in the memory thread's checkpoint (contract §5).
 
 The write that starts a model compaction stores a lease with its checkpoint
 (metadata ``PENDING_KEY``): which messages the compaction folds and until when
@@ -56,7 +56,7 @@ class PendingCompaction(BaseModel):
     """Messages folded inline since it started, beyond ``folded_ids``, oldest first."""
     summary_edited: bool = False
     """The user replaced the summary since it started: the landing keeps the user's
-    summary as the base (SPEC §9a) and takes only the compaction's pins from the model."""
+    summary as the base (contract §9a) and takes only the compaction's pins from the model."""
 
     @classmethod
     def start(cls, request: CompactionRequest, limits: MemoryLimits) -> PendingCompaction:

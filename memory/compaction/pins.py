@@ -1,4 +1,4 @@
-"""Pins and where they came from (SPEC §5, §9a).
+"""Pins and where they came from (contract §5, §9a).
 
 A compaction hands back pin *texts*; this module turns them into the thread's pin
 records: it merges them onto the pins the thread holds now, gives each new one its

@@ -1,4 +1,4 @@
-"""Where memory lives: the checkpointer backends and memory's threads on them (SPEC §10).
+"""Where memory lives: the checkpointer backends and memory's threads on them (contract §10).
 
 This package owns every byte memory stores: one module per backend (``sqlite``,
 ``postgres``, ``inmemory``, on the protocol in ``base``), the thread store that

@@ -1,4 +1,4 @@
-"""The server's checkpointer (``langgraph.json`` ``checkpointer.path``, SPEC §10).
+"""The server's checkpointer (``langgraph.json`` ``checkpointer.path``, contract §10).
 
 The stock saver of the backend ``AIMIND_DATABASE_URL`` names, with the
 capabilities the LangGraph server asks for that it lacks (``aprune``,

@@ -5,7 +5,7 @@ and its ids are UUIDv6 strings whose order is their timestamp's. A writer whose
 clock is behind (a second server, an NTP step back) would write a child that
 sorts *before* its parent: the turn is reported written and never read again.
 So a memory checkpoint's timestamp is the later of the local clock and the
-parent's timestamp plus one tick (SPEC §8), and the compare-and-put checks the
+parent's timestamp plus one tick (contract §8), and the compare-and-put checks the
 parent, not the clock.
 """
 

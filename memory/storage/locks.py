@@ -1,4 +1,5 @@
-"""Per-thread write locks: read-modify-write of one memory thread is never interleaved (SPEC §4).
+"""Per-thread write locks: read-modify-write of one memory thread is never interleaved
+(contract §4).
 
 The write itself is a compare-and-put on both databases (``MemoryThreads.put``:
 under an advisory transaction lock on Postgres, one ``INSERT … SELECT`` statement

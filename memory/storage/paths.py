@@ -93,7 +93,7 @@ def place_private(path: Path, content: bytes = b"") -> bool:
     no descriptor of it is open once it is at ``path``. That matters for a database:
     POSIX locks belong to the process, so closing *any* descriptor of a database file
     drops the locks this process's SQLite connections hold on it, and the next process
-    to close its connection then deletes the live WAL (SPEC §10).
+    to close its connection then deletes the live WAL (contract §10).
     """
     if path.exists():
         return False

@@ -1,4 +1,4 @@
-"""The PostgreSQL connection pool that memory and the server's saver share (SPEC §10, §15).
+"""The PostgreSQL connection pool that memory and the server's saver share (contract §10, §15).
 
 psycopg's pool, set up for what psycopg's defaults do not cover:
 

@@ -15,9 +15,9 @@ query when its copy is still the latest. The database file is created 0600 (SQLi
 gives its ``-wal`` and ``-shm`` the same mode) and otherwise never opened but through
 SQLite: closing any other descriptor of it would drop the locks this process's
 connections hold (POSIX locks are per process), and the next process to close the
-database would delete the live WAL under them (SPEC §10).
+database would delete the live WAL under them (contract §10).
 
-Forgetting leaves nothing behind (SPEC §9a): both connections delete with
+Forgetting leaves nothing behind (contract §9a): both connections delete with
 ``secure_delete`` on, so a deleted row's bytes are zeroed in its page and in the
 free pages it leaves; ``scrub`` then checkpoints the WAL into the file and empties
 it, since the WAL's older frames still hold the pages as they were.

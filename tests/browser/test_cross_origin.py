@@ -1,5 +1,5 @@
 """A page on another origin — as agent-chat-ui's dev server on ``localhost:3000`` — reads our
-refusals from ``langgraph dev`` in real Chromium, as it reads the server's own errors (SPEC §8).
+refusals from ``langgraph dev`` in real Chromium, as it reads the server's own errors (contract §8).
 
 Chromium enforces CORS for real: preflights for the session header, and a response
 without ``Access-Control-Allow-Origin`` is a network error to the page ("Failed to

@@ -1,4 +1,4 @@
-"""Memory the user can see and correct, from the page alone (SPEC §9a), on ``langgraph dev``.
+"""Memory the user can see and correct, from the page alone (contract §9a), on ``langgraph dev``.
 
 Real headless Chromium, a real server (offline model, extractive compactor). A user
 sees why a decision is pinned (who pinned it, when, and the message it came from),

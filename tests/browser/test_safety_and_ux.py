@@ -91,7 +91,7 @@ def test_new_conversation_starts_an_empty_thread_and_memory_carries_over(
 
     send(page, "What day is the launch?")
 
-    # The new thread's answer is built from the session's memory (SPEC §8a).
+    # The new thread's answer is built from the session's memory (contract §8a).
     expect(page.locator("#messages li.assistant").last).to_contain_text("1 recent turn")
     page.reload()
     wait_idle(page)

@@ -113,7 +113,7 @@ def test_graphs_load_by_the_paths_in_langgraph_json(tmp_path: Path) -> None:
 
 
 def test_memory_is_corrected_from_the_terminal(tmp_path: Path) -> None:
-    """pin, edit, unpin, export and forget, as a person types them (SPEC §9a, §14)."""
+    """pin, edit, unpin, export and forget, as a person types them (contract §9a, §14)."""
     session = ["--session", "terminal edits"]
     lines = [f"We decided the kiosk {n} opens at {n + 7} am." for n in range(6)]
     chat = _aimind(["chat", *session], tmp_path, "\n".join(lines) + "\n")

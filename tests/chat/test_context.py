@@ -1,4 +1,4 @@
-"""The model sees SPEC §7's context and nothing the client sent beyond its latest message."""
+"""The model sees contract §7's context and nothing the client sent beyond its latest message."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ async def test_first_turn_without_memory_is_system_plus_question(memory_url: str
 async def test_a_thread_shows_its_whole_conversation_and_a_new_thread_starts_empty(
     memory_url: str,
 ) -> None:
-    """SPEC §8a: a thread's ``messages`` is its own transcript (8 turns: 16 messages, the
+    """contract §8a: a thread's ``messages`` is its own transcript (8 turns: 16 messages, the
     ids the client sent and the answers' ids memory stores); a new thread starts empty and
     shows its own 2 messages, while its model still gets the session's memory (§7)."""
     model = ScriptedChatModel(script=[_answer], loop_last=True)

@@ -4,7 +4,7 @@ Through the real ``ChatOpenAI`` wire path (the loopback stub): the fifth turn's
 run reports ``started`` and ends without waiting for the compaction model; the
 compaction then fails (the model answers something that is not JSON), the
 extractive fallback folds the window, and the sixth run's stream opens with the
-``failed`` status and the counts memory now has (SPEC §5).
+``failed`` status and the counts memory now has (contract §5).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every graph refuses to run on a ``chat:`` thread id (SPEC §8).
+"""Every graph refuses to run on a ``chat:`` thread id (contract §8).
 
 Agent checkpoints on a memory thread would overwrite a session's chat memory with
 GraphState. Each graph's first node refuses such a run before anything happens,

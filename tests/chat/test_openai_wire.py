@@ -1,4 +1,4 @@
-"""ChatOpenAI's real HTTP wire path against the loopback stub (SPEC §11).
+"""ChatOpenAI's real HTTP wire path against the loopback stub (contract §11).
 
 The graph builds its model from the environment exactly as in production; only
 ``OPENAI_BASE_URL`` points at the stub. Covered: a streamed tool-call round trip

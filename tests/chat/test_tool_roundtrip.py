@@ -1,4 +1,4 @@
-"""A tool round trip stores exactly the question and the final answer (SPEC §6).
+"""A tool round trip stores exactly the question and the final answer (contract §6).
 
 A scripted model calls a local tool (marker in its args and result), the
 document reader (marker in the resource), and the real stdio MCP server's tool

@@ -1,4 +1,4 @@
-"""A chat thread's storage grows with its transcript, on the stock savers (SPEC §8a).
+"""A chat thread's storage grows with its transcript, on the stock savers (contract §8a).
 
 The thread's ``messages`` is a ``DeltaChannel``: a checkpoint keeps only its step's
 writes. These tests run the chat graph on the stock ``AsyncSqliteSaver`` and on the

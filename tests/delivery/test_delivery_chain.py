@@ -1,4 +1,4 @@
-"""The delivery chain end to end: what the user sees and what chat memory keeps (SPEC §6)."""
+"""The delivery chain end to end: what the user sees and what chat memory keeps (contract §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Only the requirement and the report reach chat memory: never stage outputs (SPEC §6).
+"""Only the requirement and the report reach chat memory: never stage outputs (contract §6).
 
 Markers are planted in every stage output and reviewer finding, and in a
 referenced document and a rubric. The raw bytes of the memory thread's

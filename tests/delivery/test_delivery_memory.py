@@ -1,4 +1,4 @@
-"""The delivery chain plans on the session's chat memory, like every planner (SPEC §7)."""
+"""The delivery chain plans on the session's chat memory, like every planner (contract §7)."""
 
 from __future__ import annotations
 

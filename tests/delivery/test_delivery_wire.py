@@ -1,4 +1,4 @@
-"""The exported graph on ``ChatOpenAI``'s real wire path (loopback stub, SPEC §11).
+"""The exported graph on ``ChatOpenAI``'s real wire path (loopback stub, contract §11).
 
 Every subagent asks for structured output with its own JSON schema; the stub
 answers by schema name, so this checks the schemas survive the provider's

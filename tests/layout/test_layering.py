@@ -1,4 +1,4 @@
-"""SPEC §2 and the layout (issue 25): every import points down — graphs → adapters → memory,
+"""contract §2 and the layout (issue 25): every import points down — graphs → adapters → memory,
 and inside each, the layers its ``__init__`` docstring names. Checked statically, lazy
 imports inside functions included, so the layout cannot drift back."""
 

@@ -72,7 +72,7 @@ async def landed_compactor(mem: MemoryService, token: str) -> str | None:
 def assert_bounds(
     state: ThreadState, limits: MemoryLimits = LIMITS, *, pending: bool = False
 ) -> None:
-    """Every bound of SPEC §3 that must hold after every write (``pending``: while a
+    """Every bound of contract §3 that must hold after every write (``pending``: while a
     deferred compaction may still be pending, the window may reach 12 messages)."""
     assert len(state.messages) <= (limits.pending_max_messages if pending else limits.max_messages)
     assert len(state.messages) % 2 == 0

@@ -1,4 +1,4 @@
-"""Pins say what holds now (SPEC §5, issue 30): a changed decision replaces the earlier pin.
+"""Pins say what holds now (contract §5, issue 30): a changed decision replaces the earlier pin.
 
 The held-out conversations (``tests/memory/data/changes/``, written and frozen before the
 supersession rules) are replayed through ``open_memory`` and judged as the bench judges

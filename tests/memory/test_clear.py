@@ -1,4 +1,4 @@
-"""Clearing a session's memory (SPEC §9 ``DELETE``, §10): atomic, and nobody else's business.
+"""Clearing a session's memory (contract §9 ``DELETE``, §10): atomic, and nobody else's business.
 
 - A clear racing a turn from another process (here: another service, its own
   connections and locks) leaves the thread either cleared or holding only that

@@ -4,7 +4,7 @@ LangGraph takes a thread's latest checkpoint to be the one with the greatest id,
 ids are time-based. A second server whose clock is 5 s (or an hour) behind wrote
 children that sorted before their parents: ``append_turn`` said ``written=True`` and
 the next read never saw the turn. Memory's ids now always sort after the parent's
-(SPEC §8). Here a normal writer (this process) and a skewed one (another process)
+(contract §8). Here a normal writer (this process) and a skewed one (another process)
 take turns on one session; every turn either reports must be in memory, in order.
 """
 

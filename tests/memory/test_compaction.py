@@ -1,4 +1,4 @@
-"""Compaction (SPEC §5): cadence, what is kept, clamping, durable pins, the LLM input, events."""
+"""Compaction (contract §5): cadence, what is kept, clamping, durable pins, LLM input, events."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writes to one memory thread are serialized (SPEC §4, §12.4): no turn is ever lost.
+"""Writes to one memory thread are serialized (contract §4, §12.4): no turn is ever lost.
 
 Every turn is accounted for: it is in the window, or the compactor folded it.
 """
@@ -131,7 +131,7 @@ async def test_two_os_processes_on_one_session_lose_no_turn(db_url: str) -> None
 async def test_sessions_of_several_processes_through_pgbouncer_lose_no_turn(
     bouncer_url: str,
 ) -> None:
-    """PgBouncer in transaction pooling (SPEC §15): four processes, started together on a
+    """PgBouncer in transaction pooling (contract §15): four processes, started together on a
     fresh database, two per session, each with its turns at once, share a few server
     connections. Prepared statements once collided there (``DuplicatePreparedStatement``):
     turns failed and processes died at start."""

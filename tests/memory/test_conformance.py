@@ -1,4 +1,4 @@
-"""The server's checkpointer passes LangGraph's own conformance suite (SPEC §10).
+"""The server's checkpointer passes LangGraph's own conformance suite (contract §10).
 
 ``langgraph.json`` names ``memory.storage.checkpointer.server_checkpointer``: the stock
 saver of each backend plus the capabilities the LangGraph server asks for that

@@ -1,4 +1,4 @@
-"""The model context (SPEC §7): system, summary, pins, recent window, latest message."""
+"""The model context (contract §7): system, summary, pins, recent window, latest message."""
 
 from __future__ import annotations
 

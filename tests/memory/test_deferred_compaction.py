@@ -1,4 +1,4 @@
-"""Compaction off the answer's path (SPEC §3, §5): a model compaction runs after the turn.
+"""Compaction off the answer's path (contract §3, §5): a model compaction runs after the turn.
 
 The turn is written at once; the compaction lands later with a compare-and-put, so
 turns written meanwhile (here or in another process) are kept; a window that
@@ -132,7 +132,7 @@ def assert_nothing_lost(state: ThreadState, facts: list[str]) -> None:
 async def test_turns_written_while_an_overtaken_compaction_ran_are_folded_once_it_lands(
     db_url: str,
 ) -> None:
-    """SPEC §5, the quiet window: the model lands after an inline fold and three more
+    """contract §5, the quiet window: the model lands after an inline fold and three more
     turns (10 messages); a follow-up model compaction folds them, so the quiet thread
     holds 8 messages at most again — without a next write."""
     gate = GatedCompactor()

@@ -1,4 +1,4 @@
-"""Compaction and storage failures (SPEC §4, §5, §12.2): the turn is kept, bounds hold."""
+"""Compaction and storage failures (contract §4, §5, §12.2): the turn is kept, bounds hold."""
 
 from __future__ import annotations
 

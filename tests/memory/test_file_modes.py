@@ -1,4 +1,4 @@
-"""Data files are created 0600 whatever the umask (SPEC §8): the SQLite database and its
+"""Data files are created 0600 whatever the umask (contract §8): the SQLite database and its
 ``-wal``/``-shm``, memory's lock and stamp files, the development secret."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Several processes opening memory at once on a fresh database all come up (SPEC §10).
+"""Several processes opening memory at once on a fresh database all come up (contract §10).
 
 On Postgres the stock migrations build indexes with ``CREATE INDEX CONCURRENTLY``,
 which waits for every transaction holding a snapshot, and a process queued in

@@ -1,4 +1,4 @@
-"""``MemoryService.forget`` (SPEC §9a): the session's memory goes, and none of its text is
+"""``MemoryService.forget`` (contract §9a): the session's memory goes, and none of its text is
 left in the database — no row (a ``pg_dump``), and on SQLite not a byte of the database
 file, its WAL or its index (``secure_delete`` and an emptied WAL). Another session's
 memory stays whole."""

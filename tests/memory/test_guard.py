@@ -1,4 +1,4 @@
-"""The forbidden-field guard (SPEC §9, §12.7): keys in any case/spelling, at any depth."""
+"""The forbidden-field guard (contract §9, §12.7): keys in any case/spelling, at any depth."""
 
 from __future__ import annotations
 

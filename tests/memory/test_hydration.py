@@ -1,4 +1,4 @@
-"""The hydration DTO (SPEC §9): exact keys, preview, restored flag, guarded."""
+"""The hydration DTO (contract §9): exact keys, preview, restored flag, guarded."""
 
 from __future__ import annotations
 

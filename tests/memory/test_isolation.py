@@ -1,4 +1,4 @@
-"""Postgres: memory's compare-and-put states its isolation (SPEC §10) instead of inheriting it.
+"""Postgres: memory's compare-and-put states its isolation (contract §10) instead of inheriting it.
 
 Memory's write is correct under READ COMMITTED: each statement after the thread's
 advisory lock sees what the previous lock holder committed. A database whose

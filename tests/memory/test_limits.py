@@ -1,4 +1,4 @@
-"""Limits are named, configurable and validated at start-up (SPEC §3)."""
+"""Limits are named, configurable and validated at start-up (contract §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The user's corrections (SPEC §9a): pin, edit, unpin, replace the summary — writes like
+"""The user's corrections (contract §9a): pin, edit, unpin, replace the summary — writes like
 turns, which later compactions (inline or landing late) keep, on both backends."""
 
 from __future__ import annotations

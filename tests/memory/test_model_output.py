@@ -1,4 +1,4 @@
-"""Model output is text from outside (SPEC §5): cleaned before storage, and a landing that
+"""Model output is text from outside (contract §5): cleaned before storage, and a landing that
 fails for any reason is reported, with no conversation text in the log.
 
 - A compaction whose summary and pins carry NUL, lone surrogates or control

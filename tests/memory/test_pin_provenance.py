@@ -1,4 +1,4 @@
-"""Where each pin came from (SPEC §9a): who pinned it, when, from which messages — kept
+"""Where each pin came from (contract §9a): who pinned it, when, from which messages — kept
 with the pin, under a stable id, through later compactions, on both backends."""
 
 from __future__ import annotations

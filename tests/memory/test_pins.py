@@ -1,4 +1,4 @@
-"""Pins (SPEC §5): decisions from either side, restatements once, the weakest evicted first."""
+"""Pins (contract §5): decisions from either side, restatements once, the weakest evicted first."""
 
 from __future__ import annotations
 

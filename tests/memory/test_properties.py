@@ -1,4 +1,4 @@
-"""Property-based: random turns, statuses, ids, texts and compactor failures (SPEC §3-§5).
+"""Property-based: random turns, statuses, ids, texts and compactor failures (contract §3-§5).
 
 A reference model of the window runs beside the real service. After every call
 the bounds hold, no message id repeats, and every written turn is either in the

@@ -1,4 +1,4 @@
-"""Identity and secrets (SPEC §8, §12.6): HMAC hashes, tokens, the secret's start-up rules."""
+"""Identity and secrets (contract §8, §12.6): HMAC hashes, tokens, the secret's start-up rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pins are decisions, not small talk (SPEC §5, issue 30), EN and ZH.
+"""Pins are decisions, not small talk (contract §5, issue 30), EN and ZH.
 
 The held-out small-talk sets (tests/memory/data/decisions/heldout_smalltalk_*.jsonl) were
 written and frozen before the small-talk rules: encouragement, advice, compliments,
@@ -29,7 +29,7 @@ STORY_WORDS_KEPT = 0.5
 """A told life event's summary line keeps at least this share of its content words."""
 
 SPEC_SMALLTALK = [
-    # SPEC §5 and issue 30's own examples: said once and folded, each was pinned before
+    # contract §5 and issue 30's own examples: said once and folded, each was pinned before
     "I won't quit on my dreams.",
     "We'll keep pushing each other on this path.",
     "Let's get planning for next month!",

@@ -1,4 +1,4 @@
-"""A memory thread's stored rows stay at a small constant (SPEC §10, §12.5).
+"""A memory thread's stored rows stay at a small constant (contract §10, §12.5).
 
 Run with ``pytest -s`` to see the row counts per backend.
 """

@@ -1,4 +1,4 @@
-"""The extractive summary (SPEC §5): facts and choices kept, chatter and boilerplate dropped."""
+"""The extractive summary (contract §5): facts and choices kept, chatter and boilerplate dropped."""
 
 from __future__ import annotations
 

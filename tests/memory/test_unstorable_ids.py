@@ -1,4 +1,4 @@
-"""Memory never stores an id it cannot store, and no bad id freezes a thread (SPEC §12.2).
+"""Memory never stores an id it cannot store, and no bad id freezes a thread (contract §12.2).
 
 PostgreSQL's ``jsonb`` and ``text`` reject NUL and lone surrogates; SQLite's JSON
 metadata cannot encode a lone surrogate. With a model compactor, the lease of the

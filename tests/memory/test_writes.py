@@ -1,4 +1,4 @@
-"""Writing a turn (SPEC §3, §4): what is written, what is skipped, and the window bound."""
+"""Writing a turn (contract §3, §4): what is written, what is skipped, and the window bound."""
 
 from __future__ import annotations
 

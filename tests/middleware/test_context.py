@@ -1,4 +1,4 @@
-"""What the model is sent (SPEC §7, §13a): memory's context plus this turn, never the state's
+"""What the model is sent (contract §7, §13a): memory's context plus this turn, never the state's
 history — stateless or on a checkpointed thread, one session apart from another."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def split(request: list[BaseMessage]) -> tuple[list[str], list[BaseMessage], Hum
 
 
 def assert_memory_context(request: list[BaseMessage], memory: ThreadState, asked: str) -> None:
-    """The request is exactly SPEC §7's context of ``memory`` and this turn."""
+    """The request is exactly contract §7's context of ``memory`` and this turn."""
     blocks, prior, human, loop = split(request)
     expected_blocks = []
     if memory.summary:

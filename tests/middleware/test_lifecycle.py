@@ -1,5 +1,5 @@
 """One memory service per process, loop and options, closed at shutdown — also in a
-script that never closes it (``asyncio.run`` and SPEC §13a's lines, nothing else)."""
+script that never closes it (``asyncio.run`` and contract §13a's lines, nothing else)."""
 
 from __future__ import annotations
 

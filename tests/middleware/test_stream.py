@@ -1,4 +1,4 @@
-"""``thread-memory-status`` on the agent's custom stream (SPEC §5), and a model compaction
+"""``thread-memory-status`` on the agent's custom stream (contract §5), and a model compaction
 that runs after the run that started it."""
 
 from __future__ import annotations

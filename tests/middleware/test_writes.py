@@ -1,4 +1,4 @@
-"""What reaches memory (SPEC §4, §6, §13a): one turn per finished run — the question and the
+"""What reaches memory (contract §4, §6, §13a): one turn per finished run — the question and the
 final answer's text, never tool data — and nothing from a run that failed, had no session
 or ran on a memory thread; a memory failure never fails the agent."""
 

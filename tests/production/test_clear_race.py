@@ -1,5 +1,5 @@
 """Clearing a session's memory on one replica while turns are written on both never
-corrupts it (SPEC §10: a clear is one transaction under the thread's lock; a turn
+corrupts it (contract §10: a clear is one transaction under the thread's lock; a turn
 racing it is either kept or cleared, never half).
 
 Each round writes a marker turn, then races turns through both replicas against a

@@ -1,7 +1,7 @@
 """``aegra.json`` serves what ``langgraph.json`` serves, and both servers name our graphs alike.
 
 When a graph, the auth or the routes change in ``langgraph.json``, this test says
-what ``aegra.json`` must change too (SPEC §15: the same graphs and auth).
+what ``aegra.json`` must change too (contract §15: the same graphs and auth).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A replica killed (SIGKILL) mid-conversation loses no turn that was reported written,
-and the other replica keeps serving (SPEC §15).
+and the other replica keeps serving (contract §15).
 
 A third replica joins the cluster; sessions converse turn after turn, alternating
 between it and replica A, until the third is killed with turns in flight. Turns

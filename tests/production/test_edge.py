@@ -1,4 +1,4 @@
-"""The HTTP edge on Aegra, PostgreSQL and Redis (SPEC §8, §8a, §15; issue 29).
+"""The HTTP edge on Aegra, PostgreSQL and Redis (contract §8, §8a, §15; issue 29).
 
 Aegra accepts any thread id and hands some routes no auth call: a session's memory
 thread (``chat:<hash>``, no secret) was readable, deletable and writable through the

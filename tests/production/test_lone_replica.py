@@ -1,5 +1,5 @@
 """One replica on its own database with a real (stub) model: the run wait without our
-wake-up, and a SIGTERM with a model compaction pending (SPEC §5, §15).
+wake-up, and a SIGTERM with a model compaction pending (contract §5, §15).
 
 The replica runs with ``AIMIND_AEGRA_WAIT_WAKEUP=0``, so ``runs.wait`` and
 ``runs.join`` are Aegra's own; the cluster's replicas run with the wake-up. Both

@@ -1,4 +1,4 @@
-"""The memory routes of SPEC §9a on Aegra (two replicas, PostgreSQL + Redis): a pin made on
+"""The memory routes of contract §9a on Aegra (two replicas, PostgreSQL + Redis): a pin made on
 one replica is edited and unpinned on the other, refusals are one sentence, another
 session gets 404 for my pin ids, Aegra's ``/openapi.json`` lists every route, and
 forgetting a session removes its threads, runs, checkpoints, crons and memory, measured

@@ -1,5 +1,5 @@
 """The chat page on Aegra, in headless Chromium: a reload restores it, on either replica,
-and memory can be seen and corrected from the page alone (SPEC §9a).
+and memory can be seen and corrected from the page alone (contract §9a).
 
 Cookies are per host, not per port, so one browser context is one session on both
 replicas (and one remembered chat thread): loading the page from the other replica is

@@ -1,4 +1,4 @@
-"""Two Aegra replicas on one PostgreSQL and one Redis serve one deployment (SPEC §15).
+"""Two Aegra replicas on one PostgreSQL and one Redis serve one deployment (contract §15).
 
 Any request may reach any replica: memory written through one is read through
 the other, a review paused on one is resumed on the other, and one session never

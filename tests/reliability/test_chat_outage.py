@@ -1,6 +1,6 @@
 """The chat graph while its database is down: it keeps answering, memory reports `failed`.
 
-On PostgreSQL (SPEC §15) the answer of a turn during the outage comes within a few
+On PostgreSQL (contract §15) the answer of a turn during the outage comes within a few
 seconds, and the first turn once the database is back is written, within 5 s. Before,
 a turn waited 2 × ``AIMIND_PG_POOL_TIMEOUT_S`` (60 s) and writes came back 20-30 s
 after the database (psycopg's reconnect backoff): these tests run on the defaults.
@@ -32,7 +32,7 @@ TOKEN = "chat-outage-session-01"
 OUTAGE_TURN_S = 10.0
 """A turn during the outage is answered within this: "a few seconds" (before: 60 s)."""
 RECOVERY_S = 5.0
-"""The first turn after the database is back is written within this (SPEC §15)."""
+"""The first turn after the database is back is written within this (contract §15)."""
 ERROR_WORDS = ("error", "exception", "traceback", "psycopg", "sqlite", "locked", "connection")
 
 

@@ -1,6 +1,6 @@
 """The database goes away mid-session: memory reports `failed`, nothing escapes; it comes back.
 
-On PostgreSQL with the pool's defaults (SPEC §15): a call during the outage gives up
+On PostgreSQL with the pool's defaults (contract §15): a call during the outage gives up
 within a few seconds, and writes resume within 5 s of the database coming back, also
 when nothing used the pool during the outage (its connections are then all dead).
 """
@@ -22,7 +22,7 @@ SESSION = "outage-session-000001"
 CALL_S = 5.0
 """A memory call while the database is down gives up within this (before: 30 s)."""
 RECOVERY_S = 5.0
-"""SPEC §15: writes resume within this of the database coming back."""
+"""contract §15: writes resume within this of the database coming back."""
 
 
 def turn(i: int) -> FinalTurn:

@@ -1,5 +1,5 @@
 """A browser client on another origin reads our refusals as it reads ``langgraph dev``'s own
-errors (SPEC §8), on a real ``langgraph dev``: its default CORS policy (any origin) and an
+errors (contract §8), on a real ``langgraph dev``: its default CORS policy (any origin) and an
 allow-list (``CORS_ALLOW_ORIGINS``, with credentials).
 
 Before: ``langgraph dev`` runs our middleware outside its CORS layer, so what that

@@ -403,7 +403,7 @@ async def test_delete_clears_only_the_callers_memory(deployment: Deployment) -> 
 
 
 async def test_a_header_and_a_cookie_that_disagree_are_refused(deployment: Deployment) -> None:
-    """One request, one identity (SPEC §8): two sources with different tokens are a 401
+    """One request, one identity (contract §8): two sources with different tokens are a 401
     before any handler runs, in LangGraph's routes and ours alike; the same token in both
     is one session."""
     header_token, cookie_token = deployment.token(), deployment.token()

@@ -1,4 +1,4 @@
-"""One identity per request, and the edge that serves both servers, in process (SPEC §8, §15).
+"""One identity per request, and the edge that serves both servers, in process (contract §8, §15).
 
 The servers' own behaviour is tested end to end in ``test_e2e.py`` (``langgraph dev``)
 and ``tests/production`` (Aegra); here are the rules themselves, quickly.

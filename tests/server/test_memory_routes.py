@@ -1,4 +1,4 @@
-"""The memory routes of SPEC §9a on a real ``langgraph dev``, once on SQLite, once on
+"""The memory routes of contract §9a on a real ``langgraph dev``, once on SQLite, once on
 PostgreSQL: pin, edit, unpin, replace the summary, export and forget — through the
 LangGraph SDK's HTTP client (the session as ``api_key``, i.e. ``X-Api-Key``) and raw
 httpx — their one-sentence refusals, their isolation between sessions, their OpenAPI

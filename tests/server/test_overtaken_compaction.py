@@ -1,4 +1,4 @@
-"""Turns quicker than the model under a real ``langgraph dev`` (SPEC §5): the model's
+"""Turns quicker than the model under a real ``langgraph dev`` (contract §5): the model's
 compaction, overtaken by inline folds, still lands as the base of memory.
 
 A configured model (an OpenAI-compatible stub on loopback, ChatOpenAI's real wire

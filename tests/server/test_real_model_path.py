@@ -2,7 +2,7 @@
 
 The "provider" is the OpenAI-compatible stub on loopback. Its delivery report is
 longer than a stored message may be, so the report the user gets is whole and
-the one in chat memory is capped with the truncation marker (SPEC §6).
+the one in chat memory is capped with the truncation marker (contract §6).
 """
 
 from __future__ import annotations

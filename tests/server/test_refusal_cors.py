@@ -1,4 +1,4 @@
-"""Our middleware's own answers and CORS, in process, in both servers' layouts (SPEC §8).
+"""Our middleware's own answers and CORS, in process, in both servers' layouts (contract §8).
 
 ``langgraph dev`` lists its ``CORSMiddleware`` after the custom app's middleware (ours
 answer outside it); Aegra adds its own before ours (ours answer inside it). In both, a

@@ -1,5 +1,5 @@
 """The HTTP edge's rules, in process: what a request may carry, run input, unhandled errors,
-thread labels (SPEC §8, §8a, §15).
+thread labels (contract §8, §8a, §15).
 
 The same middleware on real servers: ``tests/reliability/test_http_security.py``
 (``langgraph dev`` over PostgreSQL) and ``tests/production/test_edge.py`` (Aegra,

@@ -119,7 +119,7 @@ async def test_chat_reads_a_reference_and_calls_an_mcp_tool(served: Served) -> N
     )
 
     assert out["messages"][-1]["content"] == ANSWER, served.server.log_tail()
-    # The thread keeps the answer, not the tool loop (SPEC §8a): the tool's result is in
+    # The thread keeps the answer, not the tool loop (contract §8a): the tool's result is in
     # the model's second request.
     assert not [m for m in out["messages"] if m["type"] == "tool"]
     assert served.requests_with(GLOSSARY_MARKER)  # the MCP server read docs/ too

@@ -1,4 +1,4 @@
-"""One SQLite data folder, everyone at once (SPEC §10): ``langgraph dev``, ``aimind chat``,
+"""One SQLite data folder, everyone at once (contract §10): ``langgraph dev``, ``aimind chat``,
 ``aimind memory show``, a library process and a person's ``sqlite3``.
 
 Each is a real process on the same embedded database. While the server takes turns,

@@ -1,4 +1,4 @@
-"""Stopping the server with a model compaction pending (SPEC §5).
+"""Stopping the server with a model compaction pending (contract §5).
 
 The fifth turn's run ends at once and its compaction runs after it, on the
 server's run loop. When ``langgraph dev`` is stopped (SIGTERM) right then, the

@@ -1,4 +1,4 @@
-"""Start-up rules of the served runtime (SPEC §8, §12.6)."""
+"""Start-up rules of the served runtime (contract §8, §12.6)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_production_without_a_secret_refuses_to_start_with_a_clear_message(
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 ALARMING = re.compile(r"Traceback|\[(warning|error|critical)\s*\]|Warning:|WARNING|ERROR")
 DEV_SECRET_NOTICE = "AIMIND_SESSION_SECRET is not set: generated a development session secret"
-"""The one warning a first start gives, by design (SPEC §8): said once, when it is made."""
+"""The one warning a first start gives, by design (contract §8): said once, when it is made."""
 
 
 SLOW_MACHINE = re.compile(r"exceeded the expected startup time")

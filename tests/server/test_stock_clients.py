@@ -1,4 +1,4 @@
-"""Stock LangGraph clients, unchanged, against a real ``langgraph dev`` (SPEC §8, §8a).
+"""Stock LangGraph clients, unchanged, against a real ``langgraph dev`` (contract §8, §8a).
 
 The Python SDK with ``api_key=``, raw HTTP with ``Authorization: Bearer``, the
 cookie beside malformed cookies, agent-chat-ui's exact requests (``agent_chat_ui``),
@@ -215,7 +215,7 @@ RECENT_TURNS_RE = re.compile(r"(\d+) recent turns?")
 
 async def test_agent_chat_ui_shows_a_threads_whole_conversation(deployment: Deployment) -> None:
     """8 turns: 16 messages with the ids the UI gave and stable answer ids; a new thread
-    shows only its own 2, while its model still gets the session's memory (SPEC §7)."""
+    shows only its own 2, while its model still gets the session's memory (contract §7)."""
     ui = AgentChatUI(deployment.url, "chat", deployment.token())
     thread = await ui.new_thread()
     for n in range(1, 9):
@@ -353,7 +353,7 @@ TYPED_ANSWERS = [
 async def test_agent_chat_ui_a_message_answers_the_pending_review(
     deployment: Deployment, text: str, approved: bool
 ) -> None:
-    """Typing into the composer while a card waits answers it (SPEC §8a)."""
+    """Typing into the composer while a card waits answers it (contract §8a)."""
     ui = AgentChatUI(deployment.url, "tasklist-agent", deployment.token())
     thread, _ = await _review(ui)
     await ui.send(thread, text)
@@ -377,7 +377,7 @@ MAX_STORAGE_PER_TRANSCRIPT = 10
 async def test_a_100_turn_chat_thread_grows_the_database_linearly(
     deployment: Deployment,
 ) -> None:
-    """SPEC §8a: 100 turns of 1,000-character messages grow the server's database by at
+    """contract §8a: 100 turns of 1,000-character messages grow the server's database by at
     most 10x the thread's transcript (a full copy of the list per checkpoint: ~150x).
 
     The turns go as agent-chat-ui's composer words them, through ``runs.wait``: what a
@@ -475,7 +475,7 @@ def production_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lang
 async def test_studio_has_no_identity_of_its_own_in_production(
     production_server: LangGraphServer,
 ) -> None:
-    """With ``AIMIND_ENV=production`` no credential-less identity exists (SPEC §8): Studio's
+    """With ``AIMIND_ENV=production`` no credential-less identity exists (contract §8): Studio's
     scheme without a token is a 401; with a token the request is that session's."""
     studio = studio_client(production_server.base_url)
     with pytest.raises(httpx.HTTPStatusError) as refused:

@@ -50,7 +50,7 @@ def replica_env(
     data_dir: Path,
     extra: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """A replica's environment: the variables of SPEC §15 (port chosen at start) + ``extra``."""
+    """A replica's environment: the variables of contract §15 (port chosen at start) + ``extra``."""
     env = {k: v for k, v in server_env(database_url, data_dir).items() if k not in _AEGRA_SETTINGS}
     env.update(REDIS_URL=redis_url, AIMIND_SESSION_SECRET=secret, HOST="127.0.0.1")
     env.update(extra or {})

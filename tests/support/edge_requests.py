@@ -1,4 +1,5 @@
-"""Requests the HTTP edge refuses, shared by the ``langgraph dev`` and the Aegra suites (SPEC §8).
+"""Requests the HTTP edge refuses, shared by the ``langgraph dev`` and the Aegra suites
+(contract §8).
 
 ``memory_thread_requests(thread_id)`` lists (method, path, JSON body) for each way a
 client could name a thread: its path, a body's ``thread_id``, a search's ``ids``, a

@@ -140,7 +140,7 @@ def files_containing(root: Path, needle: bytes) -> list[str]:
 
 
 def assert_bounded(state: ThreadState, limits: MemoryLimits | None = None) -> None:
-    """Every bound of SPEC §3 holds and the window is whole user+assistant turns."""
+    """Every bound of contract §3 holds and the window is whole user+assistant turns."""
     limits = limits or MemoryLimits.from_env()
     ThreadState.model_validate(state.model_dump())
     messages = state.messages

@@ -1,4 +1,4 @@
-"""A session with something everywhere a server keeps it, for the forget tests (SPEC §9a).
+"""A session with something everywhere a server keeps it, for the forget tests (contract §9a).
 
 ``fill`` puts a unique marker, through the real graphs and routes, into a chat thread
 (two turns), a tasklist thread left waiting on its human review, a delivery-chain

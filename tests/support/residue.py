@@ -1,6 +1,6 @@
 """Where a forgotten session's text could still be: the raw bytes a database leaves behind.
 
-Forgetting (SPEC §9a) promises no row holds the text, and on SQLite not even a free
+Forgetting (contract §9a) promises no row holds the text, and on SQLite not even a free
 page. These helpers read what a person with the files (or a dump) would read:
 
 * ``sqlite_bytes`` — the database file, its ``-wal`` and ``-shm``, byte for byte;

@@ -1,4 +1,4 @@
-"""SPEC §8a: both interrupts in LangChain v1's human-in-the-loop shape, resumed with decisions."""
+"""contract §8a: both interrupts in LangChain v1's human-in-the-loop shape, resumed by decisions."""
 
 from __future__ import annotations
 

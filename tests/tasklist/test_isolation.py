@@ -111,8 +111,10 @@ async def test_agent_and_memory_threads_are_distinct_in_one_database(
     assert set(memory_state.values) <= {
         "messages",
         "summary",
+        "pins",
         "pinned_decisions",
         "last_compacted_at",
+        "unpinned",
     }
 
 

@@ -1,6 +1,6 @@
 """A review or question that waits is answered by a message, and closed by "Mark as Resolved".
 
-SPEC §8a: a user message sent as a new run to a tasklist thread whose review is
+contract §8a: a user message sent as a new run to a tasklist thread whose review is
 pending answers that review (approval words in English and Chinese approve, other
 text asks for a revision), never silently restarting; the same for a clarifying
 question. agent-chat-ui's "Mark as Resolved" resumes with ``{"goto": "__end__"}``,
@@ -39,7 +39,7 @@ async def test_an_approval_message_approves_the_pending_review(
     assert "__interrupt__" not in done
     assert done["status"] == "final" and "approved" in done["summary"]
     assert len(run.model.calls) == 2  # no new plan was drafted
-    # the message is in the thread; memory keeps the goal and the summary (SPEC §6)
+    # the message is in the thread; memory keeps the goal and the summary (contract §6)
     assert [m.text for m in done["messages"]][:2] == [GOAL, word]
     assert turns(await memory.load(TOKEN)) == [("user", GOAL), ("assistant", done["summary"])]
 

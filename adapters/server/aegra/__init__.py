@@ -1,4 +1,4 @@
-"""The production server, Aegra on PostgreSQL + Redis (SPEC §15).
+"""The production server, Aegra on PostgreSQL + Redis (contract §15).
 
 ``preflight`` checks a replica's configuration before it starts
 (``scripts/serve-prod.sh``); ``start`` runs Aegra's start-up one replica at a

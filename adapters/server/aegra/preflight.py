@@ -1,7 +1,7 @@
-"""Before a production replica starts (``scripts/serve-prod.sh``, SPEC §15).
+"""Before a production replica starts (``scripts/serve-prod.sh``, contract §15).
 
 ``python -m adapters.server.aegra.preflight`` checks the replica's configuration — the
-variables of SPEC §15 — and that its PostgreSQL and Redis answer, then exits 0
+variables of contract §15 — and that its PostgreSQL and Redis answer, then exits 0
 (the script then starts Aegra), or prints one sentence naming what is wrong and
 exits 1. No traceback, before anything is started. (The schema is set up by
 Aegra's own start-up, one replica at a time: ``adapters.server.aegra.start``.)
@@ -53,7 +53,7 @@ _URLS = (
 
 
 def check_environment(environ: Mapping[str, str] = os.environ) -> None:
-    """Raise ConfigError naming the first variable of SPEC §15 that is missing or malformed."""
+    """Raise ConfigError naming the first variable of contract §15 that is missing or malformed."""
     for name, schemes, wanted, shape in _URLS:
         value = environ.get(name, "").strip()
         if not value:

@@ -1,7 +1,7 @@
 """Aegra only: ``runs.wait`` and ``runs.join`` answer when the run ends, not at the next poll;
 and at shutdown this replica's runs finish before memory closes.
 
-Why: with Redis as its broker (production, SPEC §15), Aegra waits for a run in
+Why: with Redis as its broker (production, contract §15), Aegra waits for a run in
 ``WorkerExecutor.wait_for_completion``: it checks a Redis done-key, sleeps a
 fixed 2.0 s, checks again (and the run's row every other time). So
 ``POST /threads/{id}/runs/wait``, ``POST /runs/wait`` and ``GET …/runs/{id}/join``

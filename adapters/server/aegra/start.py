@@ -1,4 +1,4 @@
-"""Aegra only: replicas starting together set the shared database up one at a time (SPEC §15).
+"""Aegra only: replicas starting together set the shared database up one at a time (contract §15).
 
 Why: Aegra's start-up is not safe to run twice at once on a fresh database. Its
 migrations (alembic) take no lock, so two replicas collide creating the same

@@ -1,7 +1,7 @@
 """Development only: ``langgraph dev`` reads a chat thread's transcript in one query, not
 one checkpoint at a time.
 
-Why: a ``chat`` thread keeps its transcript in a ``DeltaChannel`` (SPEC §8a: storage
+Why: a ``chat`` thread keeps its transcript in a ``DeltaChannel`` (contract §8a: storage
 linear in the conversation), so reading its state replays the channel's writes
 back to the last full copy. The stock savers do that in one or two queries
 (``aget_delta_channel_history``), but ``langgraph dev`` wraps a custom checkpointer

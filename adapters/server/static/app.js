@@ -150,7 +150,7 @@ function clearConversation() {
 }
 
 /** A fresh chat thread (made with the next message); memory stays the session's, so the
- *  next answer still gets its summary, pins and recent turns (SPEC §8a). */
+ *  next answer still gets its summary, pins and recent turns (contract §8a). */
 function newConversation() {
   if (isBusy()) return;
   clearError();

@@ -1,4 +1,4 @@
-// The conversation is a `chat` thread (SPEC §8a): its `values.messages` is the whole
+// The conversation is a `chat` thread (contract §8a): its `values.messages` is the whole
 // conversation as its user saw it (user-visible text, stable ids, at most 200 messages),
 // so a reload shows it all, not only memory's recent window. As agent-chat-ui does, the
 // page creates the thread with the first message and remembers its id in this browser;

@@ -57,7 +57,7 @@ async function routeSentence(response) {
 
 /** fetch with the session cookie; rejects with a HumanError on a network or HTTP error.
  *  ``{sentences: true}``: a route whose errors are written for people (the memory edit
- *  routes, SPEC §9a) is quoted, except a refused session, which only a reload mends. */
+ *  routes, contract §9a) is quoted, except a refused session, which only a reload mends. */
 export async function request(method, path, body, accept = "application/json", { sentences = false } = {}) {
   let response;
   try {

@@ -1,4 +1,4 @@
-// The routes that correct memory (SPEC §9a), one place: each answers an error with one
+// The routes that correct memory (contract §9a), one place: each answers an error with one
 // sentence written for people, which the page shows as it is.
 
 import { requestJson } from "./http.js";

@@ -13,7 +13,7 @@ import { when } from "./time.js";
 
 const POLL_MS = 1500;
 const POLLS = 10;
-/** SPEC §3's bounds, for a server that does not say its own (``pinCharCap``,
+/** contract §3's bounds, for a server that does not say its own (``pinCharCap``,
  *  ``summaryCharCap`` of the panel DTO). */
 const PIN_CHARS = 300;
 const SUMMARY_CHARS = 2500;

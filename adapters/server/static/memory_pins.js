@@ -1,4 +1,4 @@
-// The pinned decisions in the memory panel, each with where it came from (SPEC §9a): its
+// The pinned decisions in the memory panel, each with where it came from (contract §9a): its
 // text, who pinned it and when, the messages it was taken from (who said it, when, and an
 // excerpt), and an Edit and an Unpin control. A pin's item is kept while nothing about it
 // changes, and while it is being edited, so a refresh of the panel (after a turn, or while

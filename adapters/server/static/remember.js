@@ -2,7 +2,7 @@
 // — or only the part of it the user selected — with what the page knows of that message
 // (its id, who said it, when if the page saw it said, and its words when the pin is a
 // shortened version of them), so the pin's source is that message even when it is older
-// than memory's window (SPEC §9a, POST /api/chat/memory/pins). A pin holds at most a few
+// than memory's window (contract §9a, POST /api/chat/memory/pins). A pin holds at most a few
 // hundred characters: a longer text opens an editor under the message to shorten it
 // first, and says so.
 

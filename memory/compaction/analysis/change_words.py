@@ -1,4 +1,4 @@
-"""Words that say a decision changed, and the kinds of value a decision holds (SPEC §5).
+"""Words that say a decision changed, and the kinds of value a decision holds (contract §5).
 
 Data only, for ``supersession``: phrase lists, English and Chinese, one concept a
 constant. In a phrase, ``…`` is a gap of a few words ("not … after all", "还是…吧")

@@ -1,6 +1,6 @@
 """Small talk that reads like a decision: what friends say to each other is never a pin.
 
-A pin is a decision, rule, booking or commitment with a concrete object (SPEC §5). People
+A pin is a decision, rule, booking or commitment with a concrete object (contract §5). People
 chatting say many sentences with a decision's shape and nothing to hold to: a promise
 with no object ("I won't quit on my dreams", "we'll keep pushing each other"), advice to
 the other ("you need to practice first", "don't forget to take breaks"), a compliment

@@ -1,4 +1,4 @@
-"""Which earlier decisions a later sentence replaces: pins say what holds now (SPEC §5).
+"""Which earlier decisions a later sentence replaces: pins say what holds now (contract §5).
 
 A later sentence replaces an earlier decision when it is about the same thing and says
 something else of it. What both sentences say is read three ways (``Said``):
