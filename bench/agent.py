@@ -39,6 +39,7 @@ from typing import Any
 
 from langchain.agents import create_agent
 from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 
 from adapters.chat_memory import ChatMemoryMiddleware
 from adapters.chat_memory.runtime import close_memory, get_memory
@@ -157,7 +158,9 @@ async def play(env: BenchEnv, backend_name: str, turns: int) -> dict[str, Any]:
             user, order = next_turn(texts, i, scripts)
             planted += DECISION_RE.findall(user)
             for c in order:
-                config = {"configurable": {"thread_id": THREAD}} if c in savers else None
+                config: RunnableConfig | None = (
+                    {"configurable": {"thread_id": THREAD}} if c in savers else None
+                )
                 t0 = time.perf_counter()
                 await agents[c].ainvoke(
                     {"messages": [HumanMessage(user)]}, config, context={"session_id": TOKEN}

@@ -280,11 +280,11 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
         "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "compactors": {},
     }
+    sides: tuple[ChangeSet, ...] = ("heldout", "tune")
     for name, compactor in runs.items():
         (env.workdir / name).mkdir(exist_ok=True)
         results["compactors"][name] = {
-            which: await figures(env.workdir, which, limit, compactor, name)
-            for which in ("heldout", "tune")
+            which: await figures(env.workdir, which, limit, compactor, name) for which in sides
         }
     write_json(out, NAME, results)
     return results

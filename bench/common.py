@@ -208,13 +208,13 @@ def thread_storage(backend: Backend, thread_ids: Sequence[str]) -> dict[str, int
     rows = total = 0
     with psycopg.connect(backend.url) as conn:
         for table in ("checkpoints", "checkpoint_blobs", "checkpoint_writes"):
-            row = conn.execute(
+            count, size = conn.execute(
                 f"SELECT COUNT(*), COALESCE(SUM(pg_column_size(t.*)), 0) FROM {table} t "
                 "WHERE thread_id = ANY(%s)",
                 (ids,),
-            ).fetchone()
-            rows += row[0]
-            total += int(row[1])
+            ).fetchone() or (0, 0)
+            rows += count
+            total += int(size)
     return {"rows": rows, "bytes": total}
 
 

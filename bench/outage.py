@@ -49,7 +49,7 @@ from memory import (
 from memory.limits import PG_POOL_MAX, PG_POOL_TIMEOUT_ENV
 from memory.session import load_secret
 from memory.storage import Backend
-from memory.storage.pg_pool import CONNECTION_KWARGS
+from memory.storage.pg_pool import CONNECTION_KWARGS, DictConnection
 from memory.storage.postgres import PostgresMemoryThreads, PostgresServerSaver
 
 NAME = "outage"
@@ -70,7 +70,7 @@ GIVE_UP_S = 120.0
 WARM_SESSIONS = 8
 
 
-class _PsycopgPool(AsyncConnectionPool):
+class _PsycopgPool(AsyncConnectionPool[DictConnection]):
     """psycopg's pool; memory's calls take its plain ``connection()``."""
 
     reachable_connection = AsyncConnectionPool.connection
@@ -210,7 +210,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
         else:
             os.environ[PG_POOL_TIMEOUT_ENV] = saved
     busy = [o for o in outages if o["scenario"] == "busy"]
-    result = {
+    result: dict[str, Any] = {
         "benchmark": NAME,
         "profile": profile.name,
         "pool_timeout_s": POOL_TIMEOUT_S,

@@ -191,7 +191,7 @@ class InstantChatModel(BaseChatModel):
 
 def _chain(state: type, nodes: list[tuple[str, Any]], saver: Any = None) -> Any:
     """A graph running ``nodes`` one after another."""
-    builder = StateGraph(state)
+    builder: StateGraph[Any] = StateGraph(state)
     previous = START
     for name, node in nodes:
         builder.add_node(name, node)

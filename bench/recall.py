@@ -118,8 +118,9 @@ class Labelled(BaseModel):
     kind: str
 
 
-LabelledSet = Literal["tune", "heldout"]
-"""``tune``: what the rules are tuned on; ``heldout``: written first and frozen, never tuned on."""
+LabelledSet = Literal["tune", "heldout", "heldout_smalltalk"]
+"""``tune``: what the rules are tuned on; ``heldout``: written first and frozen, never tuned on;
+``heldout_smalltalk``: small talk beside decisions, held out the same way."""
 
 
 class PinLabel(BaseModel):

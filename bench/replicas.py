@@ -139,7 +139,9 @@ async def _answer_delays(url: str, runs: int) -> dict[str, list[float]]:
                 await client.runs.join(thread, run["run_id"])
             took = time.perf_counter() - started
             [record] = await client.runs.list(thread)
-            delays[kind].append(took - _seconds(record["created_at"], record["updated_at"]))
+            # JSON gives ISO strings, whatever the SDK's Run type says (datetime)
+            ran = _seconds(str(record["created_at"]), str(record["updated_at"]))
+            delays[kind].append(took - ran)
     return delays
 
 

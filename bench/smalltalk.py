@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel
 
@@ -101,7 +101,7 @@ def count(corpus: str, pins: list[str], labels: dict[tuple[str, str], Label]) ->
     read = sum(n for label, n in found.items() if label != "unlabelled")
     return {
         "pins": len(pins),
-        **{label: found.get(label, 0) for label in (*Label.__args__, "unlabelled")},
+        **{label: found.get(label, 0) for label in (*get_args(Label), "unlabelled")},
         "smalltalk_share": round(found["smalltalk"] / read, 3) if read else None,
         "not_decision_share": round((read - found["decision"]) / read, 3) if read else None,
     }
@@ -132,7 +132,7 @@ def sentence_figures() -> dict[str, Any]:
     """The held-out small-talk sentences: the share of small talk pinned, decisions kept."""
     out: dict[str, Any] = {}
     for language in ("en", "zh"):
-        rows = labelled(language, "heldout_smalltalk")  # type: ignore[arg-type]
+        rows = labelled(language, "heldout_smalltalk")
         chatter = [r for r in rows if not r.decision]
         out[language] = precision_recall(rows) | {
             "smalltalk": len(chatter),

@@ -91,8 +91,12 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
                 if name == "bare":
                     times[name].append(await bare.turn(channels))
                 else:
-                    variant = {"ours": ours, "graph": graph, "article": article}[name]
-                    times[name].append(await variant.turn(user, assistant))
+                    timed: dict[str, MemoryTurns | GraphTurns] = {
+                        "ours": ours,
+                        "graph": graph,
+                        "article": article,
+                    }
+                    times[name].append(await timed[name].turn(user, assistant))
             state = await ours_mem.load(ours.token)  # untimed: the next turn's inputs
             if i in profile.storage_marks:
                 storage[str(i)] = {v: thread_storage(dbs[v], [t]) for v, t in threads.items()}

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -93,7 +94,9 @@ async def _respond(state: MessagesState, runtime: Runtime[ReplyContext]) -> dict
     return {"messages": [AIMessage(runtime.context.reply)]}
 
 
-def messages_graph(saver: BaseCheckpointSaver) -> CompiledStateGraph:
+def messages_graph(
+    saver: BaseCheckpointSaver,
+) -> CompiledStateGraph[MessagesState, ReplyContext, MessagesState, MessagesState]:
     """One model node over ``MessagesState`` (``add_messages``): the whole history persists."""
     builder = StateGraph(MessagesState, context_schema=ReplyContext)
     builder.add_node("model", _respond)
@@ -110,7 +113,7 @@ class GraphTurns:
         self.thread_id = thread_id
 
     async def turn(self, user: str, assistant: str) -> float:
-        config = {"configurable": {"thread_id": self.thread_id}}
+        config: RunnableConfig = {"configurable": {"thread_id": self.thread_id}}
         t0 = time.perf_counter()
         await self.graph.ainvoke(
             {"messages": [HumanMessage(user)]}, config, context=ReplyContext(assistant)

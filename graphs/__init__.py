@@ -5,5 +5,5 @@ built node by node (``agent`` is a ``create_agent``), plus what only that graph 
 
 Graphs import ``adapters.chat_memory`` (memory), ``adapters.models`` and ``adapters.tools``
 — never ``memory`` itself, the servers' edge or the CLI; nothing imports the graphs but
-the servers and the CLI, by path (``tests/layout/test_layering.py``).
+the servers and the CLI, by path (the import contracts in ``pyproject.toml``).
 """

@@ -134,7 +134,7 @@ class ThreadState(BaseModel):
         ]
         return data
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # mypy reads no decorator over a property
     @property
     def pinned_decisions(self) -> list[str]:
         """The pins' texts, oldest first: what the model is told to follow."""

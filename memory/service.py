@@ -142,7 +142,7 @@ class MemoryService:
         self.locks = backend.locks
         self.limits = limits
         self.compactor = compactor
-        self.fallback = ExtractiveCompactor(limits)
+        self.fallback: Compactor = ExtractiveCompactor(limits)
         self._secret = secret
         self._pending: dict[str, set[asyncio.Task[None]]] = {}
         self.graph: CompiledStateGraph = build_memory_graph(backend.saver)

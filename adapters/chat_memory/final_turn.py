@@ -88,13 +88,13 @@ def memory_message_id(value: Any, *, reserve: int = 0) -> str | None:
     return None
 
 
-def _writer(runtime: Runtime | None) -> Callable[[Any], None] | None:
+def _writer(runtime: Runtime[Any] | None) -> Callable[[Any], None] | None:
     return getattr(runtime, "stream_writer", None)
 
 
 async def load_memory_state(
     config: RunnableConfig,
-    runtime: Runtime | None,
+    runtime: Runtime[Any] | None,
     *,
     opener: MemoryOpener = get_memory,
     report_landed: bool = True,
@@ -127,7 +127,7 @@ async def load_memory_state(
 async def write_final_turn(
     turn_of: Callable[[], FinalTurn | None],
     config: RunnableConfig,
-    runtime: Runtime | None,
+    runtime: Runtime[Any] | None,
     *,
     opener: MemoryOpener = get_memory,
     replaces: Sequence[str] = (),
@@ -158,10 +158,12 @@ async def write_final_turn(
 
 def final_turn_node(
     extract: TurnExtractor,
-) -> Callable[[Any, RunnableConfig, Runtime], Awaitable[dict[str, Any]]]:
+) -> Callable[[Any, RunnableConfig, Runtime[Any]], Awaitable[dict[str, Any]]]:
     """Build the graph's last node: ``extract(state)`` → memory, once, after the turn."""
 
-    async def final_turn(state: Any, config: RunnableConfig, runtime: Runtime) -> dict[str, Any]:
+    async def final_turn(
+        state: Any, config: RunnableConfig, runtime: Runtime[Any]
+    ) -> dict[str, Any]:
         await write_final_turn(lambda: extract(state), config, runtime)
         return {}
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, NotRequired, cast
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
 from langchain.agents.middleware.types import ExtendedModelResponse, PrivateStateAttr
@@ -158,6 +158,7 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
         nor what a run from an earlier checkpoint replaces."""
         config = get_config()
         refuse_memory_thread(config)
+        state = cast(ChatMemoryState, request.state)  # ModelRequest types it as AgentState
         start = _turn_start(request.messages)
         if start is None:  # nothing from the user to answer: leave the request alone
             return await handler(request)
@@ -165,20 +166,20 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
         memory = await load_memory_state(
             config, request.runtime, opener=self._open, report_landed=not loop
         )
-        replaced: list[str] = list(request.state.get("replaced_ids") or ())
+        replaced: list[str] = list(state.get("replaced_ids") or ())
         found = None
         # The turn's first call works it out; a later one only when the turn was written
         # already (an answer regenerated after its tool calls).
         if not loop or (memory is not None and _written(memory, human.id)):
-            state_ids = request.state.get("memory_ids")
             found = replaced = await replaced_turns(
-                memory, config, account=state_ids, opener=self._open
+                memory, config, account=state.get("memory_ids"), opener=self._open
             )
         if memory is not None:
             memory = memory.without_turns(replaced)
+        # ModelRequest takes list[AnyMessage] (a union); memory's are BaseMessage of its kinds.
         messages: list[AnyMessage] = [*memory_messages(memory), human, *loop]  # type: ignore[list-item]
         response = await handler(request.override(messages=messages))
-        if found is None or found == list(request.state.get("replaced_ids") or ()):
+        if found is None or found == list(state.get("replaced_ids") or ()):
             return response  # written only when it changes
         return ExtendedModelResponse(
             model_response=response, command=Command(update={"replaced_ids": found})

@@ -28,6 +28,7 @@ import copy
 import functools
 import logging
 import weakref
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,7 +184,7 @@ async def close_memory() -> None:
     land (contract §5); a loop that no longer runs has nothing left to wait for.
     """
     here = asyncio.get_running_loop()
-    closing = []
+    closing: list[Awaitable[None]] = []
     for loop, services in list(_open.items()):
         del _open[loop]
         for held in services.values():

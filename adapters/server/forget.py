@@ -76,7 +76,7 @@ def credentials(headers: Mapping[str, str]) -> dict[str, str]:
     return {name: value for name, value in headers.items() if name.lower() in CREDENTIAL_HEADERS}
 
 
-def _owned(items: list[dict[str, Any]], identity: SessionHash) -> list[dict[str, Any]]:
+def _owned[T: Mapping[str, Any]](items: list[T], identity: SessionHash) -> list[T]:
     """A second check beside the server's owner scoping: never delete what is stamped as
     another's. (Aegra scopes crons by its own user column and keeps no ``owner`` on them.)"""
     return [i for i in items if (i.get("metadata") or {}).get(OWNER_KEY, identity) == identity]

@@ -29,7 +29,7 @@ Writes need a session (401 without one): a browser has its cookie from the page'
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Annotated, Any, ClassVar, get_type_hints
 
 from fastapi import APIRouter, Depends
@@ -184,7 +184,7 @@ def refusal(exc: AIMindError) -> tuple[int, str]:
 class MemoryRoute(APIRoute):
     """Refusals as ``{"detail": sentence}``, whichever server runs the route."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
         hints = get_type_hints(self.endpoint).values()
         body = next((h for h in hints if isinstance(h, type) and issubclass(h, Body)), Body)
@@ -225,7 +225,9 @@ Memory = Annotated[MemoryService, Depends(memory_service)]
 
 def _responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
     errors = {401: "No session, or a malformed one.", 503: MEMORY_UNAVAILABLE}
-    documented = {code: {"description": text, "model": Detail} for code, text in errors.items()}
+    documented: dict[int | str, dict[str, Any]] = {
+        code: {"description": text, "model": Detail} for code, text in errors.items()
+    }
     for code, text in codes:
         documented[code] = {"description": text, "model": Detail}
     return documented

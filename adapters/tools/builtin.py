@@ -72,8 +72,12 @@ def _bounded(value: float) -> float:
 def _power(base: float, exponent: float) -> float:
     if abs(exponent) > MAX_EXPONENT:
         raise CalculationError(f"exponents are limited to ±{MAX_EXPONENT}")
-    exact = isinstance(base, int) and isinstance(exponent, int) and exponent > 0
-    if exact and max(base.bit_length(), 1) * exponent > MAX_INT_BITS * 2:
+    if (
+        isinstance(base, int)  # exact: integer powers grow without overflowing
+        and isinstance(exponent, int)
+        and exponent > 0
+        and max(base.bit_length(), 1) * exponent > MAX_INT_BITS * 2
+    ):
         raise CalculationError("the result is too large")
     try:
         return base**exponent

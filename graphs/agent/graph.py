@@ -14,8 +14,10 @@ tools replace the local ones and turn the MCP tools off).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph.state import CompiledStateGraph
@@ -32,13 +34,17 @@ GRAPH_NAME = "agent"
 
 def build_graph(
     model: BaseChatModel | None = None, tools: Sequence[BaseTool] | None = None
-) -> CompiledStateGraph:
+) -> CompiledStateGraph[Any, SessionContext, Any, Any]:
     """The agent; ``model``/``tools`` default to the provider's and the local + MCP tools."""
+    middleware: list[AgentMiddleware[Any, SessionContext]] = [
+        ChatMemoryMiddleware(),  # each middleware has its own state schema
+        ProjectToolsMiddleware(mcp=tools is None),
+    ]
     return create_agent(
         model or chat_model(),
         list(tools) if tools is not None else local_tools(),
         system_prompt=SYSTEM_PROMPT,
-        middleware=[ChatMemoryMiddleware(), ProjectToolsMiddleware(mcp=tools is None)],
+        middleware=middleware,
         context_schema=SessionContext,
         name=GRAPH_NAME,
     )

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
@@ -61,7 +61,7 @@ def _answer_only(response: ModelResponse) -> ModelResponse:
     return ModelResponse(result=result, structured_response=response.structured_response)
 
 
-class ProjectToolsMiddleware(AgentMiddleware):
+class ProjectToolsMiddleware(AgentMiddleware[AgentState[Any], Any]):
     """MCP tools beside the agent's own (``mcp`` off: none), and the chat graph's limits."""
 
     def __init__(self, *, mcp: bool = True) -> None:

@@ -35,7 +35,7 @@ GRAPH_NAME = "chat"
 
 def build_graph(
     model: BaseChatModel | None = None, tools: Sequence[BaseTool] | None = None
-) -> CompiledStateGraph:
+) -> CompiledStateGraph[ChatState, SessionContext, ChatInput, ChatOutput]:
     """The chat graph; ``model``/``tools`` default to the provider and local + MCP tools."""
     nodes = ChatNodes(model, tools)
     builder = StateGraph(
@@ -44,9 +44,10 @@ def build_graph(
         input_schema=ChatInput,
         output_schema=ChatOutput,
     )
-    builder.add_node(AGENT_NODE, nodes.agent)
+    # ignore: LangGraph's StateNode types no (state, config, runtime) node; it runs them.
+    builder.add_node(AGENT_NODE, nodes.agent)  # type: ignore[arg-type]
     builder.add_node(TOOLS_NODE, nodes.tools)
-    builder.add_node(FINAL_TURN_NODE, final_turn)
+    builder.add_node(FINAL_TURN_NODE, final_turn)  # type: ignore[arg-type]
     builder.add_edge(START, AGENT_NODE)
     builder.add_conditional_edges(AGENT_NODE, after_agent, [TOOLS_NODE, FINAL_TURN_NODE, END])
     builder.add_edge(TOOLS_NODE, AGENT_NODE)

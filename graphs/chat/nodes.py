@@ -19,7 +19,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, RemoveMessage, ToolMessage
@@ -74,7 +74,7 @@ def _client_id(message_id: str | None) -> str | None:
 
 def this_turn(state: ChatState) -> list[BaseMessage]:
     """This turn's messages: its question, then the tool loop and answer (if any yet)."""
-    messages = list(state.get("messages") or [])
+    messages: list[BaseMessage] = list(state.get("messages") or [])
     turn_id = state.get("turn_id")
     for index, message in enumerate(messages):
         if turn_id and message.id == turn_id:
@@ -84,7 +84,7 @@ def this_turn(state: ChatState) -> list[BaseMessage]:
 
 def after_transcript(state: ChatState) -> list[BaseMessage]:
     """The messages that came after the transcript's end: what this run's input added."""
-    messages = list(state.get("messages") or [])
+    messages: list[BaseMessage] = list(state.get("messages") or [])
     end = state.get("transcript_end")
     if not end:
         return messages
@@ -182,7 +182,7 @@ async def _run_tool(tool: BaseTool | None, call: dict[str, Any]) -> ToolMessage:
     if tool is None:
         return _tool_error(call, f"error: there is no tool named {call.get('name')!r}"[:300])
     try:
-        result = await asyncio.wait_for(tool.ainvoke({**call, "type": "tool_call"}), TOOL_TIMEOUT_S)
+        result = await asyncio.wait_for(tool.ainvoke(dict(call, type="tool_call")), TOOL_TIMEOUT_S)
     except asyncio.CancelledError:
         raise
     except TimeoutError:
@@ -217,7 +217,8 @@ class ChatNodes:
         refuse_memory_thread(config)
         added = after_transcript(state)
         human = latest_human(added)
-        memory, replaced = await load_memory_state(config, runtime), []
+        memory = await load_memory_state(config, runtime)
+        replaced: list[str] = []
         if human is not None:
             memory, replaced = await turn_memory(memory, state, config)
         update: dict[str, Any] = {
@@ -251,7 +252,7 @@ class ChatNodes:
             started = await self._start_turn(state, config, runtime)
             gone = {m.id for m in started.get("messages", [])}
             kept = [m for m in state.get("messages") or [] if m.id not in gone]
-            state = {**state, **started, "messages": kept}
+            state = cast(ChatState, {**state, **started, "messages": kept})  # ChatState's keys
         if not question_text(state):
             return started
         memory = state.get("memory")

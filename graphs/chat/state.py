@@ -42,7 +42,7 @@ def _auto_id(anchor: str, index: int, message: BaseMessage) -> str:
     return f"{AUTO_ID_PREFIX}{uuid.uuid5(_AUTO_IDS, seed).hex}"
 
 
-def _incoming(anchor: str, right: Sequence[Any] | Any) -> list[BaseMessage]:
+def _incoming(anchor: str, right: Any) -> list[BaseMessage]:
     """A write's messages, those without an id given their deterministic auto id."""
     messages = convert_to_messages(right if isinstance(right, list | tuple) else [right])
     return [
@@ -65,7 +65,8 @@ def transcript(left: Sequence[Any], writes: Sequence[Any]) -> list[BaseMessage]:
     at = {m.id: i for i, m in enumerate(messages) if m is not None}
     last = len(messages) - 1
     for write in writes:
-        anchor = str(messages[last].id) if last >= 0 and messages[last] is not None else ""
+        newest = messages[last] if last >= 0 else None
+        anchor = str(newest.id) if newest is not None else ""
         for message in _incoming(anchor, write):
             if isinstance(message, RemoveMessage):
                 if message.id == REMOVE_ALL_MESSAGES:

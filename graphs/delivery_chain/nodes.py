@@ -124,12 +124,14 @@ class DeliveryChain:
             update: dict[str, Any] = {}
             given = state.get("requirement")
             if isinstance(given, str) and given.strip():
-                human = HumanMessage(content=given.strip(), id=str(uuid.uuid4()))
+                human: HumanMessage | None = HumanMessage(
+                    content=given.strip(), id=str(uuid.uuid4())
+                )
                 update["messages"] = [human]
             else:
                 human = latest_human(state.get("messages"))
             text = str(human.text).strip() if human is not None else ""
-            if not text:
+            if human is None or not text:
                 raise StageError("empty")
             resolved = await _resolve(text)
             try:

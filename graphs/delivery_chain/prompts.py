@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
@@ -112,7 +113,7 @@ def manager_messages(
     requirement: str,
     plan: BaseModel,
     tasks: BaseModel,
-    verdicts: dict[str, BaseModel],
+    verdicts: Mapping[str, BaseModel],
 ) -> list[BaseMessage]:
     sections = [
         _section(REQUIREMENT_HEADER, requirement),

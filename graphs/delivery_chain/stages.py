@@ -24,7 +24,7 @@ NOSTREAM_TAG = "nostream"
 """Subagent calls are not streamed as chat tokens: their output is not the answer."""
 
 
-def progress(runtime: Runtime | None, stage: str, status: str) -> None:
+def progress(runtime: Runtime[Any] | None, stage: str, status: str) -> None:
     """One ``workflow-progress`` event on the custom stream (no-op when nobody listens)."""
     writer = getattr(runtime, "stream_writer", None)
     if writer is None:
@@ -41,7 +41,7 @@ def progress(runtime: Runtime | None, stage: str, status: str) -> None:
 
 
 async def run_stage(
-    stage: str, runtime: Runtime | None, work: Callable[[], Awaitable[dict[str, Any]]]
+    stage: str, runtime: Runtime[Any] | None, work: Callable[[], Awaitable[dict[str, Any]]]
 ) -> dict[str, Any]:
     """Run one stage between started/succeeded events; any exception marks it failed."""
     progress(runtime, stage, "started")

@@ -118,7 +118,7 @@ def _ended(status: Status, summary: str, **extra: Any) -> dict[str, Any]:
     return {"status": status, "summary": summary, **extra}
 
 
-def _run_id(config: RunnableConfig | None, runtime: Runtime | None) -> str:
+def _run_id(config: RunnableConfig | None, runtime: Runtime[Any] | None) -> str:
     """The server's run id (stable across a run's retries), else LangGraph's; "" in library
     use without one."""
     run = (config or {}).get("configurable", {}).get("run_id")
@@ -126,7 +126,7 @@ def _run_id(config: RunnableConfig | None, runtime: Runtime | None) -> str:
     return str(run or getattr(info, "run_id", None) or "")
 
 
-def _asked(update: dict[str, Any], config: RunnableConfig, runtime: Runtime | None) -> dict:
+def _asked(update: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any] | None) -> dict:
     """``update``, stamped with this run when it leads to the review or the question."""
     if update.get("status") in ASKING:
         return {**update, "asked_in_run": _run_id(config, runtime)}
@@ -134,7 +134,10 @@ def _asked(update: dict[str, Any], config: RunnableConfig, runtime: Runtime | No
 
 
 def _ask(
-    value: dict[str, Any], state: TasklistState, config: RunnableConfig, runtime: Runtime | None
+    value: dict[str, Any],
+    state: TasklistState,
+    config: RunnableConfig,
+    runtime: Runtime[Any] | None,
 ) -> Any:
     """``interrupt(value)``; ``RESOLVED`` when a run other than the one that asked comes
     back to the question with no answer (see the module docstring)."""
@@ -182,7 +185,7 @@ def _edited(state: TasklistState, plan: Any) -> dict[str, Any]:
             )
         plan = {"tasks": [draft.model_dump() for draft in drafts]}
     edited = repair_tasklist(plan)
-    if not edited.ok:
+    if edited.tasklist is None:
         return {"status": "reviewing", "notes": ["your edit could not be used", *edited.notes]}
     return {
         "status": "approved",
@@ -426,7 +429,7 @@ class TasklistNodes:
         except Exception as exc:
             log.warning("tasklist draft failed (%s)", type(exc).__name__)
             repaired, notes = None, ["the planning model did not return a usable tasklist"]
-        if repaired is not None and repaired.ok:
+        if repaired is not None and repaired.tasklist is not None:
             update = {"status": "reviewing", "tasklist": repaired.tasklist.model_dump()}
             return _asked({**update, "notes": notes}, config, runtime)
         if previous is not None:

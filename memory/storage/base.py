@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from langgraph.checkpoint.base import BaseCheckpointSaver, Checkpoint
+from langgraph.checkpoint.base import BaseCheckpointSaver, ChannelVersions, Checkpoint
 
 from memory.storage.locks import LocalLocks, ThreadLocks
 from memory.storage.stamps import SharedStamps
@@ -53,7 +53,7 @@ class MemoryThreads(Protocol):
         thread_id: str,
         head: Head,
         parent_id: str | None,
-        new_versions: dict[str, str],
+        new_versions: ChannelVersions,
         *,
         prune: bool,
     ) -> bool:

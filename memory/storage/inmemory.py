@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from langgraph.checkpoint.base import CheckpointTuple
+from langgraph.checkpoint.base import ChannelVersions, CheckpointTuple
 from langgraph.checkpoint.memory import InMemorySaver
 
 from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
@@ -120,7 +120,7 @@ class InMemoryMemoryThreads:
         thread_id: str,
         head: Head,
         parent_id: str | None,
-        new_versions: dict[str, str],
+        new_versions: ChannelVersions,
         *,
         prune: bool,
     ) -> bool:
@@ -131,7 +131,7 @@ class InMemoryMemoryThreads:
             await self.saver.aput(
                 _config(thread_id, checkpoint_id=parent_id),
                 head.checkpoint,
-                head.metadata,  # type: ignore[arg-type]
+                head.metadata,  # type: ignore[arg-type]  # a CheckpointMetadata plus memory's keys
                 new_versions,
             )
             if prune:

@@ -42,7 +42,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from memory.limits import (
@@ -55,7 +55,13 @@ from memory.limits import (
     POOL_RECHECK_AFTER_S,
 )
 
-__all__ = ["CONNECTION_KWARGS", "DatabaseUnreachable", "MemoryPool", "open_pg_pool"]
+__all__ = [
+    "CONNECTION_KWARGS",
+    "DatabaseUnreachable",
+    "DictConnection",
+    "MemoryPool",
+    "open_pg_pool",
+]
 
 CONNECTION_KWARGS: dict[str, Any] = {
     "autocommit": True,
@@ -63,6 +69,9 @@ CONNECTION_KWARGS: dict[str, Any] = {
     "row_factory": dict_row,
 }
 """What ``AsyncPostgresSaver`` expects of a connection, and no prepared statements."""
+
+DictConnection = AsyncConnection[DictRow]
+"""The pool's connections: rows come back as dicts (``CONNECTION_KWARGS``)."""
 
 
 class DatabaseUnreachable(PoolTimeout):
@@ -72,11 +81,11 @@ class DatabaseUnreachable(PoolTimeout):
         super().__init__("the database is unreachable")
 
 
-class MemoryPool(AsyncConnectionPool):
+class MemoryPool(AsyncConnectionPool[DictConnection]):
     """psycopg's pool with the checkout test, the restart purge and the outage signal."""
 
     def __init__(self, url: str, *, max_size: int, timeout: float, reconnect_timeout: float):
-        self._used: weakref.WeakKeyDictionary[AsyncConnection, float] = weakref.WeakKeyDictionary()
+        self._used: weakref.WeakKeyDictionary[DictConnection, float] = weakref.WeakKeyDictionary()
         self._unreachable = asyncio.Event()
         self._purge: asyncio.Task[None] | None = None
         super().__init__(
@@ -93,7 +102,7 @@ class MemoryPool(AsyncConnectionPool):
         )
 
     @asynccontextmanager
-    async def reachable_connection(self) -> AsyncIterator[AsyncConnection]:
+    async def reachable_connection(self) -> AsyncIterator[DictConnection]:
         """A pooled connection, as ``connection()`` gives; but ``DatabaseUnreachable`` as
         soon as the pool fails to reach the database meanwhile, instead of waiting out
         the pool's timeout on a database that is gone."""
@@ -104,7 +113,7 @@ class MemoryPool(AsyncConnectionPool):
         finally:
             await self.putconn(conn)
 
-    async def _getconn_or_unreachable(self) -> AsyncConnection:
+    async def _getconn_or_unreachable(self) -> DictConnection:
         failed = self._unreachable  # the next report only: this call may start the attempt
         getting = asyncio.ensure_future(self.getconn())
         watching = asyncio.ensure_future(failed.wait())
@@ -120,19 +129,19 @@ class MemoryPool(AsyncConnectionPool):
             raise DatabaseUnreachable()
         return getting.result()
 
-    async def _abandon(self, getting: asyncio.Future[AsyncConnection]) -> None:
+    async def _abandon(self, getting: asyncio.Future[DictConnection]) -> None:
         """Stop waiting for a connection; one that came meanwhile goes back to the pool."""
         getting.cancel()
         outcome = (await asyncio.gather(getting, return_exceptions=True))[0]
         if isinstance(outcome, AsyncConnection):
             await self.putconn(outcome)
 
-    def _report_unreachable(self, pool: AsyncConnectionPool) -> None:
+    def _report_unreachable(self, pool: AsyncConnectionPool[DictConnection]) -> None:
         """``reconnect_failed``: wake every call waiting for a connection."""
         failed, self._unreachable = self._unreachable, asyncio.Event()
         failed.set()
 
-    async def _check(self, conn: AsyncConnection) -> None:
+    async def _check(self, conn: DictConnection) -> None:
         """Checkout test, skipped for a connection used within ``POOL_RECHECK_AFTER_S``
         with nothing to read: testing every checkout costs a round trip per call.
 
@@ -153,7 +162,7 @@ class MemoryPool(AsyncConnectionPool):
                     self._purge = asyncio.ensure_future(self.check())
                 raise
 
-    async def _mark_used(self, conn: AsyncConnection) -> None:
+    async def _mark_used(self, conn: DictConnection) -> None:
         """``reset`` hook: runs when a healthy connection comes back."""
         self._used[conn] = time.monotonic()
 
@@ -165,7 +174,7 @@ class MemoryPool(AsyncConnectionPool):
         await super().close(timeout)
 
 
-def _has_pending_input(conn: AsyncConnection) -> bool:
+def _has_pending_input(conn: DictConnection) -> bool:
     """An idle connection has nothing to read; one whose server went away has its FATAL
     notice or EOF waiting."""
     try:

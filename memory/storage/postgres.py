@@ -41,6 +41,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from langgraph.checkpoint.base import ChannelVersions, Checkpoint
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from psycopg import AsyncConnection, AsyncCursor, sql
@@ -52,6 +53,7 @@ from memory.storage.locks import lock_key
 from memory.storage.pg_pool import (
     CONNECTION_KWARGS,
     DatabaseUnreachable,
+    DictConnection,
     MemoryPool,
     open_pg_pool,
 )
@@ -190,6 +192,8 @@ class PostgresServerSaver(AsyncPostgresSaver):
     connection (``self.conn`` is the pool), one transaction.
     """
 
+    conn: MemoryPool  # the stock saver also takes a single connection; ours is always the pool
+
     async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Drop the checkpoints a run wrote (and their writes and now-unused blobs)."""
         runs = [str(r) for r in run_ids]
@@ -233,20 +237,20 @@ class PostgresMemoryThreads:
             return None
         if row["checkpoint"] is None:
             return UNCHANGED
-        checkpoint = dict(row["checkpoint"])
+        checkpoint: Checkpoint = row["checkpoint"]  # decoded for this call alone
         values = dict(checkpoint.get("channel_values") or {})
         for channel, type_, blob in row["blobs"] or ():
             if type_.decode() != "empty":
                 values[channel.decode()] = self.serde.loads_typed((type_.decode(), blob))
         checkpoint["channel_values"] = values
-        return Head(checkpoint, dict(row["metadata"]))  # type: ignore[arg-type]
+        return Head(checkpoint, row["metadata"])
 
     async def put(
         self,
         thread_id: str,
         head: Head,
         parent_id: str | None,
-        new_versions: dict[str, str],
+        new_versions: ChannelVersions,
         *,
         prune: bool,
     ) -> bool:
@@ -283,9 +287,9 @@ class PostgresMemoryThreads:
         )
         if prune:
             versions = {k: str(v) for k, v in checkpoint["channel_versions"].items()}
-            written = _WRITTEN.format(tid=names["tid"], cid=names["cid"])
+            written_ids = _WRITTEN.format(tid=names["tid"], cid=names["cid"])
             statements += [
-                s.format(**names, written=written, versions=sql.Literal(Jsonb(versions)))
+                s.format(**names, written=written_ids, versions=sql.Literal(Jsonb(versions)))
                 for s in PRUNE_SQL
             ]
         async with _transaction(self.pool, statements) as cur:
@@ -335,7 +339,7 @@ async def _transaction(
 # --- schema set-up ---------------------------------------------------------------------------
 
 
-async def _migrated(conn: AsyncConnection) -> bool:
+async def _migrated(conn: DictConnection) -> bool:
     """Every stock migration is applied already (the usual start: no lock needed)."""
     row = await (await conn.execute(MIGRATIONS_TABLE_SQL)).fetchone()
     if row is None or not row["present"]:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+from langgraph.checkpoint.base import ChannelVersions
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -204,7 +205,8 @@ class SqliteMemoryThreads:
         self.serde = serde
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
-        rows = await self.conn.execute_fetchall(LATEST_SQL, {"tid": thread_id, "known": known_id})
+        params = {"tid": thread_id, "known": known_id}
+        rows = list(await self.conn.execute_fetchall(LATEST_SQL, params))
         if not rows:
             return None
         _, type_, blob, metadata = rows[0]
@@ -218,7 +220,7 @@ class SqliteMemoryThreads:
         thread_id: str,
         head: Head,
         parent_id: str | None,
-        new_versions: dict[str, str],
+        new_versions: ChannelVersions,
         *,
         prune: bool,
     ) -> bool:

@@ -18,7 +18,13 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any, TypedDict
 
-from langgraph.checkpoint.base import LATEST_VERSION, BaseCheckpointSaver, Checkpoint
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    LATEST_VERSION,
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+)
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -62,7 +68,7 @@ def build_memory_graph(saver: BaseCheckpointSaver | None) -> CompiledStateGraph:
     return builder.compile(checkpointer=saver, name="chat-memory")
 
 
-def thread_config(thread_id: str) -> dict[str, Any]:
+def thread_config(thread_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
@@ -71,7 +77,7 @@ def next_head(
     channels: dict[str, Any],
     previous: Head | None,
     metadata: dict[str, Any] | None = None,
-) -> tuple[Head, dict[str, str]]:
+) -> tuple[Head, ChannelVersions]:
     """The checkpoint after ``previous`` holding ``channels``, and the channels' new
     versions: the shape ``aupdate_state`` would write, bumping only what changed."""
     if previous is None:
@@ -81,7 +87,7 @@ def next_head(
         versions = dict(previous.checkpoint["channel_versions"])
         seen = previous.checkpoint.get("versions_seen", {})
         old_values = previous.checkpoint["channel_values"]
-    new_versions = {}
+    new_versions: ChannelVersions = {}
     for key, value in channels.items():
         if key not in versions or old_values.get(key) != value:
             versions[key] = new_versions[key] = saver.get_next_version(versions.get(key), None)
@@ -92,7 +98,6 @@ def next_head(
         channel_values=channels,
         channel_versions=versions,
         versions_seen=seen,
-        pending_sends=[],
         updated_channels=sorted(new_versions),
     )
     meta = {"source": "update", "step": step, "parents": {}, **(metadata or {})}

@@ -51,7 +51,7 @@ DECISIONS_BESIDE = [
 
 
 def smalltalk_rows(language: str) -> list[Labelled]:
-    return labelled(language, "heldout_smalltalk")  # type: ignore[arg-type]
+    return labelled(language, "heldout_smalltalk")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

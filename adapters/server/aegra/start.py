@@ -72,7 +72,10 @@ def hold() -> None:
     # A literal, no parameters: psycopg sends a simple query, whose snapshot ends with it
     # (a statement with parameters keeps its portal, and snapshot, to the transaction's end).
     take = f"SELECT pg_try_advisory_xact_lock({START_LOCK_KEY:d})"
-    while not conn.execute(take, prepare=False).fetchone()[0]:
+    while True:
+        row = conn.execute(take, prepare=False).fetchone()
+        if row is not None and row[0]:
+            break
         conn.rollback()  # no transaction (and no snapshot) held between tries
         if not waited:
             log.info("another replica is starting on this database: waiting for it")

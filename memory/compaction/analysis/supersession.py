@@ -336,8 +336,8 @@ def _zh_value(kind: str, m: re.Match[str]) -> str | None:
             month, day = _zh_int(g[0]), _zh_int(g[1])
             return f"{month}-{day}" if month and day else None
         if g[2]:
-            day = g[2]
-            return "sun" if day in cw.ZH_WEEKDAY_SUNDAY else cw.ZH_WEEKDAYS.get(day, "weekend")
+            name = g[2]
+            return "sun" if name in cw.ZH_WEEKDAY_SUNDAY else cw.ZH_WEEKDAYS.get(name, "weekend")
         if g[3]:
             return g[3]
         day = _zh_int(g[4])
@@ -438,7 +438,7 @@ def _stem(word: str) -> str:
 
 def _zh_units(words: Iterable[str]) -> frozenset[str]:
     """Chinese words as two-character units (主持人 → 主持, 持人): 主持 meets 主持人."""
-    out = set()
+    out: set[str] = set()
     for word in words:
         out.update([word] if len(word) <= 2 else (word[i : i + 2] for i in range(len(word) - 1)))
     return frozenset(out)
@@ -490,7 +490,7 @@ def _said_english(sentence: str) -> Said:
         if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
     )
     tokens = set(re.findall(r"[a-z]+", s))
-    booking = None
+    booking: Literal["request", "done"] | None = None
     if tokens & cw.EN_BOOKING_DONE:
         booking = "done"
     elif tokens & cw.EN_BOOKING_REQUEST:
@@ -516,7 +516,7 @@ def _said_chinese(sentence: str) -> Said:
         m = _ZH_NOT_ANYMORE.search(sentence)
         if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
             change, weak = "reversal", True
-    booking = None
+    booking: Literal["request", "done"] | None = None
     if any(b in sentence for b in cw.ZH_BOOKING_REQUEST):
         done = re.search(r"已|订好|订了|成功|预订了|预定了", sentence)
         booking = "done" if done else "request"
