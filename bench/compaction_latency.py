@@ -470,7 +470,7 @@ def readme_section(result: dict[str, Any]) -> list[str]:
             "Against a 15 ms run with an instant chat model that is the whole difference;",
             "against a real model's run of a second or more it is well under 1 %. What",
             "would remove it: start the compaction once the run has ended (a short delay",
-            "before the model call in `MemoryService._compact_later`: with 50 ms the ratio",
+            "before the model call in `DeferredCompactions._compact_later`: with 50 ms the ratio",
             "was 1.0 on both backends in a trial run, and the landing 57 ms later).",
         ]
     lines += ["", "![compaction latency](results/compaction_latency.png)", ""]

@@ -72,6 +72,6 @@ class LedgerCompactor:
 def keep_ledger(mem: MemoryService, ledger: FoldLedger) -> MemoryService:
     """Record the service's folds in ``ledger``: the deferred ones and the inline
     fallback's (which stands in for the extractive compactor, same name)."""
-    mem.compactor = LedgerCompactor(ledger, "llm", mem.limits.summary_chars)
-    mem.fallback = LedgerCompactor(ledger, "extractive", mem.limits.summary_chars)
+    mem.compactions.compactor = LedgerCompactor(ledger, "llm", mem.limits.summary_chars)
+    mem.compactions.fallback = LedgerCompactor(ledger, "extractive", mem.limits.summary_chars)
     return mem

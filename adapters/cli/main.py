@@ -66,8 +66,6 @@ DEMO_TURNS: tuple[tuple[str, str], ...] = (
 """(graph, user text): decisions early, one through the delivery chain to show one
 shared memory across graphs."""
 
-Printer = Callable[[str], None]
-
 
 def session_token(name: str) -> str:
     """A valid session token for ``name``, the same one every time."""

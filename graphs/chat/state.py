@@ -51,11 +51,6 @@ def _incoming(anchor: str, right: Any) -> list[BaseMessage]:
     ]
 
 
-def turn_messages(left: Sequence[Any], right: Sequence[Any] | Any) -> list[BaseMessage]:
-    """``add_messages``, but input messages without an id get a recognisable auto id."""
-    return transcript(left, [right])
-
-
 def transcript(left: Sequence[Any], writes: Sequence[Any]) -> list[BaseMessage]:
     """The ``DeltaChannel`` reducer: each write folded in, in order, as ``add_messages``
     would (a message with a known id replaces it in place, ``RemoveMessage`` removes one

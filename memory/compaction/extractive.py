@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.compaction import CompactionRequest
 from memory.compaction.analysis.decisions import decision_strength, is_bare_confirmation
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
@@ -22,6 +21,7 @@ from memory.compaction.analysis.summary import TAIL, merge_summary
 from memory.compaction.analysis.supersession import replacement, said
 from memory.compaction.analysis.words import content_words
 from memory.compaction.pins import merge_pins
+from memory.compaction.protocol import CompactionRequest
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
 from memory.text import normalize

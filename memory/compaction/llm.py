@@ -7,7 +7,7 @@ import json
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from memory.compaction import CompactionRequest
+from memory.compaction.protocol import CompactionRequest
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
 

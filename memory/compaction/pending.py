@@ -35,7 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from memory.compaction import CompactionRequest
+from memory.compaction.protocol import CompactionRequest
 from memory.limits import COMPACTION_LEASE_MARGIN_S, COMPACTION_START_DELAY_S, MemoryLimits
 from memory.models import ChatThreadMessage, utcnow
 

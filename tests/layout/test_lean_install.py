@@ -123,3 +123,6 @@ def test_the_wheel_requires_no_server_outside_its_extras(tmp_path: Path) -> None
     extras = set(metadata.get_all("Provides-Extra") or [])
     assert {"server", "production"} <= extras
     assert "aimind_memory/__init__.py" in names and "aimind_memory/server.py" in names
+    # the offline compactor's word lists are data files: the wheel carries every one
+    rules = {str(p.relative_to(ROOT)) for p in (ROOT / "memory").rglob("*.toml")}
+    assert rules and rules <= set(names), rules - set(names)

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from memory import open_memory
-from memory.service import LANDED_KEY
 from memory.text import clean_text
+from memory.writes import LANDED_KEY
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import assert_bounds, new_token, turn

@@ -1,0 +1,75 @@
+"""What a compactor is given and must return, and how a compaction is reported.
+
+A ``Compactor`` sees a ``CompactionRequest`` — memory text only, never runtime state —
+and returns a ``CompactionOutput`` (``memory.models``): a summary, pinned decisions and
+the earlier pins they replace. While it runs, a ``StatusCallback`` hears the
+``thread-memory-status`` events (contract §5).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memory.models import ChatThreadMessage, CompactionOutput, Pin, ThreadState
+
+log = logging.getLogger("aimind.memory.compaction")
+
+StatusCallback = Callable[[dict[str, Any]], None]
+STATUS_EVENT = "thread-memory-status"
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionRequest:
+    """Everything a compactor may see: memory text only, never runtime state."""
+
+    summary: str
+    pinned_decisions: list[str]
+    folded: list[ChatThreadMessage]
+    kept: list[ChatThreadMessage]
+    pins: tuple[Pin, ...] = ()
+    """The records of ``pinned_decisions`` (the service's; a compactor reads the texts)."""
+
+    def texts(self) -> list[str]:
+        """Every text the request carries."""
+        return [
+            self.summary,
+            *self.pinned_decisions,
+            *(m.text for m in self.folded),
+            *(m.text for m in self.kept),
+        ]
+
+
+class Compactor(Protocol):
+    """Folds old turns into summary + pins.
+
+    A compactor runs after the turn's write, off the answer's path, unless it has
+    ``inline = True`` (fast and local, like the extractive one): it then folds
+    within the write that makes the window overflow.
+    """
+
+    name: str
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput: ...
+
+
+def status_event(status: str, state: ThreadState) -> dict[str, Any]:
+    """The ``thread-memory-status`` event of ``status`` for a thread now holding ``state``."""
+    return {
+        "type": STATUS_EVENT,
+        "status": status,
+        "summaryLength": len(state.summary),
+        "pinnedDecisionCount": len(state.pinned_decisions),
+    }
+
+
+def emit(on_status: StatusCallback | None, status: str, state: ThreadState) -> None:
+    """Report a memory status; a broken listener never breaks the memory write."""
+    if on_status is None:
+        return
+    try:
+        on_status(status_event(status, state))
+    except Exception as exc:  # a status listener is best-effort by contract
+        log.warning("thread-memory-status listener failed (%s)", type(exc).__name__)

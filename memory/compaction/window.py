@@ -1,0 +1,65 @@
+"""The window and its fold: which turns leave it, and the thread once they are folded.
+
+``split_window`` cuts an overflowing window into the turns to fold and those kept
+verbatim; ``fold`` puts a compactor's output in their place. Only ``summary``,
+``pinned_decisions`` and ``replaced_decisions`` ever come from a compactor; the kept
+messages and ``last_compacted_at`` are derived here. Whatever a compactor returns is
+cleaned like message text and clamped locally; how its pins join the thread's
+(provenance, replacement, the cap) is ``memory.compaction.pins``.
+"""
+
+from __future__ import annotations
+
+from memory.compaction.pins import merge, origin_of
+from memory.compaction.protocol import CompactionRequest
+from memory.limits import MemoryLimits
+from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
+from memory.text import clean_text, clip
+
+
+def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:
+    """The request to compact, or None while the window still fits."""
+    if len(state.messages) <= limits.max_messages:
+        return None
+    cut = len(state.messages) - limits.kept_messages
+    return CompactionRequest(
+        summary=state.summary,
+        pinned_decisions=list(state.pinned_decisions),
+        folded=state.messages[:cut],
+        kept=state.messages[cut:],
+        pins=tuple(state.pins),
+    )
+
+
+def fold(
+    state: ThreadState,
+    request: CompactionRequest,
+    output: CompactionOutput,
+    limits: MemoryLimits,
+    *,
+    compactor: str,
+    messages: list[ChatThreadMessage] | None = None,
+    summary: str | None = None,
+) -> ThreadState:
+    """``state`` after folding ``request.folded`` with ``compactor``'s ``output``: the
+    output cleaned like message text and clamped, its pins merged onto ``state``'s
+    (``memory.compaction.pins``), ``messages`` (default: the request's kept slice)
+    verbatim, and the time. ``summary`` overrides the output's (a summary the user
+    edited while the compaction ran)."""
+    text = output.summary if summary is None else summary
+    return ThreadState(
+        messages=request.kept if messages is None else messages,
+        summary=clip(clean_text(text) or "", limits.summary_chars),
+        pins=merge(
+            state.pins,
+            output.pinned_decisions,
+            limits=limits,
+            origin=origin_of(compactor),
+            folded=request.folded,
+            replaced=output.replaced_decisions,
+            seen=request.pins,
+            unpinned=state.unpinned,
+        ),
+        last_compacted_at=utcnow(),
+        unpinned=list(state.unpinned),
+    )

@@ -1,0 +1,98 @@
+"""One write of a memory thread: read, build the next state, compare-and-put, again on
+fresh state while other writers come first.
+
+Every write goes through ``commit`` — a turn, a user's edit, a deferred compaction's
+landing — under the thread's lock, so in one process writes of a thread queue, and
+across processes the compare-and-put refuses a stale parent. What a write carries in
+its checkpoint's metadata besides the state (how the last compaction went, the lease
+of one under way, a landing the next run reports) is ``carried`` from its parent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from memory.compaction import CompactionRequest
+from memory.compaction.pending import PENDING_KEY
+from memory.limits import WRITE_ATTEMPTS, WRITE_RETRY_FIRST_S, WRITE_RETRY_MAX_S
+from memory.models import ThreadState, utcnow
+from memory.storage import Head
+from memory.storage.locks import ThreadLocks
+from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
+
+LANDED_KEY = "aimind_landed"
+"""Checkpoint metadata: this checkpoint is a deferred compaction landing (the next
+run reports it on its stream)."""
+
+
+class WriteConflictError(RuntimeError):
+    """Other processes kept writing the session first, ``WRITE_ATTEMPTS`` times over.
+
+    Never reaches a user: a turn then reports ``memory-unavailable``, an edit raises
+    ``MemoryUnavailableError`` and a landing is reported ``failed``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """The model compaction a write started: its request and lease, to run once the
+    write is stored (``memory.deferred``)."""
+
+    request: CompactionRequest
+    lease: str
+
+
+@dataclass(slots=True)
+class Write:
+    """What one write puts on a thread, and what it leaves to do after."""
+
+    state: ThreadState
+    metadata: dict[str, Any]
+    used: str | None = None
+    """The compactor that folded the window within this write, if one did."""
+    deferred: Deferred | None = None
+    """The model compaction this write started, to run once it is stored."""
+
+
+Build = Callable[[ThreadState, Head | None], Awaitable[Write | None]]
+"""The next write of a thread from what it holds now (None: write nothing)."""
+
+
+async def commit(
+    store: ThreadStore, locks: ThreadLocks, thread_id: str, build: Build
+) -> Write | None:
+    """Read, ``build`` the next state, compare-and-put; again on fresh state while
+    other writers come first. ``build`` returning None writes nothing."""
+    async with locks.hold(thread_id):
+        for attempt in range(WRITE_ATTEMPTS):
+            state, head = await store.read(thread_id, for_write=attempt == 0)
+            write = await build(state, head)
+            if write is None:
+                return None
+            if await store.write(thread_id, write.state, head, write.metadata):
+                return write
+            await _pause(attempt)
+    raise WriteConflictError(thread_id)
+
+
+def carried(head: Head | None, *, edit: bool = False) -> dict[str, Any]:
+    """Metadata a new checkpoint keeps from its parent: how the last compaction went; and,
+    for a user's edit (not a turn), the pending compaction's lease and the landing the
+    next run reports."""
+    keys = (LAST_COMPACTION_KEY, PENDING_KEY, LANDED_KEY) if edit else (LAST_COMPACTION_KEY,)
+    if head is None:
+        return {}
+    return {k: head.metadata[k] for k in keys if k in head.metadata}
+
+
+def outcome(status: str, compactor: str) -> dict[str, Any]:
+    """The ``LAST_COMPACTION_KEY`` record of a compaction."""
+    return {"status": status, "compactor": compactor, "at": utcnow().isoformat()}
+
+
+async def _pause(attempt: int) -> None:
+    """Full-jitter backoff before retrying a refused compare-and-put."""
+    await asyncio.sleep(random.uniform(0, min(WRITE_RETRY_MAX_S, WRITE_RETRY_FIRST_S * 2**attempt)))
