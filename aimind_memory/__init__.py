@@ -12,8 +12,9 @@ the middleware, and installs with ``pip install aimind-memory`` alone::
                                                   status="completed"))
 
 ``aimind_memory.server`` holds ``auth`` and ``app`` for a ``langgraph.json`` or
-``aegra.json`` of your own (``pip install "aimind-memory[server]"``). Every error this
-package raises derives from ``AIMindError``.
+``aegra.json`` of your own (``pip install "aimind-memory[server]"``); ``aimind_memory.settings``
+every environment variable it reads. Every error this package raises derives from
+``AIMindError``.
 
 The repository's ``memory``, ``adapters`` and ``graphs`` packages are its internals:
 import from here, they may move.
@@ -40,6 +41,7 @@ from memory import (
     PinNotFoundError,
     PinSource,
     PinTextError,
+    SettingsError,
     SummaryTextError,
     ThreadState,
     assert_no_forbidden_fields,
@@ -69,6 +71,7 @@ __all__ = [
     "PinNotFoundError",
     "PinSource",
     "PinTextError",
+    "SettingsError",
     "SummaryTextError",
     "ThreadState",
     "assert_no_forbidden_fields",

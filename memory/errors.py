@@ -43,3 +43,10 @@ class PinNotFoundError(MemoryEditError, LookupError):
 
     def __init__(self) -> None:
         super().__init__("This session's memory has no pin with that id.")
+
+
+class SettingsError(AIMindError, ValueError):
+    """A setting (an environment variable) is malformed or missing.
+
+    Raised when memory, a server or the command starts, before anything is served or
+    written; its message is one sentence naming the variable (``memory.settings``)."""

@@ -13,26 +13,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("memory", "adapters", "graphs")
 
+_BELOW_THE_EDGES = frozenset(
+    {
+        "memory",
+        "adapters.settings",
+        "adapters.engine",
+        "adapters.tools",
+        "adapters.models",
+        "adapters.chat_memory",
+    }
+)
+"""What the HTTP edge and the command may import: everything of ours below them."""
+
 LAYERS: dict[str, frozenset[str]] = {
     # memory: the service at the top imports storage and compaction; they import only the
     # shared records and constants, and not each other.
-    "memory.storage": frozenset({"memory.limits", "memory.models"}),
+    "memory.storage": frozenset({"memory.limits", "memory.models", "memory.settings"}),
     "memory.compaction.analysis": frozenset({"memory.limits", "memory.models", "memory.text"}),
     "memory.compaction": frozenset(
         {"memory.limits", "memory.models", "memory.text", "memory.compaction.analysis"}
     ),
     "memory": frozenset({"memory"}),
     # adapters, lowest first (adapters/__init__.py)
+    "adapters.settings": frozenset({"memory"}),
     "adapters.engine": frozenset({"memory"}),
-    "adapters.tools": frozenset({"memory"}),
+    "adapters.tools": frozenset({"memory", "adapters.settings"}),
     "adapters.models": frozenset({"memory", "adapters.tools"}),
     "adapters.chat_memory": frozenset({"memory", "adapters.engine"}),
-    "adapters.server": frozenset(
-        {"memory", "adapters.engine", "adapters.tools", "adapters.models", "adapters.chat_memory"}
-    ),
-    "adapters.cli": frozenset(
-        {"memory", "adapters.engine", "adapters.tools", "adapters.models", "adapters.chat_memory"}
-    ),
+    "adapters.server": _BELOW_THE_EDGES,
+    "adapters.cli": _BELOW_THE_EDGES,
     # graphs reach memory only through the adapters, and never the servers' edge
     "graphs": frozenset({"adapters.tools", "adapters.models", "adapters.chat_memory"}),
 }
