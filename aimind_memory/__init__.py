@@ -21,6 +21,7 @@ import from here, they may move.
 """
 
 from adapters.chat_memory import ChatMemoryMiddleware
+from adapters.chat_memory.final_turn import MemoryThreadError
 from adapters.models import chat_model, offline_chat_model
 from memory import (
     AIMindError,
@@ -50,6 +51,8 @@ from memory import (
     open_checkpointer,
     open_memory,
 )
+from memory.guard import ForbiddenFieldError
+from memory.session import InvalidSessionError
 
 __all__ = [
     "AIMindError",
@@ -60,11 +63,14 @@ __all__ = [
     "Compactor",
     "ExtractiveCompactor",
     "FinalTurn",
+    "ForbiddenFieldError",
+    "InvalidSessionError",
     "LLMCompactor",
     "MemoryEditError",
     "MemoryLimits",
     "MemoryService",
     "MemorySnapshot",
+    "MemoryThreadError",
     "MemoryUnavailableError",
     "Pin",
     "PinLimitError",

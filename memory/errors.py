@@ -1,5 +1,10 @@
 """Every error memory raises to its users, on one base (contract §13b).
 
+``AIMindError`` is the one tree's root: the servers', the tools', the command's and the
+graphs' errors derive from it too, each keeping its builtin base (``ValueError``, …), and
+``aimind_memory`` exports those a library user meets (``tests/layout/test_errors.py``
+lists the few internal ones left off, and why).
+
 Each message is one plain sentence that is safe to show a user: no database error, no
 stored text, no token. The HTTP routes map them to status codes by class.
 """

@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
+from memory.errors import AIMindError
 from memory.settings import SECRET_MIN_CHARS, MemorySettings, SecretConfigError, memory_settings
 from memory.storage.paths import data_dir, place_private
 
@@ -27,7 +28,7 @@ TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 
 
-class InvalidSessionError(ValueError):
+class InvalidSessionError(AIMindError, ValueError):
     """A session token or identity is malformed. Safe to show to the client."""
 
 

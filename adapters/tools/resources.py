@@ -28,6 +28,7 @@ import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from adapters.settings import AdapterSettings, adapter_settings
+from memory.errors import AIMindError
 
 DOCS_DIR_ENV = AdapterSettings.env_name("docs_dir")
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parent / "documents"
@@ -42,7 +43,7 @@ RESOURCE_BLOCK_OPEN = "<resource name="
 _RESOURCE_SUFFIXES = (".md", ".txt", ".json", ".yaml", ".yml", ".csv")
 
 
-class ResourceError(ValueError):
+class ResourceError(AIMindError, ValueError):
     """A resource name was refused or cannot be read. The message is safe to show."""
 
 

@@ -42,8 +42,11 @@ LAYERS: dict[str, frozenset[str]] = {
     "adapters.chat_memory": frozenset({"memory", "adapters.engine"}),
     "adapters.server": _BELOW_THE_EDGES,
     "adapters.cli": _BELOW_THE_EDGES,
-    # graphs reach memory only through the adapters, and never the servers' edge
-    "graphs": frozenset({"adapters.tools", "adapters.models", "adapters.chat_memory"}),
+    # graphs reach memory only through the adapters (but for the one error tree's base), and
+    # never the servers' edge
+    "graphs": frozenset(
+        {"memory.errors", "adapters.tools", "adapters.models", "adapters.chat_memory"}
+    ),
 }
 """Package → what else of ours its modules may import (besides their own package)."""
 

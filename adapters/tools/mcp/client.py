@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from adapters.settings import AdapterSettings, adapter_settings
 from adapters.tools.mcp.sessions import MCPServers
 from adapters.tools.resources import DOCS_DIR_ENV, docs_dir
+from memory.errors import AIMindError
 from memory.settings import MemorySettings
 
 log = logging.getLogger("aimind.mcp")
@@ -55,7 +56,7 @@ _FORWARDED_ENV_DENY = frozenset(
 )
 
 
-class MCPConfigError(ValueError):
+class MCPConfigError(AIMindError, ValueError):
     """``mcp.json`` is malformed."""
 
 
