@@ -11,6 +11,7 @@ and one sentence.
 A malformed value raises ``SettingsError`` (``aimind_memory.AIMindError``) with one
 sentence naming the variable; ``open_memory``, both servers and the ``aimind`` command
 check them when they start. Nothing is read from a ``.env`` file: export the variables.
+The benchmark's own (``AIMIND_BENCH_*``, a checkout only) are ``bench.settings``.
 """
 
 from adapters.settings import (
