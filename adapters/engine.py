@@ -22,12 +22,15 @@ API_VARIANT_ENV, DEV_VARIANT = "LANGSMITH_LANGGRAPH_API_VARIANT", "local_dev"
 RUNTIME_EDITION_ENV, INMEM_EDITION = "LANGGRAPH_RUNTIME_EDITION", "inmem"
 
 
-def is_langgraph_dev(environ: Mapping[str, str] = os.environ) -> bool:
-    """True in ``langgraph dev``'s server process, unless ``AIMIND_ENV=production``."""
+def is_langgraph_dev(environ: Mapping[str, str] | None = None) -> bool:
+    """True in ``langgraph dev``'s server process, unless ``AIMIND_ENV=production``.
+
+    The marks are the server's own variables, not settings of ours: read as they are."""
+    marks = os.environ if environ is None else environ
     return (
         not is_production(environ)
-        and environ.get(API_VARIANT_ENV) == DEV_VARIANT
-        and environ.get(RUNTIME_EDITION_ENV) == INMEM_EDITION
+        and marks.get(API_VARIANT_ENV) == DEV_VARIANT
+        and marks.get(RUNTIME_EDITION_ENV) == INMEM_EDITION
     )
 
 

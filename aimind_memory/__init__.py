@@ -12,14 +12,16 @@ the middleware, and installs with ``pip install aimind-memory`` alone::
                                                   status="completed"))
 
 ``aimind_memory.server`` holds ``auth`` and ``app`` for a ``langgraph.json`` or
-``aegra.json`` of your own (``pip install "aimind-memory[server]"``). Every error this
-package raises derives from ``AIMindError``.
+``aegra.json`` of your own (``pip install "aimind-memory[server]"``); ``aimind_memory.settings``
+every environment variable it reads. Every error this package raises derives from
+``AIMindError``.
 
 The repository's ``memory``, ``adapters`` and ``graphs`` packages are its internals:
 import from here, they may move.
 """
 
 from adapters.chat_memory import ChatMemoryMiddleware
+from adapters.chat_memory.final_turn import MemoryThreadError
 from adapters.models import chat_model, offline_chat_model
 from memory import (
     AIMindError,
@@ -40,6 +42,7 @@ from memory import (
     PinNotFoundError,
     PinSource,
     PinTextError,
+    SettingsError,
     SummaryTextError,
     ThreadState,
     assert_no_forbidden_fields,
@@ -48,6 +51,8 @@ from memory import (
     open_checkpointer,
     open_memory,
 )
+from memory.guard import ForbiddenFieldError
+from memory.session import InvalidSessionError
 
 __all__ = [
     "AIMindError",
@@ -58,17 +63,21 @@ __all__ = [
     "Compactor",
     "ExtractiveCompactor",
     "FinalTurn",
+    "ForbiddenFieldError",
+    "InvalidSessionError",
     "LLMCompactor",
     "MemoryEditError",
     "MemoryLimits",
     "MemoryService",
     "MemorySnapshot",
+    "MemoryThreadError",
     "MemoryUnavailableError",
     "Pin",
     "PinLimitError",
     "PinNotFoundError",
     "PinSource",
     "PinTextError",
+    "SettingsError",
     "SummaryTextError",
     "ThreadState",
     "assert_no_forbidden_fields",

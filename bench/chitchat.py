@@ -37,7 +37,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import subprocess
 import zipfile
@@ -45,13 +44,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from bench.settings import BenchSettings, bench_settings
+
 Split = Literal["tune", "heldout"]
 SPLITS: tuple[Split, ...] = ("tune", "heldout")
 
-LOCOMO_ENV = "AIMIND_BENCH_LOCOMO"
-DAILYDIALOG_ENV = "AIMIND_BENCH_DAILYDIALOG"
-CPED_ENV = "AIMIND_BENCH_CPED"
-KDCONV_ENV = "AIMIND_BENCH_KDCONV"
+LOCOMO_ENV = BenchSettings.env_name("locomo")
+DAILYDIALOG_ENV = BenchSettings.env_name("dailydialog")
+CPED_ENV = BenchSettings.env_name("cped")
+KDCONV_ENV = BenchSettings.env_name("kdconv")
 
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
@@ -81,10 +82,10 @@ class Chat:
 
 def _source(variable: str) -> Path | str:
     """The path a variable names, or why there is none."""
-    where = os.environ.get(variable, "").strip()
-    if not where:
+    where = bench_settings().of(variable)
+    if where is None:
         return f"{variable} is not set"
-    path = Path(where).expanduser()
+    path = where.expanduser()
     return path if path.exists() else f"{variable} names a path that does not exist"
 
 

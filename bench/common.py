@@ -24,10 +24,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
+from bench.settings import BenchSettings, bench_settings
 from memory.compaction import CompactionRequest
 from memory.models import CompactionOutput
+from memory.settings import memory_settings
 
-PG_ENV = "AIMIND_BENCH_POSTGRES_URL"
+PG_ENV = BenchSettings.env_name("postgres_url")
 RESULTS_DIR = Path(__file__).parent / "results"
 BACKENDS = ("sqlite", "postgres")
 SYSTEM_PROMPT = "You are AI Mind, a helpful assistant. Answer briefly and precisely."
@@ -102,8 +104,8 @@ def bench_env() -> Iterator[BenchEnv]:
         workdir = Path(tmp)
         os.environ.setdefault("AIMIND_SESSION_SECRET", secrets.token_hex(32))
         os.environ["AIMIND_DATA_DIR"] = str(workdir / "data")
-        if url := os.environ.get(PG_ENV):
-            env = BenchEnv(workdir, url)
+        if (given := bench_settings().postgres_url) is not None:
+            env = BenchEnv(workdir, given.get_secret_value())
             try:
                 yield env
             finally:
@@ -117,6 +119,14 @@ def bench_env() -> Iterator[BenchEnv]:
                 yield env
             finally:
                 env.drop_databases()
+
+
+def bench_secret() -> str:
+    """The session secret ``bench_env`` set, for the servers a benchmark starts: they and
+    this process (which reads memory too) must hash tokens alike."""
+    secret = memory_settings().session_secret
+    assert secret is not None, "inside bench_env() only"
+    return secret.get_secret_value()
 
 
 def postgres_version(url: str) -> str:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import random
 import re
 import threading
@@ -44,6 +43,7 @@ from bench.common import (
     BACKENDS,
     BenchEnv,
     Profile,
+    bench_secret,
     conversation,
     median,
     pct,
@@ -54,6 +54,7 @@ from bench.common import (
     write_json,
 )
 from memory import MemoryService, open_memory
+from memory.session import SECRET_ENV
 
 NAME = "compaction_latency"
 LABEL = "compaction latency under langgraph dev"
@@ -105,7 +106,7 @@ def _serving(database_url: str, data_dir: Path, model: SlowCompactionModel) -> I
         env = {
             "OPENAI_API_KEY": "sk-bench-not-a-real-key",
             "OPENAI_BASE_URL": stub.base_url,
-            "AIMIND_SESSION_SECRET": os.environ["AIMIND_SESSION_SECRET"],
+            SECRET_ENV: bench_secret(),
             "LOG_JSON": "true",
         }
         with langgraph_server(database_url, data_dir, env=env) as server:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import zipfile
 from collections.abc import Iterable
@@ -36,8 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-MULTIWOZ_ENV = "AIMIND_BENCH_MULTIWOZ"
-CROSSWOZ_ENV = "AIMIND_BENCH_CROSSWOZ"
+from bench.settings import BenchSettings, bench_settings
+
+MULTIWOZ_ENV = BenchSettings.env_name("multiwoz")
+CROSSWOZ_ENV = BenchSettings.env_name("crosswoz")
 SPLITS = ("test", "val")
 """``test``: what the bench reports, held out; ``val``: what the summary's rules are tuned on."""
 IN_REPO = {
@@ -253,10 +254,10 @@ LOADERS = {"multiwoz": (MULTIWOZ_ENV, multiwoz), "crosswoz": (CROSSWOZ_ENV, cros
 def load(corpus: str, split: str = "test") -> tuple[list[Dialogue] | None, str]:
     """The corpus's dialogues of one split and where they came from, or ``None`` and why not."""
     variable, convert = LOADERS[corpus]
-    where = os.environ.get(variable, "").strip()
-    if not where:
+    where = bench_settings().of(variable)
+    if where is None:
         return None, f"{variable} is not set"
-    source = Path(where).expanduser()
+    source = where.expanduser()
     if not source.exists():
         return None, f"{variable} names a path that does not exist"
     try:

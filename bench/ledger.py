@@ -17,11 +17,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from memory import CompactionOutput, CompactionRequest, MemoryService, ThreadState
+from memory.errors import AIMindError
 
 TOKEN_PREFIX = "fold:"
 
 
-class LedgerOverflowError(RuntimeError):
+class LedgerOverflowError(AIMindError, RuntimeError):
     """The token chain no longer fits the summary: the accounting would be cut short."""
 
 

@@ -28,7 +28,6 @@ provenance cost the memory panel a user reads.
 
 from __future__ import annotations
 
-import os
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -40,6 +39,7 @@ from bench.common import (
     BenchEnv,
     InstantCompactor,
     Profile,
+    bench_secret,
     conversation,
     median,
     pct,
@@ -276,7 +276,7 @@ async def _route(env: BenchEnv, rounds: int) -> dict[str, Any]:
         heads = {v: await _store(mem, tokens[v], _state(v), None) for v in PANELS}
         print(f"[bench] {LABEL}: starting {ROUTE_SERVER}", flush=True)
         with langgraph_server(
-            url, root / "data", workdir=root / "work", env={SECRET_ENV: os.environ[SECRET_ENV]}
+            url, root / "data", workdir=root / "work", env={SECRET_ENV: bench_secret()}
         ) as server:
             async with httpx.AsyncClient(base_url=server.base_url, timeout=60) as client:
                 body_bytes = {}

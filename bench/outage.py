@@ -46,12 +46,14 @@ from memory import (
     MemoryUnavailableError,
     open_memory,
 )
-from memory.limits import PG_POOL_MAX, PG_POOL_TIMEOUT_ENV
+from memory.limits import PG_POOL_MAX
 from memory.session import load_secret
+from memory.settings import MemorySettings
 from memory.storage import Backend
 from memory.storage.pg_pool import CONNECTION_KWARGS, DictConnection
 from memory.storage.postgres import PostgresMemoryThreads, PostgresServerSaver
 
+PG_POOL_TIMEOUT_ENV = MemorySettings.env_name("pg_pool_timeout_s")
 NAME = "outage"
 LABEL = "PostgreSQL outage: per-turn wait and recovery, ours vs psycopg's pool"
 SIDES = ("ours", "psycopg")

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import statistics
 import time
 from dataclasses import dataclass
@@ -32,7 +31,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common import BenchEnv, Profile, pct, pyplot, ratio, save_figure, write_json
+from bench.common import (
+    BenchEnv,
+    Profile,
+    bench_secret,
+    pct,
+    pyplot,
+    ratio,
+    save_figure,
+    write_json,
+)
 from bench.common import target as _target
 
 NAME = "replicas"
@@ -162,7 +170,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     from tests.support.redis_server import redis_server
 
     sizes = SIZES.get(profile.name, SIZES["quick"])
-    secret = os.environ["AIMIND_SESSION_SECRET"]  # bench_env's: this process reads memory too
+    secret = bench_secret()  # bench_env's: this process reads memory too
     root = env.workdir / NAME
     load: dict[str, dict[str, Any]] = {
         side: {"latencies": [], "elapsed_s": 0.0, "turns": 0, "missing": 0}

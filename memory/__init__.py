@@ -4,7 +4,8 @@ Layout: the service is this package's top level (``service``, ``session``,
 ``context``, ``hydration``, ``guard``, ``limits``, ``models``, ``model_config``,
 ``text``); ``storage/`` is where memory lives and ``compaction/`` how old turns
 are folded. The service imports both; they import only ``limits``, ``models``
-and ``text`` of the top level, and not each other. Memory imports nothing of
+and ``text`` of the top level (storage also ``settings``, where every variable memory
+reads is declared), and not each other. Memory imports nothing of
 ``adapters`` or ``graphs``.
 
 Public API (contract §13)::
@@ -25,7 +26,8 @@ What else a library user may need:
   ``PinSource``, a pin with its provenance;
 - the errors, all on ``AIMindError``: ``MemoryUnavailableError`` (storage is down),
   ``MemoryEditError`` and its ``PinTextError``, ``PinSourceError``, ``PinLimitError``,
-  ``PinNotFoundError``, ``SummaryTextError`` (an edit that cannot be made);
+  ``PinNotFoundError``, ``SummaryTextError`` (an edit that cannot be made),
+  ``SettingsError`` (a malformed environment variable, ``memory.settings``);
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
@@ -46,6 +48,7 @@ from memory.errors import (
     PinNotFoundError,
     PinSourceError,
     PinTextError,
+    SettingsError,
     SummaryTextError,
 )
 from memory.guard import assert_no_forbidden_fields
@@ -74,6 +77,7 @@ __all__ = [
     "PinSource",
     "PinSourceError",
     "PinTextError",
+    "SettingsError",
     "SummaryTextError",
     "ThreadState",
     "assert_no_forbidden_fields",

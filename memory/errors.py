@@ -1,5 +1,10 @@
 """Every error memory raises to its users, on one base (contract §13b).
 
+``AIMindError`` is the one tree's root: the servers', the tools', the command's and the
+graphs' errors derive from it too, each keeping its builtin base (``ValueError``, …), and
+``aimind_memory`` exports those a library user meets (``tests/layout/test_errors.py``
+lists the few internal ones left off, and why).
+
 Each message is one plain sentence that is safe to show a user: no database error, no
 stored text, no token. The HTTP routes map them to status codes by class.
 """
@@ -43,3 +48,10 @@ class PinNotFoundError(MemoryEditError, LookupError):
 
     def __init__(self) -> None:
         super().__init__("This session's memory has no pin with that id.")
+
+
+class SettingsError(AIMindError, ValueError):
+    """A setting (an environment variable) is malformed or missing.
+
+    Raised when memory, a server or the command starts, before anything is served or
+    written; its message is one sentence naming the variable (``memory.settings``)."""

@@ -6,6 +6,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from memory.errors import AIMindError
+
 FORBIDDEN_FIELDS: frozenset[str] = frozenset(
     {
         "apiKey",
@@ -50,7 +52,7 @@ def fold_key(key: str) -> str:
 _FOLDED = frozenset(fold_key(k) for k in FORBIDDEN_FIELDS)
 
 
-class ForbiddenFieldError(ValueError):
+class ForbiddenFieldError(AIMindError, ValueError):
     """A DTO about to leave the server carries a runtime-only field."""
 
 

@@ -1,15 +1,16 @@
 """Every bound of the chat memory, named once (contract §3, §5, §6).
 
-The defaults are the contract; each can be overridden from the environment
-(``AIMIND_<NAME>``) and is validated when memory is opened, so a bad setting
-fails at start-up rather than on a user's turn.
+The defaults are the contract; those a deployment may change are settings
+(``memory.settings``: ``AIMIND_<NAME>``), validated when memory is opened, so a bad
+setting fails at start-up rather than on a user's turn.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+from memory.errors import SettingsError
 
 RECENT_TURNS = 4
 """Turns kept verbatim at most after every write (2 messages per turn)."""
@@ -43,7 +44,7 @@ MESSAGE_ID_MAX_CHARS = 200
 """A stored message id's length at most; longer client ids are not reused as memory ids."""
 
 
-class LimitsError(ValueError):
+class LimitsError(SettingsError):
     """A memory limit is out of range; raised at start-up."""
 
 
@@ -91,19 +92,11 @@ class MemoryLimits:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> MemoryLimits:
-        """Read ``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``; unset means default."""
-        env = os.environ if environ is None else environ
-        values: dict[str, float | int] = {}
-        for f in fields(cls):
-            raw = env.get(f"AIMIND_{f.name.upper()}")
-            if raw is None or raw.strip() == "":
-                continue
-            kind = float if f.type in ("float", float) else int
-            try:
-                values[f.name] = kind(raw)
-            except ValueError as exc:
-                raise LimitsError(f"AIMIND_{f.name.upper()} must be a number, got {raw!r}") from exc
-        return cls(**values)  # type: ignore[arg-type]
+        """The limits the settings give (``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``,
+        ``memory.settings``); unset means default."""
+        from memory.settings import memory_settings  # the settings build on these defaults
+
+        return memory_settings(environ).limits
 
 
 PRUNE_EVERY = 8
@@ -129,13 +122,10 @@ COMPACTION_SHUTDOWN_GRACE_S = 10.0
 """How long closing memory waits for pending compactions before abandoning them (the
 next write then restores the window's bound inline)."""
 
-PG_POOL_MAX_ENV = "AIMIND_PG_POOL_MAX"
 PG_POOL_MAX = 16
-PG_POOL_TIMEOUT_ENV = "AIMIND_PG_POOL_TIMEOUT_S"
 PG_POOL_TIMEOUT_S = 30.0
 """How long a call waits for a pooled connection while every one is busy. Memory's calls
 stop waiting sooner when the database is gone (``PG_RECONNECT_TIMEOUT_S``)."""
-PG_RECONNECT_TIMEOUT_ENV = "AIMIND_PG_RECONNECT_TIMEOUT_S"
 PG_RECONNECT_TIMEOUT_S = 1.0
 """How long the pool retries a lost connection before it reports the database unreachable:
 memory's calls waiting for a connection then give up (the turn goes on without memory),
@@ -146,7 +136,6 @@ POOL_RECHECK_AFTER_S = 60.0
 """A pooled connection idle longer than this is tested (one round trip) before use. A
 server that restarted or dropped the connection is seen sooner, for free: its goodbye
 is waiting on the socket (``memory/storage/postgres.py`` ``_has_pending_input``)."""
-SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 """How long a SQLite write waits on another writer's lock before memory reports failure."""
 SCRUB_ATTEMPTS = 3

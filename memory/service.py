@@ -42,6 +42,7 @@ from memory.models import (
     utcnow,
 )
 from memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
+from memory.settings import memory_settings
 from memory.storage import Backend, Head, database_url, open_backend
 from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore, build_memory_graph
 from memory.text import clean_text, truncate
@@ -413,10 +414,12 @@ async def open_memory(
 ) -> AsyncIterator[MemoryService]:
     """Open chat memory on ``url`` (default ``AIMIND_DATABASE_URL``, then embedded SQLite).
 
-    Limits and the session secret are validated here, at start-up. On exit,
+    Every setting memory reads (``memory.settings``) and the session secret are validated
+    here, at start-up: a malformed one raises ``SettingsError`` naming it. On exit,
     pending compactions get a grace period to land (``MemoryService.aclose``).
     """
-    limits = limits or MemoryLimits.from_env()
+    settings = memory_settings()
+    limits = limits or settings.limits
     secret = await asyncio.to_thread(load_secret)  # file I/O: keep it off the loop
     async with open_backend(database_url(url)) as backend:
         service = MemoryService(backend, secret, limits, resolve_compactor(compactor, limits))

@@ -9,31 +9,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import os
 import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
+from memory.errors import AIMindError
+from memory.settings import SECRET_MIN_CHARS, MemorySettings, SecretConfigError, memory_settings
 from memory.storage.paths import data_dir, place_private
 
 log = logging.getLogger("aimind.session")
 
 MEMORY_THREAD_PREFIX = "chat:"
-ENV_VAR, PRODUCTION = "AIMIND_ENV", "production"
-SECRET_ENV = "AIMIND_SESSION_SECRET"
-SECRET_MIN_CHARS = 32
+ENV_VAR, PRODUCTION = MemorySettings.env_name("env"), "production"
+SECRET_ENV = MemorySettings.env_name("session_secret")
 SECRET_FILE = "session-secret"
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 
 
-class InvalidSessionError(ValueError):
+class InvalidSessionError(AIMindError, ValueError):
     """A session token or identity is malformed. Safe to show to the client."""
-
-
-class SecretConfigError(RuntimeError):
-    """The session secret is missing or too weak; raised at start-up."""
 
 
 class SessionHash(str):
@@ -69,12 +65,10 @@ def load_secret(directory: Path | None = None) -> bytes:
     In production (``AIMIND_ENV=production``) a missing secret is a start-up error,
     never a request-time 500.
     """
-    env_secret = os.environ.get(SECRET_ENV)
-    if env_secret:
-        if len(env_secret) < SECRET_MIN_CHARS:
-            raise SecretConfigError(f"{SECRET_ENV} must be at least {SECRET_MIN_CHARS} characters")
-        return env_secret.encode()
-    if is_production():
+    settings = memory_settings()  # the secret's length is checked there
+    if settings.session_secret is not None:
+        return settings.session_secret.get_secret_value().encode()
+    if settings.production:
         raise SecretConfigError(
             f"{SECRET_ENV} is not set. In production, set it to a random string of at least "
             f"{SECRET_MIN_CHARS} characters (e.g. `python -c 'import secrets; "
@@ -102,9 +96,9 @@ def load_secret(directory: Path | None = None) -> bytes:
     return _secret_cache[key]
 
 
-def is_production(environ: Mapping[str, str] = os.environ) -> bool:
+def is_production(environ: Mapping[str, str] | None = None) -> bool:
     """``AIMIND_ENV=production``: no generated secret, no development identities."""
-    return environ.get(ENV_VAR, "").strip().lower() == PRODUCTION
+    return memory_settings(environ).production
 
 
 def derived_identity(label: str, secret: bytes) -> SessionHash:

@@ -28,6 +28,7 @@ from memory import (
     build_context,
 )
 from memory.compaction import emit
+from memory.errors import AIMindError
 from memory.limits import MESSAGE_ID_MAX_CHARS
 from memory.session import MEMORY_THREAD_PREFIX
 
@@ -54,7 +55,7 @@ MemoryOpener = Callable[[], Awaitable[MemoryService]]
 """Gives the service to use (``get_memory`` by default: the graphs')."""
 
 
-class MemoryThreadError(ValueError):
+class MemoryThreadError(AIMindError, ValueError):
     """A graph was asked to run on a ``chat:`` thread, which only memory may write."""
 
     def __init__(self) -> None:

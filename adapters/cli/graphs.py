@@ -16,12 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memory.errors import AIMindError
+
 __all__ = ["CONFIG_FILE", "GraphLoadError", "graph_paths", "load_graph"]
 
 CONFIG_FILE = Path(__file__).resolve().parents[2] / "langgraph.json"
 
 
-class GraphLoadError(RuntimeError):
+class GraphLoadError(AIMindError, RuntimeError):
     """A graph id ``langgraph.json`` does not name, or a path it cannot import."""
 
 

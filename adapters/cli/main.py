@@ -10,7 +10,8 @@ checkout's ``.aimind/``, else ``~/.local/share/aimind``) — the same place
 ``langgraph dev`` uses, whatever the current folder.
 
 Exit codes: 0 done; 1 refused as asked (no such pin, blank or too long text, every pin
-the user's, forget not confirmed, no memory to show, a file that cannot be written);
+the user's, forget not confirmed, no memory to show, a file that cannot be written, a
+malformed setting — ``adapters.settings``, checked before anything runs);
 2 a command line argparse cannot read; 3 memory could not be reached. Every refusal is
 one sentence on stderr; nothing else is printed then.
 """
@@ -32,9 +33,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk
 
 from adapters.cli.graphs import GraphLoadError, load_graph
+from adapters.settings import check_settings
 from memory import MemoryService, ThreadState
 from memory.compaction import STATUS_EVENT
-from memory.errors import MemoryEditError, MemoryUnavailableError
+from memory.errors import MemoryEditError, MemoryUnavailableError, SettingsError
 from memory.models import Pin
 from memory.session import TOKEN_RE
 from memory.storage import database_url
@@ -426,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     try:
+        check_settings()
         if args.command == "chat":
             return asyncio.run(chat(args.session))
         if args.command == "memory":
@@ -434,6 +437,9 @@ def main(argv: list[str] | None = None) -> int:
     except GraphLoadError as exc:
         sys.stderr.write(f"{exc}.\n")
         return 1
+    except SettingsError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return EXIT_REFUSED
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 With ``OPENAI_API_KEY`` set, ``chat_model()`` is a ``ChatOpenAI`` configured from
 ``OPENAI_BASE_URL`` / ``AIMIND_MODEL`` with a timeout and bounded retries (the settings
-live in ``memory.model_config``, which also builds memory's compaction model). Without
+live in ``memory.settings``; ``memory.model_config`` also builds memory's compaction model). Without
 a key every graph still runs on
 ``OfflineChatModel``: deterministic, clearly labelled offline, and it answers by
 stating what context it received, so memory behaviour is visible without a provider.
@@ -10,19 +10,18 @@ stating what context it received, so memory behaviour is visible without a provi
 
 from __future__ import annotations
 
-import os
-
 from langchain_core.language_models import BaseChatModel
 
 from adapters.models.offline import OFFLINE_LABEL, OfflineChatModel
-from memory.model_config import DEFAULT_MODEL, MODEL_ENV, has_api_key, openai_model
+from memory.model_config import has_api_key, openai_model
+from memory.settings import memory_settings
 
 
 def chat_model() -> BaseChatModel:
     """The graphs' model: ChatOpenAI when a key is set, else the offline model."""
     if not has_api_key():
         return offline_chat_model()
-    return openai_model(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
+    return openai_model(memory_settings().model)
 
 
 def offline_chat_model() -> BaseChatModel:

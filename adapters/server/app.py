@@ -26,6 +26,10 @@ as on LangGraph's routes: no stack, no database error, nothing from the runtime.
 
 from __future__ import annotations
 
+import adapters.server.settings_check  # noqa: F401  (first: a bad setting stops the server in one sentence)
+
+# isort: split
+
 import asyncio
 import logging
 import sys
@@ -61,6 +65,7 @@ from adapters.server.session_token import (
     session_identity,
 )
 from adapters.server.thread_labels import ThreadLabels
+from adapters.settings import exit_on_bad_settings
 from memory import MemoryLimits
 from memory.hydration import hydration_dto
 from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
@@ -73,8 +78,10 @@ SESSION_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 """A year: the chat memory should outlive a browser restart."""
 NO_PAGE = "The chat page is not installed on this server."
 
-# Loaded at start-up, like the auth module: a missing production secret stops the server.
-_SECRET = load_secret()
+# Loaded at start-up, like the auth module: a malformed setting or a missing production
+# secret stops the server with one sentence.
+with exit_on_bad_settings():  # the settings themselves: settings_check, above
+    _SECRET = load_secret()
 dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
 dev_delta_history.activate()  # langgraph dev only: a chat transcript is read in one query
 aegra_runs.activate()  # Aegra only: runs.wait and runs.join answer when the run ends

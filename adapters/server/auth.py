@@ -25,6 +25,10 @@ either shape of the ``create_run`` value (``run_request``).
 
 from __future__ import annotations
 
+import adapters.server.settings_check  # noqa: F401  (first: a bad setting stops the server in one sentence)
+
+# isort: split
+
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -44,6 +48,7 @@ from adapters.server.run_input import (
     graph_names,
 )
 from adapters.server.session_token import SessionTokenError, session_identity
+from adapters.settings import exit_on_bad_settings
 from memory.session import load_secret
 
 OWNER_KEY = "owner"
@@ -52,10 +57,12 @@ TURN_ASSISTANTS = graph_names(*TURN_GRAPHS)
 """How a run names one of our graphs. An assistant a user made of one of them has a
 random id: its input is only checked for shape."""
 
-# Loaded at import, i.e. at server start-up: a missing production secret stops the
-# server with a clear message instead of failing each request with a 500 (contract §12.6).
-_SECRET = load_secret()
-_LIMITS = RequestLimits.from_env()
+# Loaded at import, i.e. at server start-up: a malformed setting or a missing production
+# secret stops the server with one sentence instead of failing each request with a 500
+# (contract §12.6), and never leaves Aegra serving without this module's auth.
+with exit_on_bad_settings():  # the settings themselves: settings_check, above
+    _SECRET = load_secret()
+    _LIMITS = RequestLimits.from_env()
 
 auth = Auth()
 

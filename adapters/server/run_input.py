@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from adapters.chat_memory.runtime import SessionContext
 from adapters.server.request_limits import MAX_INPUT_MESSAGES, MESSAGES_LIMIT_ENV
+from memory.errors import AIMindError
 
 __all__ = [
     "CHAT_GRAPH",
@@ -202,7 +203,7 @@ class RunInput(BaseModel):
         return None
 
 
-class RunInputError(ValueError):
+class RunInputError(AIMindError, ValueError):
     """A run's input is malformed; the message is a sentence safe to return."""
 
 

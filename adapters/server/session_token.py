@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 
 from starlette.requests import cookie_parser
 
+from memory.errors import AIMindError
 from memory.session import InvalidSessionError, SessionHash, hash_token
 
 __all__ = [
@@ -74,7 +75,7 @@ _SDK_HINT = (
 )
 
 
-class SessionTokenError(ValueError):
+class SessionTokenError(AIMindError, ValueError):
     """No usable session token; ``message`` is a sentence safe to return with a 401.
 
     ``source`` is the header that was malformed, ``"cookie"`` for a malformed

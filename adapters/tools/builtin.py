@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from langchain_core.tools import BaseTool, tool
 
 from adapters.tools.resources import ResourceError, list_resources, read_resource
+from memory.errors import AIMindError
 
 MAX_TOOL_ROUNDS = 6
 """Tool rounds per turn in the graphs that offer tools; after that the model must answer
@@ -57,7 +58,7 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
 _CONSTANTS = {"pi": math.pi, "e": math.e}
 
 
-class CalculationError(ValueError):
+class CalculationError(AIMindError, ValueError):
     """The expression is not allowed or cannot be computed. Safe to show."""
 
 

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-DOCS_DIR_ENV = "AIMIND_DOCS_DIR"
+from adapters.settings import AdapterSettings, adapter_settings
+from memory.errors import AIMindError
+
+DOCS_DIR_ENV = AdapterSettings.env_name("docs_dir")
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parent / "documents"
 RESOURCE_MAX_BYTES = 64_000
 """One resource's size cap; a model context is not a file server."""
@@ -41,7 +43,7 @@ RESOURCE_BLOCK_OPEN = "<resource name="
 _RESOURCE_SUFFIXES = (".md", ".txt", ".json", ".yaml", ".yml", ".csv")
 
 
-class ResourceError(ValueError):
+class ResourceError(AIMindError, ValueError):
     """A resource name was refused or cannot be read. The message is safe to show."""
 
 
@@ -51,7 +53,7 @@ def docs_dir() -> Path:
     Blocking the first time a value is seen (a relative one needs the working
     directory): call it from a thread, as the readers below do.
     """
-    return _resolved_dir(os.environ.get(DOCS_DIR_ENV) or str(DEFAULT_DOCS_DIR))
+    return _resolved_dir(str(adapter_settings().docs_dir or DEFAULT_DOCS_DIR))
 
 
 @functools.cache

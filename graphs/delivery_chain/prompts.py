@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from adapters.chat_memory.final_turn import ThreadState, build_context
 from adapters.tools.resources import DEFAULT_DOCS_DIR, ResourceError, read_resource
 from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
+from memory.errors import AIMindError
 
 REVIEWERS: tuple[str, ...] = ("review", "risk", "boundary")
 RUBRICS_FOLDER = "rubrics"
@@ -41,7 +42,7 @@ MANAGER_PROMPT = (
 )
 
 
-class RubricMissingError(RuntimeError):
+class RubricMissingError(AIMindError, RuntimeError):
     """A rubric document is missing both in the documents folder and in the package."""
 
 

@@ -13,6 +13,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
+from memory.errors import AIMindError
+
 RESET = "__reset__"
 
 
@@ -59,7 +61,7 @@ class DeliveryState(TypedDict, total=False):
     """The AI message showing the stages done so far; the report takes its place."""
 
 
-class StageError(Exception):
+class StageError(AIMindError):
     """A stage failed for a reason the user may be told (``reason`` keys FAILURE_REASONS)."""
 
     def __init__(self, reason: str, detail: str | None = None) -> None:

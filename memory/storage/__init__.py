@@ -17,17 +17,17 @@ capabilities it lacks) and memory's own compare-and-put path for ``chat:`` threa
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from memory.settings import DatabaseURLError, MemorySettings, backend_name, memory_settings
 from memory.storage.base import UNCHANGED, Backend, Head, MemoryThreads
 from memory.storage.paths import default_database_url
 
-DATABASE_URL_ENV = "AIMIND_DATABASE_URL"
+DATABASE_URL_ENV = MemorySettings.env_name("database_url")
 
 __all__ = [
     "DATABASE_URL_ENV",
@@ -44,13 +44,9 @@ __all__ = [
 ]
 
 
-class DatabaseURLError(ValueError):
-    """AIMIND_DATABASE_URL names no backend we support."""
-
-
 def database_url(url: str | None = None) -> str:
     """``url``, else ``AIMIND_DATABASE_URL``, else the embedded SQLite file."""
-    return url or os.environ.get(DATABASE_URL_ENV) or default_database_url()
+    return url or memory_settings().database or default_database_url()
 
 
 def sqlite_path(url: str) -> Path:
@@ -59,13 +55,11 @@ def sqlite_path(url: str) -> Path:
 
 
 def backend_of(url: str) -> str:
-    if url == "memory":
-        return "memory"
-    if url.startswith("sqlite:///"):
-        return "sqlite"
-    if url.startswith(("postgresql://", "postgres://")):
-        return "postgres"
-    raise DatabaseURLError("AIMIND_DATABASE_URL must be sqlite:///path, postgresql://… or memory")
+    if (backend := backend_name(url)) is None:
+        raise DatabaseURLError(
+            f"{DATABASE_URL_ENV} must be sqlite:///path, postgresql://… or memory."
+        )
+    return backend
 
 
 @asynccontextmanager

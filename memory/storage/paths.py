@@ -21,6 +21,8 @@ import os
 import secrets
 from pathlib import Path
 
+from memory.settings import MemorySettings, memory_settings
+
 __all__ = [
     "DATABASE_FILE",
     "DATA_DIR_ENV",
@@ -32,7 +34,7 @@ __all__ = [
     "place_private",
 ]
 
-DATA_DIR_ENV = "AIMIND_DATA_DIR"
+DATA_DIR_ENV = MemorySettings.env_name("data_dir")
 PROJECT_DATA_DIR = ".aimind"
 USER_DATA_DIR = "aimind"
 DATABASE_FILE = "aimind.sqlite"
@@ -60,7 +62,7 @@ _START_DIR = Path.cwd()
 def data_dir() -> Path:
     """The data folder, absolute: ``AIMIND_DATA_DIR``, else the checkout's ``.aimind/``,
     else the user's data folder."""
-    override = os.environ.get(DATA_DIR_ENV)
+    override = memory_settings().data_dir
     return _START_DIR / override if override else _DEFAULT
 
 

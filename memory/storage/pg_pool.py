@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import select
 import time
 import weakref
@@ -45,15 +44,8 @@ from psycopg import AsyncConnection
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from memory.limits import (
-    PG_POOL_MAX,
-    PG_POOL_MAX_ENV,
-    PG_POOL_TIMEOUT_ENV,
-    PG_POOL_TIMEOUT_S,
-    PG_RECONNECT_TIMEOUT_ENV,
-    PG_RECONNECT_TIMEOUT_S,
-    POOL_RECHECK_AFTER_S,
-)
+from memory.limits import POOL_RECHECK_AFTER_S
+from memory.settings import memory_settings
 
 __all__ = [
     "CONNECTION_KWARGS",
@@ -188,11 +180,12 @@ def _has_pending_input(conn: DictConnection) -> bool:
 async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[MemoryPool]:
     """The pool, open (its first connection is made in the background: a call that needs
     one waits for it, or learns at once that the database is unreachable)."""
+    settings = memory_settings()
     pool = MemoryPool(
         url,
-        max_size=max_size or int(os.environ.get(PG_POOL_MAX_ENV) or PG_POOL_MAX),
-        timeout=float(os.environ.get(PG_POOL_TIMEOUT_ENV) or PG_POOL_TIMEOUT_S),
-        reconnect_timeout=float(os.environ.get(PG_RECONNECT_TIMEOUT_ENV) or PG_RECONNECT_TIMEOUT_S),
+        max_size=max_size or settings.pg_pool_max,
+        timeout=settings.pg_pool_timeout_s,
+        reconnect_timeout=settings.pg_reconnect_timeout_s,
     )
     await pool.open()
     try:

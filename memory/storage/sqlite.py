@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -38,7 +37,8 @@ from langgraph.checkpoint.base import ChannelVersions
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from memory.limits import SCRUB_ATTEMPTS, SCRUB_RETRY_S, SQLITE_BUSY_ENV, SQLITE_BUSY_TIMEOUT_S
+from memory.limits import SCRUB_ATTEMPTS, SCRUB_RETRY_S
+from memory.settings import memory_settings
 from memory.storage import sqlite_path
 from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.storage.locks import FileLocks
@@ -265,7 +265,7 @@ class SqliteMemoryThreads:
 async def _connect(path: Path, *, autocommit: bool = True) -> AsyncIterator[aiosqlite.Connection]:
     """A connection to the database (``autocommit``: no implicit transactions) that
     deletes securely."""
-    timeout = float(os.environ.get(SQLITE_BUSY_ENV) or SQLITE_BUSY_TIMEOUT_S)
+    timeout = memory_settings().sqlite_busy_timeout_s
     isolation = {"isolation_level": None} if autocommit else {}
     async with aiosqlite.connect(str(path), timeout=timeout, **isolation) as conn:
         await conn.execute_fetchall(SECURE_DELETE_SQL)

@@ -23,10 +23,13 @@ from tests.support.residue import holds, sqlite_bytes
 CLI_TIMEOUT_S = 300
 
 
-def _aimind(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _aimind(
+    args: list[str], cwd: Path, stdin: str = "", extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AIMIND_"))}
     env["PYTHONIOENCODING"] = "utf-8"
     env["AIMIND_DATA_DIR"] = os.environ["AIMIND_DATA_DIR"]  # the test's own (tests/conftest.py)
+    env.update(extra or {})
     script = Path(sys.executable).parent / "aimind"
     return subprocess.run(
         [str(script), *args],
@@ -96,6 +99,25 @@ def test_memory_show_of_a_session_without_memory_says_so_and_fails(tmp_path: Pat
     assert sentence.startswith("No chat memory for session 'never used' in sqlite:///")
     assert sentence.endswith("aimind chat --session 'never used'")
     assert "Traceback" not in shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "name", "bad", "sentence"),
+    [
+        (["chat"], "AIMIND_RECENT_TURNS", "zero", "must be a whole number, not 'zero'."),
+        (["memory", "show"], "AIMIND_MAX_BODY_MB", "-2", "must be a positive number, not '-2'."),
+        (["demo"], "AIMIND_SESSION_SECRET", "hunter2", "must be at least 32 characters."),
+    ],
+)
+def test_a_malformed_setting_is_refused_in_one_sentence_before_anything_runs(
+    tmp_path: Path, args: list[str], name: str, bad: str, sentence: str
+) -> None:
+    data = tmp_path / "data"
+    refused = _aimind(args, tmp_path, "hello\n", {name: bad, "AIMIND_DATA_DIR": str(data)})
+    assert refused.returncode == 1
+    assert refused.stdout == ""
+    assert refused.stderr == f"{name} {sentence}\n"  # one sentence, never a secret's value
+    assert not data.exists()  # nothing was started: no secret, no database
 
 
 def test_graphs_load_by_the_paths_in_langgraph_json(tmp_path: Path) -> None:

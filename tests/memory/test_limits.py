@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory import MemoryLimits, open_memory
+from memory import MemoryLimits, SettingsError, open_memory
 from memory.limits import (
     KEEP_TURNS,
     MESSAGE_CHAR_CAP,
@@ -56,6 +56,25 @@ async def test_bad_limits_fail_at_open(
     with pytest.raises(LimitsError):
         async with open_memory(db_url):
             pytest.fail("memory opened with invalid limits")
+
+
+@pytest.mark.parametrize(
+    ("name", "bad"),
+    [
+        ("AIMIND_PG_POOL_MAX", "lots"),
+        ("AIMIND_SQLITE_BUSY_TIMEOUT_S", "-1"),
+        ("AIMIND_ENV", "staging"),
+        ("OPENAI_BASE_URL", "api.example.com"),
+    ],
+)
+async def test_any_malformed_setting_fails_at_open_naming_it(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, name: str, bad: str
+) -> None:
+    """Not only the limits: every setting memory reads, even with the limits given."""
+    monkeypatch.setenv(name, bad)
+    with pytest.raises(SettingsError, match=f"^{name} must be .*[.]$"):
+        async with open_memory(db_url, limits=MemoryLimits()):
+            pytest.fail("memory opened with a malformed setting")
 
 
 @pytest.mark.parametrize(("recent", "keep"), [(4, 5), (4, 0), (0, 0), (2, 3)])

@@ -78,6 +78,8 @@ def test_an_installed_package_uses_the_users_data_folder(tmp_path: Path) -> None
     (site / "memory" / "__init__.py").write_text("")
     (site / "memory" / "storage" / "__init__.py").write_text("")
     shutil.copy(REPO_ROOT / "memory" / "storage" / "paths.py", site / "memory" / "storage")
+    for needed in ("settings.py", "limits.py", "errors.py"):  # where AIMIND_DATA_DIR is declared
+        shutil.copy(REPO_ROOT / "memory" / needed, site / "memory")
     xdg = tmp_path / "xdg"
     assert _where(tmp_path, {"XDG_DATA_HOME": str(xdg)}, site)[0] == xdg / "aimind"
     home = tmp_path / "home"

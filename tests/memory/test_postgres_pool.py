@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from memory import open_checkpointer, open_memory
-from memory.limits import PG_POOL_MAX_ENV
+from memory.settings import MemorySettings
 from memory.storage.store import thread_config
 
 from .helpers import new_token, turn, user_texts
@@ -20,7 +20,7 @@ from .helpers import new_token, turn, user_texts
 async def test_a_pool_of_one_connection_starts_and_serves(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(PG_POOL_MAX_ENV, "1")
+    monkeypatch.setenv(MemorySettings.env_name("pg_pool_max"), "1")
     token = new_token()
     async with asyncio.timeout(60):
         async with open_memory(pg_url) as mem:

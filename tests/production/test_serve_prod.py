@@ -8,6 +8,7 @@ operator gets one sentence and exit status 1, no traceback. No server starts.
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from adapters.server.aegra.preflight import ConfigError, check, check_environment
 from tests.production.conftest import SECRET
 from tests.support.aegra_server import SERVE_PROD, replica_env
-from tests.support.langgraph_server import free_port
+from tests.support.langgraph_server import REPO_ROOT, free_port
 from tests.support.redis_server import RedisServer
 
 REFUSAL_S = 120
@@ -37,6 +38,9 @@ VALID = {
         ({"AIMIND_SESSION_SECRET": None}, "AIMIND_SESSION_SECRET is not set"),
         ({"AIMIND_SESSION_SECRET": "too-short"}, "at least 32 characters"),
         ({"PORT": "eighty"}, "PORT must be a port number"),
+        ({"AIMIND_RECENT_TURNS": "zero"}, "AIMIND_RECENT_TURNS must be a whole number"),
+        ({"AIMIND_MAX_BODY_MB": "0"}, "AIMIND_MAX_BODY_MB must be a positive number"),
+        ({"WORKER_DRAIN_TIMEOUT": "soon"}, "WORKER_DRAIN_TIMEOUT must be a number of seconds"),
         ({"AEGRA_THREAD_TTL": '{"strategy": "keep_latest"}'}, "AEGRA_THREAD_TTL must not use"),
         (
             {"LANGGRAPH_THREAD_TTL": '{"strategy": "keep_latest", "default_ttl": 60}'},
@@ -87,3 +91,31 @@ def test_the_script_refuses_a_missing_variable_with_one_sentence(
     del env["AIMIND_DATABASE_URL"]
     assert "AIMIND_DATABASE_URL is not set" in refusal(env)
     assert not (tmp_path / "data").exists()  # nothing was started, nothing written
+
+
+def test_aegra_started_directly_refuses_a_malformed_setting_with_one_sentence(
+    tmp_path: Path,
+) -> None:
+    """``uvicorn aegra_api.main:app`` without the script's preflight: our app module, the
+    first Aegra loads, stops it before it serves anything (never without our auth)."""
+    dead = f"127.0.0.1:{free_port()}"
+    env = replica_env(f"postgresql://aimind@{dead}/aimind", f"redis://{dead}/0", SECRET, tmp_path)
+    env.update(
+        AIMIND_ENV="production",
+        AIMIND_MAX_INPUT_MESSAGES="many",
+        AEGRA_CONFIG=str(REPO_ROOT / "aegra.json"),
+        DATABASE_URL=env["AIMIND_DATABASE_URL"],
+    )
+    args = ["-m", "uvicorn", "aegra_api.main:app", "--port", str(free_port())]
+    done = subprocess.run(
+        [sys.executable, *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=REFUSAL_S,
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr + done.stdout
+    sentence = "aimind: AIMIND_MAX_INPUT_MESSAGES must be a positive whole number, not 'many'."
+    assert done.stderr.strip().splitlines()[-1] == sentence

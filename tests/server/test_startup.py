@@ -31,6 +31,25 @@ def test_production_without_a_secret_refuses_to_start_with_a_clear_message(
     assert not (tmp_path / "data" / "session-secret").exists()  # no dev secret in production
 
 
+def test_a_malformed_setting_stops_the_server_with_one_sentence(tmp_path: Path) -> None:
+    """Checked before anything reads a setting (``adapters.server.settings_check``, the
+    first import of our auth and app): one sentence naming the variable, no traceback."""
+    with (
+        pytest.raises(ServerStartError) as refused,
+        langgraph_server(
+            f"sqlite:///{tmp_path / 'db' / 'aimind.sqlite'}",
+            tmp_path / "data",
+            env={"AIMIND_RECENT_TURNS": "zero"},
+        ),
+    ):
+        pass
+    log = ANSI.sub("", str(refused.value))
+    assert "exited early" in log
+    assert "aimind: AIMIND_RECENT_TURNS must be a whole number, not 'zero'.\n" in log
+    assert "Traceback" not in log
+    assert not (tmp_path / "data" / "session-secret").exists()  # stopped before the secret
+
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 ALARMING = re.compile(r"Traceback|\[(warning|error|critical)\s*\]|Warning:|WARNING|ERROR")
 DEV_SECRET_NOTICE = "AIMIND_SESSION_SECRET is not set: generated a development session secret"

@@ -1,7 +1,8 @@
 """Before a production replica starts (``scripts/serve-prod.sh``, contract §15).
 
 ``python -m adapters.server.aegra.preflight`` checks the replica's configuration — the
-variables of contract §15 — and that its PostgreSQL and Redis answer, then exits 0
+variables of contract §15, and every other setting (``adapters.settings``) — and that its
+PostgreSQL and Redis answer, then exits 0
 (the script then starts Aegra), or prints one sentence naming what is wrong and
 exits 1. No traceback, before anything is started. (The schema is set up by
 Aegra's own start-up, one replica at a time: ``adapters.server.aegra.start``.)
@@ -17,13 +18,15 @@ from collections.abc import Mapping
 
 import psycopg
 
+from adapters.settings import ScriptSettings, check_settings, script_settings
+from memory.errors import SettingsError
 from memory.session import SECRET_ENV, SECRET_MIN_CHARS
+from memory.settings import MemorySettings, memory_settings
 
-__all__ = ["ConfigError", "check", "check_environment", "main"]
+__all__ = ["ConfigError", "check", "check_environment", "main", "replica_urls"]
 
-DATABASE_ENV = "AIMIND_DATABASE_URL"
-REDIS_ENV = "REDIS_URL"
-PORT_ENV = "PORT"
+DATABASE_ENV = MemorySettings.env_name("database_url")
+REDIS_ENV = ScriptSettings.env_name("redis_url")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 CONNECT_TIMEOUT_S = 10
@@ -31,7 +34,7 @@ TTL_ENVS = ("AEGRA_THREAD_TTL", "LANGGRAPH_THREAD_TTL")
 """Aegra's thread TTL for every thread (the first one set wins): minutes, or a JSON object."""
 
 
-class ConfigError(RuntimeError):
+class ConfigError(SettingsError, RuntimeError):
     """A replica cannot start; the message is one sentence for the operator."""
 
 
@@ -52,27 +55,34 @@ _URLS = (
 """(variable, schemes, what to set it to, what it must be) for the URLs a replica needs."""
 
 
-def check_environment(environ: Mapping[str, str] = os.environ) -> None:
-    """Raise ConfigError naming the first variable of contract §15 that is missing or malformed."""
+def replica_urls(environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The database's and the Redis's URL; raises ConfigError naming the first variable of
+    contract §15 that is missing or malformed, or else the first other setting that is."""
+    try:  # every setting's type and range: the secret's length, PORT, the limits, …
+        check_settings(environ)
+        memory, scripts = memory_settings(environ), script_settings(environ)
+    except SettingsError as exc:
+        raise ConfigError(str(exc)) from None
+    redis = scripts.redis_url.get_secret_value().strip() if scripts.redis_url else ""
+    urls = {DATABASE_ENV: memory.database or "", REDIS_ENV: redis}
     for name, schemes, wanted, shape in _URLS:
-        value = environ.get(name, "").strip()
-        if not value:
+        if not urls[name]:
             raise ConfigError(f"{name} is not set: set it to {wanted}.")
-        if not value.startswith(schemes):
+        if not urls[name].startswith(schemes):
             raise ConfigError(f"{name} must be {shape}.")
-    secret = environ.get(SECRET_ENV, "")
-    if not secret:
+    if memory.session_secret is None:
         raise ConfigError(
             f"{SECRET_ENV} is not set: set it to the same random string of at least "
             f"{SECRET_MIN_CHARS} characters on every replica (e.g. `python3 -c 'import "
             "secrets; print(secrets.token_urlsafe(48))'`)."
         )
-    if len(secret) < SECRET_MIN_CHARS:
-        raise ConfigError(f"{SECRET_ENV} must be at least {SECRET_MIN_CHARS} characters.")
-    port = environ.get(PORT_ENV, "").strip()
-    if port and not (port.isdigit() and 0 < int(port) < 65536):
-        raise ConfigError(f"{PORT_ENV} must be a port number (1-65535), not {port!r}.")
-    _check_thread_ttl(environ)
+    _check_thread_ttl(os.environ if environ is None else environ)
+    return urls[DATABASE_ENV], urls[REDIS_ENV]
+
+
+def check_environment(environ: Mapping[str, str] | None = None) -> None:
+    """Raise ConfigError naming the first variable that stops a replica (``replica_urls``)."""
+    replica_urls(environ)
 
 
 def _check_thread_ttl(environ: Mapping[str, str]) -> None:
@@ -122,16 +132,16 @@ async def _check_database(url: str) -> None:
     await conn.close()
 
 
-async def check(environ: Mapping[str, str] = os.environ) -> None:
+async def check(environ: Mapping[str, str] | None = None) -> None:
     """Everything a replica needs before it starts; raises ConfigError."""
-    check_environment(environ)
-    await _check_database(environ[DATABASE_ENV].strip())
-    await _check_redis(environ[REDIS_ENV].strip())
+    database, redis = replica_urls(environ)
+    await _check_database(database)
+    await _check_redis(redis)
 
 
 def main() -> int:
     try:
-        asyncio.run(check(os.environ))
+        asyncio.run(check())
     except ConfigError as exc:
         print(f"serve-prod: {exc}", file=sys.stderr)
         return 1

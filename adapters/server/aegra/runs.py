@@ -46,12 +46,12 @@ import contextlib
 import functools
 import json
 import logging
-import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from adapters.engine import unreviewed_versions
+from adapters.settings import AdapterSettings, adapter_settings
 
 __all__ = [
     "EXECUTOR_MODULE",
@@ -68,7 +68,7 @@ PACKAGE = "aegra-api"
 SUPPORTED_VERSION = "0.11.0"
 """The exact release whose wait, worker and broker were reviewed."""
 EXECUTOR_MODULE = "aegra_api.services.worker_executor"
-SWITCH_ENV = "AIMIND_AEGRA_WAIT_WAKEUP"
+SWITCH_ENV = AdapterSettings.env_name("aegra_wait_wakeup")
 """``0`` turns the wake-up off (to compare with Aegra's own wait)."""
 END_EVENT = "end"
 _MARK = "__aimind_wait_wakeup__"
@@ -84,9 +84,9 @@ def _not_reviewed_aegra() -> str | None:
     return unreviewed_versions({PACKAGE: SUPPORTED_VERSION})
 
 
-def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
+def inactive_reason(environ: Mapping[str, str] | None = None) -> str | None:
     """Why the wake-up stays off in this process, or None when it applies."""
-    if environ.get(SWITCH_ENV, "").strip() == "0":
+    if not adapter_settings(environ).aegra_wait_wakeup:
         return f"{SWITCH_ENV}=0"
     return _not_reviewed_aegra()
 

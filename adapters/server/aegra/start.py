@@ -33,6 +33,8 @@ import time
 
 import psycopg
 
+from memory.errors import AIMindError
+
 __all__ = ["AEGRA_MAIN", "START_LOCK_KEY", "StartLockTimeout", "hold", "release"]
 
 log = logging.getLogger("aimind.aegra_start")
@@ -49,7 +51,7 @@ WAIT_LIMIT_S = 300.0
 _held: list[psycopg.Connection] = []
 
 
-class StartLockTimeout(RuntimeError):
+class StartLockTimeout(AIMindError, RuntimeError):
     """Another replica held the start lock for longer than ``WAIT_LIMIT_S``."""
 
 

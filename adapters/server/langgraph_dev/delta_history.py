@@ -27,11 +27,11 @@ Upstream fix (langgraph-api): forward ``aget_delta_channel_history`` (and
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.engine import is_langgraph_dev, unreviewed_versions
+from adapters.settings import AdapterSettings, adapter_settings
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
 
@@ -39,15 +39,15 @@ log = logging.getLogger("aimind.dev_delta_history")
 
 SUPPORTED_VERSIONS: Mapping[str, str] = {"langgraph-api": "0.16.7"}
 """The exact version whose checkpointer adapter was reviewed."""
-SWITCH_ENV = "AIMIND_DEV_DELTA_HISTORY"
+SWITCH_ENV = AdapterSettings.env_name("dev_delta_history")
 """``0`` leaves the adapter as shipped (to compare with it)."""
 METHOD = "aget_delta_channel_history"
 _state: dict[str, bool] = {}
 
 
-def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
+def inactive_reason(environ: Mapping[str, str] | None = None) -> str | None:
     """Why the adapter stays as shipped in this process, or None when the fix applies."""
-    if environ.get(SWITCH_ENV, "").strip() == "0":
+    if not adapter_settings(environ).dev_delta_history:
         return f"{SWITCH_ENV}=0"
     if not is_langgraph_dev(environ):
         return "not langgraph dev's server"

@@ -28,12 +28,12 @@ import asyncio
 import contextlib
 import functools
 import logging
-import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from adapters.engine import is_langgraph_dev, unreviewed_versions
-from memory.session import is_production
+from adapters.settings import AdapterSettings, adapter_settings
+from memory.session import ENV_VAR, PRODUCTION, is_production
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
 
@@ -44,7 +44,7 @@ SUPPORTED_VERSIONS: Mapping[str, str] = {
     "langgraph-api": "0.16.7",
 }
 """The exact versions whose ``Runs.next``/``Runs.put`` and scheduler loop were reviewed."""
-SWITCH_ENV = "AIMIND_DEV_QUEUE_WAKEUP"
+SWITCH_ENV = AdapterSettings.env_name("dev_queue_wakeup")
 """``0`` turns the wake-up off (to compare with the stock queue)."""
 FALLBACK_POLL_S = 0.5
 """The upstream poll interval, kept as the longest wait when no wake-up comes."""
@@ -87,12 +87,12 @@ _WAKEUP = _Wakeup()
 _state: dict[str, bool] = {}
 
 
-def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
+def inactive_reason(environ: Mapping[str, str] | None = None) -> str | None:
     """Why the wake-up stays off in this process, or None when it applies."""
-    if environ.get(SWITCH_ENV, "").strip() == "0":
+    if not adapter_settings(environ).dev_queue_wakeup:
         return f"{SWITCH_ENV}=0"
     if is_production(environ):
-        return "AIMIND_ENV=production"
+        return f"{ENV_VAR}={PRODUCTION}"
     if not is_langgraph_dev(environ):
         return "not langgraph dev's in-memory runtime"
     return unreviewed_versions(SUPPORTED_VERSIONS)

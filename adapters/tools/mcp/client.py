@@ -34,12 +34,15 @@ from langchain_mcp_adapters.tools import load_mcp_tools as tools_of_session
 from mcp.client.stdio import get_default_environment
 from pydantic import BaseModel, ConfigDict, Field
 
+from adapters.settings import AdapterSettings, adapter_settings
 from adapters.tools.mcp.sessions import MCPServers
 from adapters.tools.resources import DOCS_DIR_ENV, docs_dir
+from memory.errors import AIMindError
+from memory.settings import MemorySettings
 
 log = logging.getLogger("aimind.mcp")
 
-MCP_CONFIG_ENV = "AIMIND_MCP_CONFIG"
+MCP_CONFIG_ENV = AdapterSettings.env_name("mcp_config")
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_MCP_CONFIG = REPO_ROOT / "mcp.json"
 MCP_SOURCE = "mcp-resource"
@@ -48,10 +51,12 @@ RESOURCE_TOOL_NAME = "mcp_resource"
 MCP_LOAD_TIMEOUT_S = 30.0
 _PYTHON_ALIASES = frozenset({"python", "python3"})
 _FORWARDED_ENV_PREFIX = "AIMIND_"
-_FORWARDED_ENV_DENY = frozenset({"AIMIND_SESSION_SECRET", "AIMIND_DATABASE_URL"})
+_FORWARDED_ENV_DENY = frozenset(
+    {MemorySettings.env_name("session_secret"), MemorySettings.env_name("database_url")}
+)
 
 
-class MCPConfigError(ValueError):
+class MCPConfigError(AIMindError, ValueError):
     """``mcp.json`` is malformed."""
 
 
@@ -76,11 +81,12 @@ class MCPConfig(BaseModel):
 
 
 def mcp_config_path() -> Path:
-    configured = os.environ.get(MCP_CONFIG_ENV)
-    return Path(configured) if configured else DEFAULT_MCP_CONFIG
+    return adapter_settings().mcp_config or DEFAULT_MCP_CONFIG
 
 
 def _child_env(extra: dict[str, str]) -> dict[str, str]:
+    """The MCP SDK's minimal environment, plus our settings as this process has them (the
+    documents folder resolved) except the secret and the database: forwarded, not read."""
     env = get_default_environment()
     env.update(
         {

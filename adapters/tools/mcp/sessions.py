@@ -28,6 +28,8 @@ from mcp import ClientSession
 from mcp.shared.exceptions import McpError
 from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent
 
+from memory.errors import AIMindError
+
 __all__ = ["MCPConfigReplacedError", "MCPServerLostError", "MCPServers", "close_mcp_sessions"]
 
 log = logging.getLogger("aimind.mcp")
@@ -43,7 +45,7 @@ _open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[LiveSessions]] 
 )
 
 
-class MCPServerLostError(ConnectionError):
+class MCPServerLostError(AIMindError, ConnectionError):
     """The server's session broke during a call; the next call starts the server again."""
 
     def __init__(self, server: str) -> None:
@@ -52,7 +54,7 @@ class MCPServerLostError(ConnectionError):
         )
 
 
-class MCPConfigReplacedError(ConnectionError):
+class MCPConfigReplacedError(AIMindError, ConnectionError):
     """A tool of an ``mcp.json`` version that has since changed was called."""
 
     def __init__(self) -> None:

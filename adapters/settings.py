@@ -1,0 +1,189 @@
+"""The servers', tools' and scripts' settings, declared once (contract §8, §15).
+
+The environment variables the HTTP edge, the engine patches, the tools and the shell
+scripts read, each a field of ``AdapterSettings`` or ``ScriptSettings`` on memory's
+settings base (``memory.settings``: typed, a default, one sentence, read as the
+environment is now, never from a file). Memory's own are ``MemorySettings``; the docs'
+configuration table lists all three (``aimind_memory.settings.configuration_rows()``).
+
+Checked at start: both servers' app and auth modules, and the ``aimind`` command, call
+``check_settings`` before anything else, so a malformed value stops them with one
+sentence naming the variable (``exit_on_bad_settings``: no traceback), and a production
+replica's preflight checks the scripts' too (``adapters.server.aegra.preflight``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from pydantic import SecretStr
+
+from memory.settings import AIMindSettings, SettingsError, memory_settings, setting
+
+__all__ = [
+    "MAX_BODY_MB",
+    "MAX_INPUT_MESSAGES",
+    "AdapterSettings",
+    "RequestLimitsError",
+    "ScriptSettings",
+    "adapter_settings",
+    "check_settings",
+    "exit_on_bad_settings",
+    "script_settings",
+]
+
+MAX_BODY_MB = 4.0
+MAX_INPUT_MESSAGES = 1_000
+
+
+class RequestLimitsError(SettingsError):
+    """A request limit in the environment is malformed; raised at start-up."""
+
+
+class AdapterSettings(AIMindSettings):
+    """What the servers and the tools read: request limits, the engine patches' switches,
+    the documents folder and the MCP servers."""
+
+    component: ClassVar[str] = "servers and tools"
+    errors: ClassVar[Mapping[str, type[SettingsError]]] = {
+        "max_body_mb": RequestLimitsError,
+        "max_input_messages": RequestLimitsError,
+    }
+
+    max_body_mb: float = setting(
+        MAX_BODY_MB,
+        "The largest request body either server accepts, in MiB (a larger one gets a 413).",
+        expects="a positive number",
+        gt=0,
+        allow_inf_nan=False,
+    )
+    max_input_messages: int = setting(
+        MAX_INPUT_MESSAGES,
+        "The most messages a run's input may list (more get a 422 before the run is queued).",
+        expects="a positive whole number",
+        gt=0,
+    )
+    dev_queue_wakeup: bool = setting(
+        True,
+        "Under `langgraph dev`, start a new run at once instead of at the run queue's next "
+        "poll (up to a second later); 0 leaves the queue as shipped.",
+    )
+    dev_delta_history: bool = setting(
+        True,
+        "Under `langgraph dev`, read a chat thread's transcript in one query; 0 leaves the "
+        "server's checkpointer adapter as shipped.",
+    )
+    aegra_wait_wakeup: bool = setting(
+        True,
+        "Under Aegra, answer `runs.wait` and `runs.join` when the run ends instead of at "
+        "Aegra's next 2 s poll; 0 leaves Aegra's wait as shipped.",
+    )
+    docs_dir: Path | None = setting(
+        None,
+        "The folder `@docs/<path>` references and the `read_resource` tool may read, and "
+        "nothing outside it.",
+        shown_default="the packaged adapters/tools/documents/",
+    )
+    mcp_config: Path | None = setting(
+        None,
+        'The MCP servers (`{"mcpServers": …}`) whose tools the `chat` graph offers, each '
+        "started once and reused.",
+        shown_default="mcp.json at the checkout's root",
+    )
+
+
+class ScriptSettings(AIMindSettings):
+    """What ``scripts/serve.sh``, ``scripts/serve-prod.sh`` and ``scripts/bootstrap.sh``
+    read (the shell reads them; a production replica's preflight checks them)."""
+
+    component: ClassVar[str] = "scripts"
+
+    redis_url: SecretStr | None = setting(
+        None,
+        "The Redis every production replica shares (Aegra's run queue and run events); "
+        "required by scripts/serve-prod.sh, as a redis://, rediss:// or unix:// URL.",
+        env="REDIS_URL",
+    )
+    port: int | None = setting(
+        None,
+        "The port the server listens on.",
+        env="PORT",
+        expects="a port number (1-65535)",
+        shown_default="8000 (serve-prod.sh), 2024 (serve.sh)",
+        ge=1,
+        le=65_535,
+    )
+    host: str = setting(
+        "127.0.0.1",
+        "The address scripts/serve-prod.sh listens on (scripts/serve.sh always uses 127.0.0.1).",
+        env="HOST",
+    )
+    worker_drain_timeout: float = setting(
+        4.0,
+        "Aegra's own: seconds a stopping replica gives its running runs before they go back "
+        "to the queue for another replica (serve-prod.sh's default keeps a stop under 20 s).",
+        env="WORKER_DRAIN_TIMEOUT",
+        expects="a number of seconds",
+        ge=0,
+        allow_inf_nan=False,
+    )
+    skip_browser_install: Literal["0", "1"] = setting(
+        "0",
+        "1 makes scripts/bootstrap.sh skip installing Chromium, which only the browser "
+        "tests need (serve.sh and serve-prod.sh set it).",
+    )
+    python: str | None = setting(
+        None,
+        "The Python 3.12 or newer scripts/bootstrap.sh makes the virtual environment with.",
+        env="PYTHON",
+        shown_default="the first python3.13, python3.12 or python3 on PATH",
+    )
+    env_mode: str = setting(
+        "PRODUCTION",
+        "Aegra's own: PRODUCTION logs one JSON object a line (scripts/serve-prod.sh only).",
+        env="ENV_MODE",
+    )
+    langsmith_tracing: str = setting(
+        "false",
+        "LangSmith's own: whether runs are traced to LangSmith; the scripts turn it off "
+        "unless it is set.",
+        env="LANGSMITH_TRACING",
+    )
+
+
+def adapter_settings(environ: Mapping[str, str] | None = None) -> AdapterSettings:
+    """The servers' and tools' settings from ``environ`` (default: the process environment
+    as it is now); raises a ``SettingsError`` naming the first malformed variable."""
+    return AdapterSettings.load(environ)
+
+
+def script_settings(environ: Mapping[str, str] | None = None) -> ScriptSettings:
+    """The scripts' settings, as ``adapter_settings``."""
+    return ScriptSettings.load(environ)
+
+
+def check_settings(environ: Mapping[str, str] | None = None) -> None:
+    """Every setting a server, the command or an agent's graph reads (memory's, the
+    servers' and tools'), validated; raises a ``SettingsError`` naming the first bad one."""
+    memory_settings(environ)
+    adapter_settings(environ)
+
+
+@contextmanager
+def exit_on_bad_settings() -> Iterator[None]:
+    """For a server's start-up (its modules' import): a ``SettingsError`` inside stops the
+    process with its sentence on stderr and exit status 1, not a traceback.
+
+    ``SystemExit`` because a server imports these modules itself: Aegra logs an auth
+    module's exception and goes on serving *without* auth, and ``langgraph dev`` prints
+    its own traceback around ours."""
+    try:
+        yield
+    except SettingsError as exc:
+        sys.stderr.write(f"aimind: {exc}\n")
+        sys.stderr.flush()
+        raise SystemExit(1) from None

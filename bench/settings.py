@@ -1,0 +1,68 @@
+"""The benchmark's own settings, declared once: where its PostgreSQL and its held-out
+corpora are (``python -m bench``; contract §14).
+
+Each a field of ``BenchSettings``, ``AIMIND_BENCH_<FIELD>``, on the settings base memory
+and the servers use (``memory.settings``): typed, a default, one sentence, read as the
+environment is now. A corpus variable names a local copy (a checkout, a folder or a bare
+git repository): nothing is downloaded, and a benchmark without its copy is skipped,
+saying which variable to set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import AliasGenerator, SecretStr
+from pydantic_settings import SettingsConfigDict
+
+from memory.settings import ENV_PREFIX, AIMindSettings, setting
+
+__all__ = ["BENCH_PREFIX", "BenchSettings", "bench_settings"]
+
+BENCH_PREFIX = ENV_PREFIX + "BENCH_"
+
+
+class BenchSettings(AIMindSettings):
+    """What ``python -m bench`` reads: its PostgreSQL and the corpora it measures on."""
+
+    model_config = SettingsConfigDict(
+        alias_generator=AliasGenerator(validation_alias=lambda name: BENCH_PREFIX + name.upper())
+    )
+    component: ClassVar[str] = "bench"
+
+    postgres_url: SecretStr | None = setting(
+        None,
+        "The PostgreSQL server the benchmark makes its databases on (it needs CREATE "
+        "DATABASE), instead of an embedded one it starts itself.",
+        shown_default="an embedded PostgreSQL",
+    )
+    multiwoz: Path | None = setting(
+        None, "A local copy of MultiWOZ (ConvLab-2's repository; English) for the recall benchmark."
+    )
+    crosswoz: Path | None = setting(
+        None, "A local copy of CrossWOZ (Chinese) for the recall benchmark."
+    )
+    locomo: Path | None = setting(
+        None, "A local copy of LoCoMo (English) for the small-talk benchmark."
+    )
+    dailydialog: Path | None = setting(
+        None, "A local copy of DailyDialog (English) for the small-talk benchmark."
+    )
+    cped: Path | None = setting(
+        None, "A local copy of CPED (Chinese) for the small-talk benchmark."
+    )
+    kdconv: Path | None = setting(
+        None, "A local copy of KdConv (Chinese) for the small-talk benchmark."
+    )
+
+    def of(self, variable: str) -> Any:
+        """The value of the setting ``variable`` (its environment variable's name) names."""
+        field = next(f for f in type(self).model_fields if type(self).env_name(f) == variable)
+        return getattr(self, field)
+
+
+def bench_settings(environ: Mapping[str, str] | None = None) -> BenchSettings:
+    """The benchmark's settings from ``environ`` (default: the process environment now)."""
+    return BenchSettings.load(environ)

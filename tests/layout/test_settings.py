@@ -1,0 +1,200 @@
+"""Settings in one place: every variable the code and the scripts read is declared once
+(type, default, one sentence), nothing else reads the environment for them, and a
+malformed value is one sentence naming the variable — never a secret's value."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from adapters.settings import AdapterSettings, ScriptSettings
+from aimind_memory.settings import SETTINGS, configuration_rows
+from bench.settings import BenchSettings
+from memory.errors import AIMindError
+from memory.settings import AIMindSettings, MemorySettings, SettingsError, setting_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE = ("memory", "adapters", "graphs", "aimind_memory", "bench", "scripts")
+"""Where the project's code is (the tests set variables; they do not read settings)."""
+CONFIG_FILES = ("langgraph.json", "aegra.json", ".ci/run")
+ALL_SETTINGS: tuple[type[AIMindSettings], ...] = (*SETTINGS, BenchSettings)
+VARIABLE = re.compile(r"\b(?:AIMIND|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
+SHELL_READ = re.compile(r"\$\{#?([A-Z][A-Z0-9_]*)|\$([A-Z][A-Z0-9_]*)")
+SHELL_ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)=", re.MULTILINE)
+SHELL_OWN = frozenset({"PWD", "HOME", "PATH"})
+"""The shell's own variables, not settings."""
+
+ENV_READERS = {
+    "memory/settings.py": "the settings' one reader",
+    "memory/storage/paths.py": "XDG_DATA_HOME, the desktop's data folder, not a setting of ours",
+    "adapters/engine.py": "langgraph dev's own marks (LANGSMITH_LANGGRAPH_API_VARIANT, …)",
+    "adapters/tools/mcp/client.py": "forwards our settings to an MCP server it starts",
+    "adapters/server/aegra/preflight.py": "Aegra's own thread TTL variables",
+    "bench/common.py": "sets the benchmark's data folder and secret for memory to read",
+    "bench/outage.py": "sets a pool timeout for the memory it opens, and restores it",
+    "bench/recall.py": "passes the environment on to a child process",
+}
+"""Modules that touch ``os.environ`` and why; reading one of our settings is not a reason."""
+
+
+def declared() -> dict[str, type[AIMindSettings]]:
+    return {name: cls for cls in ALL_SETTINGS for name in cls.env_names()}
+
+
+def sources(suffixes: tuple[str, ...]) -> Iterator[Path]:
+    for folder in CODE:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in suffixes and "__pycache__" not in path.parts:
+                yield path
+
+
+def test_every_variable_the_code_names_is_declared_once() -> None:
+    names = declared()
+    assert len(names) == sum(len(cls.env_names()) for cls in ALL_SETTINGS), "declared twice"
+    mentioned: dict[str, set[str]] = {}
+    files = [*sources((".py", ".sh")), *(ROOT / name for name in CONFIG_FILES)]
+    for path in files:
+        for name in VARIABLE.findall(path.read_text()):
+            mentioned.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    undeclared = {name: sorted(where) for name, where in mentioned.items() if name not in names}
+    assert undeclared == {}, "declare these in memory/adapters/bench settings"
+    assert {"AIMIND_DATABASE_URL", "AIMIND_MAX_BODY_MB", "AIMIND_BENCH_MULTIWOZ"} <= set(names)
+
+
+def test_every_variable_the_scripts_read_is_declared() -> None:
+    names = declared()
+    for script in sources((".sh",)):
+        text = script.read_text()
+        assigned = set(SHELL_ASSIGNED.findall(text))
+        defaulted = set(re.findall(r"\$\{([A-Z][A-Z0-9_]*):-", text))
+        read = {a or b for a, b in SHELL_READ.findall(text)}
+        from_environment = defaulted | (read - assigned - SHELL_OWN)
+        missing = sorted(from_environment - set(names))
+        assert missing == [], f"{script.name} reads {missing}: declare them in ScriptSettings"
+    assert {"PORT", "HOST", "REDIS_URL", "PYTHON"} <= set(ScriptSettings.env_names())
+
+
+def environ_users(path: Path) -> bool:
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in ("environ", "getenv", "environb")
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "os"
+        ):
+            return True
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "os"
+            and any(alias.name in ("environ", "getenv") for alias in node.names)
+        ):
+            return True
+    return False
+
+
+def test_nothing_but_the_settings_reads_the_environment() -> None:
+    users = {str(path.relative_to(ROOT)) for path in sources((".py",)) if environ_users(path)}
+    assert users - set(ENV_READERS) == set(), "read settings through memory/adapters settings"
+    assert set(ENV_READERS) - users == set(), "stale entry in ENV_READERS"
+
+
+def test_the_configuration_table_has_a_row_per_setting_with_one_sentence() -> None:
+    rows = configuration_rows()
+    names = [row.name for row in rows]
+    assert len(names) == len(set(names))
+    assert set(names) == {n for cls in SETTINGS for n in cls.env_names()}
+    assert {row.component for row in rows} == {"memory", "servers and tools", "scripts"}
+    for row in [*rows, *setting_rows(BenchSettings)]:
+        assert row.type and row.default, row
+        text = row.description
+        assert text[0].isupper() or text[0] in "`0123456789", row.name
+        assert text.endswith(".") and not re.search(r"[.!?] [A-Z]", text), row.name
+    by_name = {row.name: row for row in rows}
+    assert by_name["AIMIND_RECENT_TURNS"].default == "4"
+    assert by_name["AIMIND_RECENT_TURNS"].type == "integer"
+    assert by_name["AIMIND_DEV_QUEUE_WAKEUP"].default == "1"
+
+
+BAD_VALUES = {
+    int: "twelve",
+    float: "soon",
+    bool: "maybe",
+}
+
+
+def malformed() -> Iterator[tuple[type[AIMindSettings], str, str]]:
+    """(settings, variable, a value its type refuses) for every typed setting."""
+    for cls in ALL_SETTINGS:
+        for field, info in cls.model_fields.items():
+            for kind, bad in BAD_VALUES.items():
+                if info.annotation in (kind, kind | None):
+                    yield cls, cls.env_name(field), bad
+
+
+@pytest.mark.parametrize(("cls", "name", "bad"), list(malformed()))
+def test_a_malformed_value_is_one_sentence_naming_its_variable(
+    cls: type[AIMindSettings], name: str, bad: str
+) -> None:
+    with pytest.raises(SettingsError) as raised:
+        cls.load({name: bad})
+    message = str(raised.value)
+    assert message.startswith(f"{name} must be ") and message.endswith(f", not '{bad}'.")
+    assert message.count(". ") == 0 and "\n" not in message
+    assert isinstance(raised.value, AIMindError)
+
+
+@pytest.mark.parametrize(
+    ("name", "bad", "expected"),
+    [
+        ("AIMIND_ENV", "staging", "AIMIND_ENV must be 'development' or 'production'"),
+        ("AIMIND_RECENT_TURNS", "0", "AIMIND_RECENT_TURNS must be at least 1, not '0'."),
+        ("AIMIND_MAX_BODY_MB", "-1", "AIMIND_MAX_BODY_MB must be a positive number, not '-1'."),
+        ("AIMIND_MAX_BODY_MB", "inf", "AIMIND_MAX_BODY_MB must be a positive number"),
+        ("AIMIND_KEEP_TURNS", "9", "AIMIND_KEEP_TURNS must be from 1 to AIMIND_RECENT_TURNS (4)"),
+        ("OPENAI_BASE_URL", "api.example.com", "OPENAI_BASE_URL must be an http:// or https://"),
+        ("PORT", "80000", "PORT must be a port number (1-65535), not '80000'."),
+        ("AIMIND_SKIP_BROWSER_INSTALL", "yes", "AIMIND_SKIP_BROWSER_INSTALL must be '0' or '1'"),
+    ],
+)
+def test_a_value_out_of_range_says_what_the_variable_must_be(
+    name: str, bad: str, expected: str
+) -> None:
+    cls = next(c for c in ALL_SETTINGS if name in c.env_names())
+    with pytest.raises(SettingsError, match=re.escape(expected)):
+        cls.load({name: bad})
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        ("AIMIND_SESSION_SECRET", "hunter2-is-too-short"),
+        ("AIMIND_DATABASE_URL", "mysql://admin:hunter2-pass@db.internal/aimind"),
+        ("AIMIND_BENCH_POSTGRES_URL", ""),
+    ],
+)
+def test_an_error_never_shows_a_secrets_value(name: str, secret: str) -> None:
+    cls = next(c for c in ALL_SETTINGS if name in c.env_names())
+    if not secret:  # a URL setting with no shape to check: any value is taken, and hidden
+        loaded = cls.load({name: "postgresql://u:hunter2@h/db"})
+        assert "hunter2" not in repr(loaded) and "hunter2" not in str(loaded)
+        return
+    with pytest.raises(SettingsError) as raised:
+        cls.load({name: secret})
+    assert name in str(raised.value)
+    assert "hunter2" not in str(raised.value)
+
+
+def test_blank_means_unset_and_the_environment_is_read_as_it_is_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert MemorySettings.load({"AIMIND_RECENT_TURNS": "  "}).recent_turns == 4
+    monkeypatch.setenv("AIMIND_RECENT_TURNS", "6")
+    assert MemorySettings.load().recent_turns == 6
+    monkeypatch.setenv("AIMIND_RECENT_TURNS", "7")
+    assert MemorySettings.load().recent_turns == 7
+    assert AdapterSettings.load({"AIMIND_DEV_QUEUE_WAKEUP": "0"}).dev_queue_wakeup is False
