@@ -42,6 +42,7 @@ from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from adapters.chat_memory.runtime import close_memory, get_memory
+from adapters.server import storage_notice
 from adapters.server.aegra import runs as aegra_runs
 from adapters.server.aegra import start as aegra_start
 from adapters.server.identity_guard import IdentityGuard
@@ -75,6 +76,7 @@ NO_PAGE = "The chat page is not installed on this server."
 
 # Loaded at start-up, like the auth module: a missing production secret stops the server.
 _SECRET = load_secret()
+storage_notice.announce()  # once per process, whichever of the auth and the app loads first
 dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
 dev_delta_history.activate()  # langgraph dev only: a chat transcript is read in one query
 aegra_runs.activate()  # Aegra only: runs.wait and runs.join answer when the run ends

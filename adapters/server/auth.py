@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from langgraph_sdk import Auth
 
+from adapters.server import storage_notice
 from adapters.server.memory_threads import (
     MEMORY_THREAD_REFUSED,
     MEMORY_THREAD_STATUS,
@@ -56,6 +57,7 @@ random id: its input is only checked for shape."""
 # server with a clear message instead of failing each request with a 500 (contract §12.6).
 _SECRET = load_secret()
 _LIMITS = RequestLimits.from_env()
+storage_notice.announce()  # where memory and the secret are: shared with the chat page or not
 
 auth = Auth()
 
