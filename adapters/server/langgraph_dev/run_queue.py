@@ -19,7 +19,7 @@ upstream's: the 0.5 s poll still runs as the fallback.
 When: only under ``langgraph dev``'s in-memory runtime at the versions reviewed
 (``SUPPORTED_VERSIONS``), unless ``AIMIND_ENV=production`` or
 ``AIMIND_DEV_QUEUE_WAKEUP=0``. Anywhere else it stays off; ``activate`` logs one
-line either way.
+line either way (``adapters.server.gated_patch``).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ import asyncio
 import contextlib
 import functools
 import logging
-import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from adapters.engine import is_langgraph_dev, unreviewed_versions
+from adapters.engine import is_langgraph_dev
+from adapters.server.gated_patch import GatedPatch
 from memory.session import is_production
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
@@ -84,18 +84,14 @@ class _Wakeup:
 
 
 _WAKEUP = _Wakeup()
-_state: dict[str, bool] = {}
 
 
-def inactive_reason(environ: Mapping[str, str] = os.environ) -> str | None:
-    """Why the wake-up stays off in this process, or None when it applies."""
-    if environ.get(SWITCH_ENV, "").strip() == "0":
-        return f"{SWITCH_ENV}=0"
+def _not_dev(environ: Mapping[str, str]) -> str | None:
     if is_production(environ):
         return "AIMIND_ENV=production"
     if not is_langgraph_dev(environ):
         return "not langgraph dev's in-memory runtime"
-    return unreviewed_versions(SUPPORTED_VERSIONS)
+    return None
 
 
 def _waking_put(upstream: Callable[..., Any]) -> Callable[..., Any]:
@@ -121,27 +117,22 @@ def _woken_next(upstream: Callable[..., AsyncIterator[Any]]) -> Callable[..., An
     return next_runs
 
 
-def activate() -> bool:
-    """Install the wake-up when it applies; log one line saying whether it did.
+def _install() -> None:
+    from langgraph_runtime_inmem.ops import Runs
 
-    Called when the HTTP app is loaded, in the server process, before any run.
-    Idempotent: a second call changes nothing and logs nothing.
-    """
-    if "active" in _state:
-        return _state["active"]
-    reason = inactive_reason()
-    if reason is None:
-        from langgraph_runtime_inmem.ops import Runs
+    if not getattr(Runs.next, _MARK, False):
+        Runs.put = staticmethod(_waking_put(Runs.put))
+        Runs.next = staticmethod(_woken_next(Runs.next))
 
-        if not getattr(Runs.next, _MARK, False):
-            Runs.put = staticmethod(_waking_put(Runs.put))
-            Runs.next = staticmethod(_woken_next(Runs.next))
-        log.info(
-            "dev run queue wake-up: active (a new run starts at once instead of after the "
-            "in-memory queue's 0.5-1.0 s poll; %s=0 turns it off)",
-            SWITCH_ENV,
-        )
-    else:
-        log.info("dev run queue wake-up: inactive (%s)", reason)
-    _state["active"] = reason is None
-    return _state["active"]
+
+PATCH = GatedPatch(
+    label="dev run queue wake-up",
+    switch_env=SWITCH_ENV,
+    reviewed=SUPPORTED_VERSIONS,
+    place=_not_dev,
+    install=_install,
+    effect="a new run starts at once instead of after the in-memory queue's 0.5-1.0 s poll",
+    log=log,
+)
+inactive_reason = PATCH.inactive_reason
+activate = PATCH.activate
