@@ -5,7 +5,7 @@ what reaches into a server's internals also needs the exact versions reviewed.
 
 ``langgraph dev`` (``langgraph_api.cli.run_server``) marks its process with the
 local-dev API variant on the in-memory runtime. Studio's development identity
-(``adapters.chat_memory.runtime``) and the run-queue wake-up
+(``adapters.chat_memory.session``) and the run-queue wake-up
 (``adapters.server.langgraph_dev.run_queue``) apply only there, and never with
 ``AIMIND_ENV=production``.
 """

@@ -22,6 +22,7 @@ import from here, they may move.
 
 from adapters.chat_memory import ChatMemoryMiddleware
 from adapters.chat_memory.final_turn import MemoryThreadError
+from adapters.chat_memory.session import MemoryNotServedError
 from adapters.models import chat_model, offline_chat_model
 from memory import (
     AIMindError,
@@ -68,6 +69,7 @@ __all__ = [
     "LLMCompactor",
     "MemoryEditError",
     "MemoryLimits",
+    "MemoryNotServedError",
     "MemoryService",
     "MemorySnapshot",
     "MemoryThreadError",

@@ -11,6 +11,11 @@ moved by one of the two changes only:
   chatting does), in blocks that alternate between the servers; the ratio of the
   median run latencies, and each server's own log for how long runs waited in its
   queue (``run_queue_ms``) and ran (``run_exec_ms``);
+- a user's own agent: a third server serves the ``create_agent`` graph of
+  ``docs/guides/own-agent.md`` from a folder of its own (``aimind_memory.server``'s
+  auth and app, the wake-up on), in the same alternating blocks; the ratio of its
+  median run latency to ``chat``'s on our server says whether a user's graph runs as
+  fast as ours;
 - the delta-channel history (``adapters/server/langgraph_dev/delta_history.py``): a ``chat`` thread
   of ``thread_turns`` turns on each server, then ``getState`` and ``getHistory``
   (limit 10: what agent-chat-ui asks for after every turn), timed by the client.
@@ -31,6 +36,9 @@ from bench.common import target as _target
 NAME = "dev_queue"
 LABEL = "dev run queue: one client, with and without the wake-up"
 SIDES = ("stock", "wakeup")
+OWN = "own"
+"""The user's own agent's server (``docs/guides/own-agent.md``), timed beside the two."""
+GRAPHS = {"stock": "chat", "wakeup": "chat", OWN: "agent"}
 SWITCH = {"stock": {"AIMIND_DEV_QUEUE_WAKEUP": "0", "AIMIND_DEV_DELTA_HISTORY": "0"}, "wakeup": {}}
 THREAD_TURNS = {"full": 100, "quick": 30}
 """Turns of the chat thread whose reads are timed (a full copy of its transcript every
@@ -42,6 +50,8 @@ TOKEN = "bench-dev-queue-session-01"
 WARM_RUNS = 3
 GOAL = 5.0
 """Target: the wake-up makes one client's run at least this many times faster."""
+OWN_GOAL = 1.5
+"""Target: a user's own agent's run is at most this many times slower than ``chat``'s."""
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _FIELD = {"queue": re.compile(r"run_queue_ms=(\d+)"), "exec": re.compile(r"run_exec_ms=(\d+)")}
 
@@ -52,15 +62,13 @@ def server_ms(log_text: str) -> dict[str, list[int]]:
     return {k: [int(v) for v in pattern.findall(text)] for k, pattern in _FIELD.items()}
 
 
-async def _block(client: Any, runs: int, tag: str) -> list[float]:
-    """``runs`` chat runs back to back; the latency of each, in ms."""
+async def _block(client: Any, runs: int, tag: str, graph: str = "chat") -> list[float]:
+    """``runs`` runs of ``graph`` back to back; the latency of each, in ms."""
     latencies = []
     for i in range(runs):
         text = f"Bench question {tag}-{i}: what did we decide?"
         started = time.perf_counter()
-        await client.runs.wait(
-            None, "chat", input={"messages": [{"role": "user", "content": text}]}
-        )
+        await client.runs.wait(None, graph, input={"messages": [{"role": "user", "content": text}]})
         latencies.append(1000 * (time.perf_counter() - started))
     return latencies
 
@@ -103,37 +111,45 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     from langgraph_sdk import get_client
 
     from tests.support.langgraph_server import langgraph_server
+    from tests.support.own_agent import user_folder
 
-    latencies: dict[str, list[float]] = {side: [] for side in SIDES}
+    timed = (*SIDES, OWN)
+    latencies: dict[str, list[float]] = {side: [] for side in timed}
     logs: dict[str, dict[str, list[int]]] = {}
     with contextlib.ExitStack() as stack:
         servers, clients, offsets = {}, {}, {}
-        for side in SIDES:
+        for side in timed:
             root = env.workdir / f"{NAME}-{side}"
+            config = user_folder(root / "work") if side == OWN else None
             servers[side] = stack.enter_context(
                 langgraph_server(
                     f"sqlite:///{root / 'db' / 'aimind.sqlite'}",
                     root / "data",
                     workdir=root / "work",
-                    env=SWITCH[side],
+                    env=SWITCH.get(side),
+                    config=config,
                 )
             )
             clients[side] = get_client(
                 url=servers[side].base_url, headers={"X-AIMind-Session": TOKEN}
             )
-        for side in SIDES:
-            await _block(clients[side], WARM_RUNS, f"warm-{side}")
+        for side in timed:
+            await _block(clients[side], WARM_RUNS, f"warm-{side}", GRAPHS[side])
             offsets[side] = servers[side].log_path.stat().st_size
         for r in range(profile.queue_rounds):
-            for side in SIDES if r % 2 == 0 else SIDES[::-1]:
-                latencies[side] += await _block(clients[side], profile.queue_runs, f"{side}{r}")
-        for side in SIDES:
+            for side in timed if r % 2 == 0 else timed[::-1]:
+                latencies[side] += await _block(
+                    clients[side], profile.queue_runs, f"{side}{r}", GRAPHS[side]
+                )
+        for side in timed:
             with servers[side].log_path.open("rb") as fh:
                 fh.seek(offsets[side])
                 logs[side] = server_ms(fh.read().decode(errors="replace"))
         turns = THREAD_TURNS.get(profile.name, THREAD_TURNS["quick"])
         reads = {side: await _thread_reads(clients[side], turns, side) for side in SIDES}
-    sides = {side: {**_summary(latencies[side], logs[side]), **reads[side]} for side in SIDES}
+    sides = {
+        side: {**_summary(latencies[side], logs[side]), **reads.get(side, {})} for side in timed
+    }
     result = {
         "benchmark": NAME,
         "profile": profile.name,
@@ -142,6 +158,8 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
         "sides": sides,
         "stock_vs_wakeup_p50": ratio(sides["stock"]["p50_ms"], sides["wakeup"]["p50_ms"]),
         "goal": GOAL,
+        "own_vs_ours_p50": ratio(sides[OWN]["p50_ms"], sides["wakeup"]["p50_ms"]),
+        "own_goal": OWN_GOAL,
         "thread_turns": turns,
         "history_stock_vs_ours": ratio(
             sides["stock"]["history10_p50_ms"], sides["wakeup"]["history10_p50_ms"]
@@ -193,6 +211,20 @@ def targets(dq: dict[str, Any]) -> list[dict[str, Any]]:
             f"{stock['server_exec_p50_ms']} vs {wake['server_exec_p50_ms']} ms",
         )
     )
+    if "own_vs_ours_p50" in dq:
+        own, o = dq["sides"][OWN], dq["own_vs_ours_p50"]
+        out.append(
+            _target(
+                f"your own agent served (docs/guides/own-agent.md): its run ≤ "
+                f"{dq['own_goal']:g} × the chat graph's",
+                "run latency p50, own agent / chat, both with the wake-up",
+                o,
+                f"≤ {dq['own_goal']:g}",
+                o <= dq["own_goal"],
+                f"{own['p50_ms']} ms vs {wake['p50_ms']} ms; queue wait in its log "
+                f"{own['server_queue_p50_ms']} ms",
+            )
+        )
     if "history_stock_vs_ours" in dq:
         h = dq["history_stock_vs_ours"]
         out.append(
@@ -230,7 +262,9 @@ def readme_section(dq: dict[str, Any]) -> list[str]:
         "server run p50 ms |",
         "|---|---|---|---|---|---|",
     ]
-    for side, label in (("stock", "stock queue"), ("wakeup", "with the wake-up")):
+    rows = [("stock", "stock queue"), ("wakeup", "with the wake-up")]
+    rows += [(OWN, "your own agent (`agent`), with the wake-up")] if OWN in dq["sides"] else []
+    for side, label in rows:
         r = dq["sides"][side]
         lines.append(
             f"| {label} | {r['runs']} | {r['p50_ms']} | {r['p90_ms']} | "
@@ -240,6 +274,16 @@ def readme_section(dq: dict[str, Any]) -> list[str]:
         "",
         f"Stock / wake-up, client p50: **{dq['stock_vs_wakeup_p50']} ×**.",
         "",
+        *(
+            [
+                "A third server serves the `create_agent` graph of `docs/guides/own-agent.md`",
+                "from a folder of its own (`aimind_memory.server`'s auth and app), its runs in",
+                f"the same blocks: own agent / `chat`, client p50 **{dq['own_vs_ours_p50']} ×**.",
+                "",
+            ]
+            if "own_vs_ours_p50" in dq
+            else []
+        ),
         "A `chat` thread keeps its transcript in a `DeltaChannel`; `langgraph dev`'s",
         "checkpointer adapter does not pass on the saver's one-query history of that",
         "channel, so reading it walks the thread one checkpoint at a time;",

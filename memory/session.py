@@ -96,6 +96,15 @@ def load_secret(directory: Path | None = None) -> bytes:
     return _secret_cache[key]
 
 
+def secret_file(directory: Path | None = None) -> Path | None:
+    """Where the development secret is kept (``load_secret``), or None when
+    ``AIMIND_SESSION_SECRET`` gives the secret: what a server says at start, so a person
+    sees whether two processes share it."""
+    if memory_settings().session_secret is not None:
+        return None
+    return (directory or data_dir()) / SECRET_FILE
+
+
 def is_production(environ: Mapping[str, str] | None = None) -> bool:
     """``AIMIND_ENV=production``: no generated secret, no development identities."""
     return memory_settings(environ).production

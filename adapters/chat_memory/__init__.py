@@ -1,7 +1,8 @@
 """The graphs' edge to memory, and memory for any LangChain agent.
 
-``runtime`` opens the memory service once per process and event loop (and
-names the session of a run); ``final_turn`` is the read before a turn and the
+``runtime`` opens the memory service once per process and event loop;
+``session`` names the session of a run (and refuses a served run that has none);
+``final_turn`` is the read before a turn and the
 one write after it; ``forks`` what a run from an earlier checkpoint (Regenerate,
 Edit) replaces in memory; ``middleware`` is ``ChatMemoryMiddleware``, the same
 steps as a ``create_agent`` middleware. It imports ``memory`` and

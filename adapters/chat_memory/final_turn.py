@@ -18,7 +18,8 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from adapters.chat_memory.runtime import get_memory, session_of
+from adapters.chat_memory.runtime import get_memory
+from adapters.chat_memory.session import session_of
 from memory import (
     AppendResult,
     FinalTurn,
@@ -100,13 +101,15 @@ async def load_memory_state(
     opener: MemoryOpener = get_memory,
     report_landed: bool = True,
 ) -> ThreadState | None:
-    """The session's memory, or None (no session, or memory unreadable: run without it).
+    """The session's memory, or None (no session — said once, with the fix — or memory
+    unreadable: run without it). A served run whose server has no auth raises
+    ``MemoryNotServedError`` (``adapters/chat_memory/session.py``).
 
     Never waits for a compaction. A deferred compaction that landed since the last
     turn is reported on this run's stream (contract §5 ``thread-memory-status``), unless
     ``report_landed`` is off (a later read of the same turn).
     """
-    session = session_of(config, getattr(runtime, "context", None))
+    session = await session_of(config, getattr(runtime, "context", None))
     if session is None:
         return None
     try:
@@ -145,9 +148,8 @@ async def write_final_turn(
         turn = turn_of()
         if turn is None:
             return None
-        session = session_of(config, getattr(runtime, "context", None))
-        if session is None:
-            log.warning("no session for this run: the turn is not written to chat memory")
+        session = await session_of(config, getattr(runtime, "context", None))
+        if session is None:  # said once by session_of
             return None
         memory = await opener()
         return await memory.append_turn(session, turn, on_status=writer, replaces=replaces)

@@ -31,8 +31,10 @@ out of the model's context and hands it to the state with the model's answer (an
 ``ExtendedModelResponse`` command: no node of its own), and the write replaces it.
 
 The session is the authenticated user under a LangGraph server, else run context
-``session_id``, else ``configurable.session_id``; without one the agent runs
-without memory and nothing is written. A memory failure never fails the agent: the
+``session_id``, else ``configurable.session_id`` (``adapters/chat_memory/session.py``);
+without one a script's agent runs without memory and nothing is written, and a served
+run whose server has no auth fails with ``MemoryNotServedError``, which says what to add
+to ``langgraph.json``. A memory failure never fails the agent: the
 turn runs without memory, or is not written, and a ``thread-memory-status``
 ``failed`` event says so on the custom stream (where compactions report too).
 The service is the graphs' (``adapters.chat_memory.runtime.get_memory``): opened once

@@ -11,13 +11,7 @@ down: ``asyncio.run`` cancels every task before it closes its loop, so a script 
 never calls ``close_memory()`` still closes memory in order, pending compactions
 first, instead of leaving the loop to finalise the open context managers one by one.
 
-A run's session is the authenticated user's identity (a session hash). LangGraph
-Studio under ``langgraph dev`` is authenticated by the server itself as
-``langgraph-studio-user``, not by our auth; its runs get one fixed development
-identity of their own, derived from the secret with a label no session token can
-spell (``:`` is outside the token alphabet), so it never meets a browser session's
-memory. Outside ``langgraph dev``, and always with ``AIMIND_ENV=production``,
-Studio runs have no memory.
+Which session a run's memory is: ``adapters.chat_memory.session``.
 """
 
 from __future__ import annotations
@@ -33,29 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableConfig
-from langgraph_sdk.auth import is_studio_user
 from pydantic import BaseModel
 
-from adapters.engine import is_langgraph_dev
 from memory import Compactor, MemoryLimits, MemoryService, open_memory
-from memory.session import (
-    HASH_RE,
-    MEMORY_THREAD_PREFIX,
-    SessionHash,
-    derived_identity,
-    load_secret,
-)
+from memory.session import MEMORY_THREAD_PREFIX
 from memory.storage import database_url
 
-__all__ = [
-    "MEMORY_THREAD_PREFIX",
-    "STUDIO_USER",
-    "SessionContext",
-    "close_memory",
-    "get_memory",
-    "session_of",
-]
+__all__ = ["MEMORY_THREAD_PREFIX", "SessionContext", "close_memory", "get_memory"]
 
 log = logging.getLogger("aimind.memory_runtime")
 
@@ -80,21 +58,6 @@ _open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[ServiceKey, _He
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
     weakref.WeakKeyDictionary()
 )
-
-
-STUDIO_USER = "langgraph-studio-user"
-"""The identity ``langgraph dev`` gives LangGraph Studio's requests."""
-
-
-def _studio_identity() -> SessionHash | None:
-    """Studio's development identity under ``langgraph dev``; None elsewhere and in production."""
-    if not is_langgraph_dev():
-        return None
-    return derived_identity(f"studio:{STUDIO_USER}", load_secret())
-
-
-# At import, i.e. at server start-up: the secret file is read once, never inside a run.
-_STUDIO_IDENTITY = _studio_identity()
 
 
 class SessionContext(BaseModel):
@@ -197,30 +160,3 @@ async def close_memory() -> None:
     for outcome in await asyncio.gather(*closing, return_exceptions=True):
         if isinstance(outcome, Exception):
             log.warning("closing chat memory failed (%s)", type(outcome).__name__)
-
-
-def _is_studio(user: Any, identity: Any) -> bool:
-    if identity != STUDIO_USER or user is None:
-        return False
-    kind = user.get("kind") if isinstance(user, dict) else getattr(user, "kind", None)
-    return is_studio_user(user) or kind == "StudioUser"
-
-
-def session_of(config: RunnableConfig | None, context: Any) -> str | None:
-    """The authenticated user's session hash (Studio's development identity for a Studio
-    run under ``langgraph dev``), else run context ``session_id``, else
-    ``configurable.session_id``, else None (contract §8, §13a)."""
-    configurable = (config or {}).get("configurable", {})
-    user = configurable.get("langgraph_auth_user")
-    identity = getattr(user, "identity", None) or configurable.get("langgraph_auth_user_id")
-    if isinstance(identity, str) and HASH_RE.fullmatch(identity):
-        return SessionHash(identity)
-    if _STUDIO_IDENTITY is not None and _is_studio(user, identity):
-        return _STUDIO_IDENTITY
-    if isinstance(context, dict):
-        session_id = context.get("session_id")
-    else:
-        session_id = getattr(context, "session_id", None)
-    if not (isinstance(session_id, str) and session_id):
-        session_id = configurable.get("session_id")
-    return session_id if isinstance(session_id, str) and session_id else None

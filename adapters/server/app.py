@@ -1,14 +1,13 @@
-"""Custom HTTP routes: ``http.app`` of ``langgraph.json`` and of ``aegra.json`` (contract §9, §15).
+"""The HTTP app: ``http.app`` of ``langgraph.json`` and of ``aegra.json`` (contract §9, §15).
 
-* ``GET /api/chat/thread`` — the hydration DTO for the caller's session; a
-  browser with no session cookie gets a fresh token (HttpOnly cookie) and an
-  empty DTO.
-* ``DELETE /api/chat/thread`` — clears the caller's chat memory.
-* ``GET /api/chat/memory`` — what the page's memory panel shows: the whole
-  summary, the pins, the window and the last compaction (``adapters.server.memory_panel``).
-* The user's corrections and ``DELETE /api/chat/session`` (forget everywhere):
-  ``adapters.server.memory_routes``, included here.
-* ``GET /`` and ``/static/*`` — the browser chat page, when it is installed.
+It assembles; the routes live with their concern, each on an ``APIRouter`` with
+dependencies for the caller and the memory service:
+
+* ``adapters.server.chat_routes`` — ``GET``/``DELETE /api/chat/thread``, ``GET
+  /api/chat/memory`` (the memory panel) and the chat page ``GET /``; ``/static/*`` is
+  mounted here;
+* ``adapters.server.memory_routes`` — the user's corrections and ``DELETE
+  /api/chat/session`` (forget everywhere).
 
 One FastAPI app for both servers: Aegra takes only a FastAPI app, and FastAPI is
 Starlette, which is what ``langgraph dev`` takes. Each server adds its own routes
@@ -34,54 +33,33 @@ import asyncio
 import logging
 import sys
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from adapters.chat_memory.runtime import close_memory, get_memory
+from adapters.server import storage_notice
 from adapters.server.aegra import runs as aegra_runs
 from adapters.server.aegra import start as aegra_start
+from adapters.server.chat_routes import STATIC_DIR, page_router
+from adapters.server.chat_routes import router as chat_router
 from adapters.server.identity_guard import IdentityGuard
 from adapters.server.langgraph_dev import delta_history as dev_delta_history
 from adapters.server.langgraph_dev import run_queue as dev_run_queue
-from adapters.server.memory_panel import memory_panel_dto, memory_panel_reply
 from adapters.server.memory_routes import router as memory_router
-from adapters.server.replies import MEMORY_UNAVAILABLE
 from adapters.server.replies import error_reply as _error
-from adapters.server.replies import json_reply as _json
 from adapters.server.request_guard import RequestGuard
 from adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors, log_unhandled
-from adapters.server.session_token import (
-    COOKIE_SOURCE,
-    SESSION_COOKIE,
-    SessionTokenError,
-    session_identity,
-)
 from adapters.server.thread_labels import ThreadLabels
-from adapters.settings import exit_on_bad_settings
-from memory import MemoryLimits
-from memory.hydration import hydration_dto
-from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
 
 log = logging.getLogger("aimind.http")
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
-INDEX_FILE = "index.html"
-SESSION_COOKIE_MAX_AGE_S = 365 * 24 * 3600
-"""A year: the chat memory should outlive a browser restart."""
-NO_PAGE = "The chat page is not installed on this server."
-
-# Loaded at start-up, like the auth module: a malformed setting or a missing production
-# secret stops the server with one sentence.
-with exit_on_bad_settings():  # the settings themselves: settings_check, above
-    _SECRET = load_secret()
+storage_notice.announce()  # once per process, whichever of the auth and the app loads first
 dev_run_queue.activate()  # langgraph dev only: a new run starts without the queue's poll delay
 dev_delta_history.activate()  # langgraph dev only: a chat transcript is read in one query
 aegra_runs.activate()  # Aegra only: runs.wait and runs.join answer when the run ends
@@ -96,52 +74,6 @@ warnings.filterwarnings(
     category=UserWarning,
     module=r"langgraph\.pregel\.main",
 )
-
-
-def identity_of(request: Request) -> SessionHash:
-    """The caller's identity; raises SessionTokenError (missing or malformed token)."""
-    return session_identity(request.headers, _SECRET)
-
-
-def is_https(request: Request) -> bool:
-    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
-    return request.url.scheme == "https" or forwarded == "https"
-
-
-def set_session_cookie(response: Response, token: str, *, secure: bool) -> None:
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=SESSION_COOKIE_MAX_AGE_S,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=secure,
-    )
-
-
-def _fresh_session(request: Request, empty: Callable[[SessionHash], dict[str, Any]]) -> Response:
-    """A new token in the cookie and ``empty(identity)``: the DTO of its (empty) memory."""
-    token = new_token()
-    response = _json(empty(hash_token(token, _SECRET)))
-    set_session_cookie(response, token, secure=is_https(request))
-    return response
-
-
-def _reader(request: Request) -> SessionHash | None:
-    """The identity of a reading route's caller; None when the browser needs a fresh
-    session (no token, or a malformed cookie: page script cannot clear an HttpOnly
-    cookie). A malformed header is the caller's bug: SessionTokenError (a 401)."""
-    try:
-        return identity_of(request)
-    except SessionTokenError as exc:
-        if exc.source in (None, COOKIE_SOURCE):
-            return None
-        raise
-
-
-def _empty_thread(identity: SessionHash) -> dict[str, Any]:
-    return hydration_dto(memory_thread_id(identity), None)
 
 
 class PageFiles(StaticFiles):
@@ -186,15 +118,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await close_memory()
 
 
-def _documented(summary: str, *codes: tuple[int, str], description: str | None = None) -> Any:
-    """The OpenAPI entry of one of our routes (both servers publish FastAPI's)."""
-    return {
-        "summary": summary,
-        "description": description,
-        "responses": {code: {"description": text} for code, text in codes},
-    }
-
-
 app = FastAPI(
     title="AI Mind memory runtime",
     exception_handlers={HTTPException: _http_error_handler, Exception: _server_error_handler},
@@ -206,117 +129,7 @@ app.add_middleware(RequestGuard)
 app.add_middleware(UnhandledErrors)  # the outermost of ours: it sees what the others raise
 
 
-@app.get(
-    "/api/chat/thread",
-    tags=["chat memory"],
-    **_documented(
-        "Read the session's chat memory",
-        (200, "The hydration DTO; empty when memory cannot be read."),
-        (401, "The X-AIMind-Session header is malformed."),
-        description=(
-            "The session's chat memory as the hydration DTO (threadId, messages, "
-            "summaryPreview, pinnedDecisions, restored). A request without a session gets "
-            "a new session cookie and an empty DTO."
-        ),
-    ),
-)
-async def get_thread(request: Request) -> Response:
-    """The hydration DTO; mints the session cookie when the browser has no valid one."""
-    try:
-        identity = _reader(request)
-    except SessionTokenError as exc:
-        return _error(401, exc.message)
-    if identity is None:
-        return _fresh_session(request, _empty_thread)
-    try:
-        memory = await get_memory()
-        dto = await memory.hydrate(identity)
-    except Exception as exc:
-        log.warning("hydration failed; returning an empty thread (%s)", type(exc).__name__)
-        dto = _empty_thread(identity)
-    return _json(dto)
-
-
-@app.get(
-    "/api/chat/memory",
-    tags=["chat memory"],
-    **_documented(
-        "Read the session's memory status",
-        (200, "The memory panel DTO."),
-        (401, "The X-AIMind-Session header is malformed."),
-        (503, "Chat memory is unavailable right now."),
-        description=(
-            "The whole summary, the pins with where each came from (pins: [{id, text, "
-            "pinnedAt, origin, sources: [{messageId, role, excerpt, createdAt}]}]), the "
-            "pinned decisions' texts, turnsInWindow, summaryLength, "
-            'lastCompaction ({at, status, compactor}: status "failed" means the model '
-            "compactor failed and the extractive fallback folded the turns), pending (a "
-            "compaction is due or running; the summary changes when it lands), "
-            "messageCharCap and truncationMarker (how memory cuts a long message), "
-            "pinCharCap and summaryCharCap (how long a pin and the summary may be). A "
-            "request without a session gets a new session cookie and an empty panel."
-        ),
-    ),
-)
-async def get_memory_panel(request: Request) -> Response:
-    """What the page's memory panel shows; the session is handled as by GET /api/chat/thread."""
-    try:
-        identity = _reader(request)
-    except SessionTokenError as exc:
-        return _error(401, exc.message)
-    if identity is None:
-        return _fresh_session(request, lambda _: memory_panel_dto(None, MemoryLimits.from_env()))
-    try:
-        memory = await get_memory()
-        snapshot = await memory.snapshot(identity)
-    except Exception as exc:
-        log.warning("reading the memory panel failed (%s)", type(exc).__name__)
-        return _error(503, MEMORY_UNAVAILABLE)
-    return memory_panel_reply(identity, snapshot, memory.limits)
-
-
-@app.delete(
-    "/api/chat/thread",
-    tags=["chat memory"],
-    **_documented(
-        "Clear the session's chat memory",
-        (200, "The empty hydration DTO."),
-        (401, "No session, or a malformed one."),
-        (503, "Chat memory is unavailable; nothing was cleared."),
-        description="Deletes the session's chat memory and returns the now empty hydration DTO.",
-    ),
-)
-async def delete_thread(request: Request) -> Response:
-    """Clear the session's chat memory; answers with the (now empty) DTO."""
-    try:
-        identity = identity_of(request)
-    except SessionTokenError as exc:
-        return _error(401, exc.message)
-    try:
-        memory = await get_memory()
-        await memory.clear(identity)
-    except Exception as exc:
-        log.warning("clearing chat memory failed (%s)", type(exc).__name__)
-        return _error(503, MEMORY_UNAVAILABLE)
-    return _json(_empty_thread(identity))
-
-
-@app.get(
-    "/",
-    tags=["chat page"],
-    **_documented(
-        "The browser chat page",
-        (200, "The page's HTML."),
-        (404, "The chat page is not installed on this server."),
-    ),
-)
-async def index() -> Response:
-    """The browser chat page. No session is needed to load it."""
-    page = STATIC_DIR / INDEX_FILE
-    if not await asyncio.to_thread(page.is_file):
-        return _error(404, NO_PAGE)
-    return FileResponse(page, headers={"Cache-Control": "no-cache"})
-
-
+app.include_router(chat_router)
 app.include_router(memory_router)
+app.include_router(page_router)
 app.mount("/static", PageFiles(directory=STATIC_DIR, check_dir=False), name="static")

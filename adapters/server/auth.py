@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from langgraph_sdk import Auth
 
+from adapters.server import storage_notice
 from adapters.server.memory_threads import (
     MEMORY_THREAD_REFUSED,
     MEMORY_THREAD_STATUS,
@@ -63,6 +64,7 @@ random id: its input is only checked for shape."""
 with exit_on_bad_settings():  # the settings themselves: settings_check, above
     _SECRET = load_secret()
     _LIMITS = RequestLimits.from_env()
+storage_notice.announce()  # where memory and the secret are: shared with the chat page or not
 
 auth = Auth()
 

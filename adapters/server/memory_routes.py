@@ -58,7 +58,7 @@ from memory.limits import MESSAGE_ID_MAX_CHARS
 from memory.models import Role
 from memory.session import SessionHash, load_secret
 
-__all__ = ["router"]
+__all__ = ["Caller", "Memory", "MemoryRoute", "documented_errors", "router"]
 
 log = logging.getLogger("aimind.http")
 
@@ -223,14 +223,15 @@ Caller = Annotated[SessionHash, Depends(caller)]
 Memory = Annotated[MemoryService, Depends(memory_service)]
 
 
+def documented_errors(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI entries of a route's refusals, each a ``{"detail": sentence}``."""
+    return {code: {"description": text, "model": Detail} for code, text in codes}
+
+
 def _responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
-    errors = {401: "No session, or a malformed one.", 503: MEMORY_UNAVAILABLE}
-    documented: dict[int | str, dict[str, Any]] = {
-        code: {"description": text, "model": Detail} for code, text in errors.items()
-    }
-    for code, text in codes:
-        documented[code] = {"description": text, "model": Detail}
-    return documented
+    return documented_errors(
+        (401, "No session, or a malformed one."), (503, MEMORY_UNAVAILABLE), *codes
+    )
 
 
 router = APIRouter(prefix="/api/chat", tags=["chat memory"], route_class=MemoryRoute)

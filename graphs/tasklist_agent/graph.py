@@ -43,11 +43,11 @@ def build_graph(
         output_schema=TasklistOutput,
     )
     # ignore: LangGraph's StateNode types no (state, config, runtime) node; it runs them.
-    builder.add_node("read_goal", nodes.read_goal)  # type: ignore[arg-type]
-    builder.add_node("judge", nodes.judge)  # type: ignore[arg-type]
-    builder.add_node("clarify", nodes.clarify)  # type: ignore[arg-type]
-    builder.add_node("draft", nodes.draft)  # type: ignore[arg-type]
-    builder.add_node("review", nodes.review)  # type: ignore[arg-type]
+    builder.add_node("read_goal", nodes.read_goal)  # type: ignore[arg-type, call-overload]
+    builder.add_node("judge", nodes.judge)  # type: ignore[arg-type, call-overload]
+    builder.add_node("clarify", nodes.clarify)  # type: ignore[arg-type, call-overload]
+    builder.add_node("draft", nodes.draft)  # type: ignore[arg-type, call-overload]
+    builder.add_node("review", nodes.review)  # type: ignore[arg-type, call-overload]
     builder.add_node("conclude", nodes.conclude)
     builder.add_node(FINAL_TURN_NODE, final_turn_node(extract_turn))  # type: ignore[arg-type]
     builder.add_edge(START, "read_goal")

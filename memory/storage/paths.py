@@ -29,6 +29,7 @@ __all__ = [
     "PRIVATE_MODE",
     "create_private",
     "data_dir",
+    "data_dir_origin",
     "default_database_url",
     "open_private",
     "place_private",
@@ -55,7 +56,8 @@ def _user_data_dir() -> Path:
     return Path(base) / USER_DATA_DIR
 
 
-_DEFAULT = _checkout_data_dir() or _user_data_dir()
+_CHECKOUT_DIR = _checkout_data_dir()
+_DEFAULT = _CHECKOUT_DIR or _user_data_dir()
 _START_DIR = Path.cwd()
 
 
@@ -64,6 +66,15 @@ def data_dir() -> Path:
     else the user's data folder."""
     override = memory_settings().data_dir
     return _START_DIR / override if override else _DEFAULT
+
+
+def data_dir_origin() -> str:
+    """Why ``data_dir()`` is that folder, in words (a server says it at start)."""
+    if os.environ.get(DATA_DIR_ENV):
+        return f"from {DATA_DIR_ENV}"
+    if _CHECKOUT_DIR is not None:
+        return f"the checkout's own, {DATA_DIR_ENV} unset"
+    return f"an installed package's default, {DATA_DIR_ENV} unset"
 
 
 def default_database_url() -> str:

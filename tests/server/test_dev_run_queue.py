@@ -207,8 +207,7 @@ def test_it_applies_only_to_langgraph_devs_in_memory_runtime() -> None:
 
 
 def test_another_runtime_version_leaves_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    reviewed = {**SUPPORTED_VERSIONS, "langgraph-runtime-inmem": "9.9.9"}
-    monkeypatch.setattr(dev_run_queue, "SUPPORTED_VERSIONS", reviewed)
+    monkeypatch.setitem(dev_run_queue.SUPPORTED_VERSIONS, "langgraph-runtime-inmem", "9.9.9")  # type: ignore[index]
     reason = inactive_reason(DEV_ENV)
     assert reason is not None and "reviewed for" in reason
     assert "langgraph-runtime-inmem 9.9.9" in reason

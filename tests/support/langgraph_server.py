@@ -116,6 +116,9 @@ class LangGraphServer:
     env: dict[str, str]
     graphs: Mapping[str, str] | None = None
     """Replaces the config's graphs (absolute paths): a harness check before graphs exist."""
+    config: Mapping[str, Any] | None = None
+    """A whole ``langgraph.json`` of someone's own, written into ``workdir`` as given (its
+    ``./`` paths are the working directory's), instead of the repo's."""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -135,7 +138,7 @@ class LangGraphServer:
     def start(self, timeout: float = STARTUP_TIMEOUT_S) -> None:
         """Spawn the server in its own process group and wait for ``/ok``."""
         config_path = self.workdir / CONFIG_FILE
-        config = server_config()
+        config = dict(self.config) if self.config is not None else server_config()
         if self.graphs is not None:
             config["graphs"] = dict(self.graphs)
         config_path.write_text(json.dumps(config, indent=2))
@@ -203,9 +206,10 @@ class LangGraphServer:
 
 
 def server_env(
-    database_url: str, data_dir: Path, extra: Mapping[str, str] | None = None
+    database_url: str | None, data_dir: Path, extra: Mapping[str, str] | None = None
 ) -> dict[str, str]:
-    """The child's environment: ours, quieted, pointed at ``database_url``/``data_dir``.
+    """The child's environment: ours, quieted, pointed at ``database_url`` (None: the
+    data folder's default database) and ``data_dir``.
 
     Model keys and ``AIMIND_*`` settings of the calling shell are not inherited (the
     server runs the offline model and default limits); pass them in ``extra``.
@@ -216,7 +220,8 @@ def server_env(
         if not k.startswith(_NOT_INHERITED_PREFIXES) and k not in _NOT_INHERITED
     }
     env.update(QUIET_ENV)
-    env["AIMIND_DATABASE_URL"] = database_url
+    if database_url is not None:
+        env["AIMIND_DATABASE_URL"] = database_url
     env["AIMIND_DATA_DIR"] = str(data_dir)
     env.update(extra or {})
     return env
@@ -224,19 +229,21 @@ def server_env(
 
 @contextlib.contextmanager
 def langgraph_server(
-    database_url: str,
+    database_url: str | None,
     data_dir: Path | str,
     *,
     workdir: Path | str | None = None,
     port: int | None = None,
     env: Mapping[str, str] | None = None,
     graphs: Mapping[str, str] | None = None,
+    config: Mapping[str, Any] | None = None,
     timeout: float = STARTUP_TIMEOUT_S,
 ) -> Iterator[LangGraphServer]:
     """Run ``langgraph dev`` for the ``with`` block; yields the running server.
 
     ``workdir`` defaults to a fresh temporary directory (removed afterwards);
-    ``env`` adds to or overrides the environment (e.g. ``AIMIND_SESSION_SECRET``).
+    ``env`` adds to or overrides the environment (e.g. ``AIMIND_SESSION_SECRET``);
+    ``config`` is a ``langgraph.json`` of one's own to serve instead of the repo's.
     """
     with contextlib.ExitStack() as stack:
         if workdir is None:
@@ -252,6 +259,7 @@ def langgraph_server(
             workdir=work,
             env=server_env(database_url, data, env),
             graphs=graphs,
+            config=config,
         )
         server.start(timeout)
         try:

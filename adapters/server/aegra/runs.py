@@ -22,8 +22,9 @@ subscription is not waited for either.
 When: only in an Aegra process with the Redis worker executor, at the version
 reviewed (``SUPPORTED_VERSION``), unless ``AIMIND_AEGRA_WAIT_WAKEUP=0``.
 Anywhere else (``langgraph dev``, another Aegra release) it stays off;
-``activate`` logs one line either way. It never imports Aegra itself: it looks
-for the executor module Aegra has loaded by the time it loads our app.
+``activate`` logs one line either way (``adapters.server.gated_patch``). It never
+imports Aegra itself: it looks for the executor module Aegra has loaded by the time it
+loads our app.
 
 Shutdown (``drain``): Aegra runs the app's lifespan inside its own, so the app's
 shutdown (memory closing, pending compactions landing) comes before Aegra stops
@@ -50,8 +51,8 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from adapters.engine import unreviewed_versions
-from adapters.settings import AdapterSettings, adapter_settings
+from adapters.server.gated_patch import GatedPatch
+from adapters.settings import AdapterSettings
 
 __all__ = [
     "EXECUTOR_MODULE",
@@ -68,33 +69,24 @@ PACKAGE = "aegra-api"
 SUPPORTED_VERSION = "0.11.0"
 """The exact release whose wait, worker and broker were reviewed."""
 EXECUTOR_MODULE = "aegra_api.services.worker_executor"
-SWITCH_ENV = AdapterSettings.env_name("aegra_wait_wakeup")
+SWITCH_FIELD = "aegra_wait_wakeup"
+SWITCH_ENV = AdapterSettings.env_name(SWITCH_FIELD)
 """``0`` turns the wake-up off (to compare with Aegra's own wait)."""
 END_EVENT = "end"
 _MARK = "__aimind_wait_wakeup__"
-_state: dict[str, bool] = {}
 
 Wait = Callable[..., Awaitable[None]]
 
 
-def _not_reviewed_aegra() -> str | None:
-    """Why this process is not the reviewed Aegra with its Redis executor, or None."""
-    if EXECUTOR_MODULE not in sys.modules:
-        return "not Aegra with its Redis worker executor"
-    return unreviewed_versions({PACKAGE: SUPPORTED_VERSION})
-
-
-def inactive_reason(environ: Mapping[str, str] | None = None) -> str | None:
-    """Why the wake-up stays off in this process, or None when it applies."""
-    if not adapter_settings(environ).aegra_wait_wakeup:
-        return f"{SWITCH_ENV}=0"
-    return _not_reviewed_aegra()
+def _not_aegra(environ: Mapping[str, str] | None) -> str | None:
+    """Why this process is not Aegra with its Redis executor, or None."""
+    return None if EXECUTOR_MODULE in sys.modules else "not Aegra with its Redis worker executor"
 
 
 async def drain() -> None:
     """Under the reviewed Aegra, stop its executor now: this replica's runs finish (or go
     back to the queue) before memory closes. Elsewhere nothing."""
-    if _not_reviewed_aegra() is not None:
+    if PATCH.unreviewed() is not None:
         return
     from aegra_api.services.executor import executor
 
@@ -164,25 +156,20 @@ def _woken(upstream: Wait) -> Wait:
     return wait_for_completion
 
 
-def activate() -> bool:
-    """Install the wake-up when it applies; log one line saying whether it did.
+def _install() -> None:
+    executor_class = sys.modules[EXECUTOR_MODULE].WorkerExecutor
+    if not getattr(executor_class.wait_for_completion, _MARK, False):
+        executor_class.wait_for_completion = _woken(executor_class.wait_for_completion)
 
-    Called when the HTTP app is loaded (Aegra has loaded its executor by then),
-    before any run. Idempotent: a second call changes nothing and logs nothing.
-    """
-    if "active" in _state:
-        return _state["active"]
-    reason = inactive_reason()
-    if reason is None:
-        executor_class = sys.modules[EXECUTOR_MODULE].WorkerExecutor
-        if not getattr(executor_class.wait_for_completion, _MARK, False):
-            executor_class.wait_for_completion = _woken(executor_class.wait_for_completion)
-        log.info(
-            "Aegra run wait wake-up: active (runs.wait and runs.join answer when the run "
-            "ends instead of at Aegra's next 2 s poll; %s=0 turns it off)",
-            SWITCH_ENV,
-        )
-    else:
-        log.info("Aegra run wait wake-up: inactive (%s)", reason)
-    _state["active"] = reason is None
-    return _state["active"]
+
+PATCH = GatedPatch(
+    label="Aegra run wait wake-up",
+    switch=SWITCH_FIELD,
+    reviewed={PACKAGE: SUPPORTED_VERSION},
+    place=_not_aegra,
+    install=_install,
+    effect="runs.wait and runs.join answer when the run ends instead of at Aegra's next 2 s poll",
+    log=log,
+)
+inactive_reason = PATCH.inactive_reason
+activate = PATCH.activate

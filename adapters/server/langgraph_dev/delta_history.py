@@ -17,7 +17,8 @@ What: the adapter's ``aget_delta_channel_history`` asks the wrapped saver's own
 
 When: only in ``langgraph dev``'s server at the version reviewed
 (``SUPPORTED_VERSIONS``), unless ``AIMIND_ENV=production`` or
-``AIMIND_DEV_DELTA_HISTORY=0``; ``activate`` logs one line either way. Aegra uses
+``AIMIND_DEV_DELTA_HISTORY=0``; ``activate`` logs one line either way
+(``adapters.server.gated_patch``). Aegra uses
 the stock ``AsyncPostgresSaver`` directly and needs none of this.
 
 Upstream fix (langgraph-api): forward ``aget_delta_channel_history`` (and
@@ -30,8 +31,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adapters.engine import is_langgraph_dev, unreviewed_versions
-from adapters.settings import AdapterSettings, adapter_settings
+from adapters.engine import is_langgraph_dev
+from adapters.server.gated_patch import GatedPatch
+from adapters.settings import AdapterSettings
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
 
@@ -39,19 +41,14 @@ log = logging.getLogger("aimind.dev_delta_history")
 
 SUPPORTED_VERSIONS: Mapping[str, str] = {"langgraph-api": "0.16.7"}
 """The exact version whose checkpointer adapter was reviewed."""
-SWITCH_ENV = AdapterSettings.env_name("dev_delta_history")
+SWITCH_FIELD = "dev_delta_history"
+SWITCH_ENV = AdapterSettings.env_name(SWITCH_FIELD)
 """``0`` leaves the adapter as shipped (to compare with it)."""
 METHOD = "aget_delta_channel_history"
-_state: dict[str, bool] = {}
 
 
-def inactive_reason(environ: Mapping[str, str] | None = None) -> str | None:
-    """Why the adapter stays as shipped in this process, or None when the fix applies."""
-    if not adapter_settings(environ).dev_delta_history:
-        return f"{SWITCH_ENV}=0"
-    if not is_langgraph_dev(environ):
-        return "not langgraph dev's server"
-    return unreviewed_versions(SUPPORTED_VERSIONS)
+def _not_dev(environ: Mapping[str, str] | None) -> str | None:
+    return None if is_langgraph_dev(environ) else "not langgraph dev's server"
 
 
 async def _wrapped_saver_history(
@@ -61,26 +58,21 @@ async def _wrapped_saver_history(
     return await self._inner.aget_delta_channel_history(config=config, channels=channels)
 
 
-def activate() -> bool:
-    """Forward the delta-channel history when it applies; log one line saying whether.
+def _install() -> None:
+    from langgraph_api._checkpointer._adapter import _CustomCheckpointerAdapter
 
-    Called when the HTTP app is loaded, in the server process, before any run.
-    Idempotent.
-    """
-    if "active" in _state:
-        return _state["active"]
-    reason = inactive_reason()
-    if reason is None:
-        from langgraph_api._checkpointer._adapter import _CustomCheckpointerAdapter
+    if METHOD not in vars(_CustomCheckpointerAdapter):  # upstream may forward it one day
+        setattr(_CustomCheckpointerAdapter, METHOD, _wrapped_saver_history)
 
-        if METHOD not in vars(_CustomCheckpointerAdapter):  # upstream may forward it one day
-            setattr(_CustomCheckpointerAdapter, METHOD, _wrapped_saver_history)
-        log.info(
-            "dev delta-channel history: active (a chat thread's transcript is read in one "
-            "query; %s=0 turns it off)",
-            SWITCH_ENV,
-        )
-    else:
-        log.info("dev delta-channel history: inactive (%s)", reason)
-    _state["active"] = reason is None
-    return _state["active"]
+
+PATCH = GatedPatch(
+    label="dev delta-channel history",
+    switch=SWITCH_FIELD,
+    reviewed=SUPPORTED_VERSIONS,
+    place=_not_dev,
+    install=_install,
+    effect="a chat thread's transcript is read in one query",
+    log=log,
+)
+inactive_reason = PATCH.inactive_reason
+activate = PATCH.activate

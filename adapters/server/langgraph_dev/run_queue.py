@@ -19,7 +19,7 @@ upstream's: the 0.5 s poll still runs as the fallback.
 When: only under ``langgraph dev``'s in-memory runtime at the versions reviewed
 (``SUPPORTED_VERSIONS``), unless ``AIMIND_ENV=production`` or
 ``AIMIND_DEV_QUEUE_WAKEUP=0``. Anywhere else it stays off; ``activate`` logs one
-line either way.
+line either way (``adapters.server.gated_patch``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from adapters.engine import is_langgraph_dev, unreviewed_versions
-from adapters.settings import AdapterSettings, adapter_settings
+from adapters.engine import is_langgraph_dev
+from adapters.server.gated_patch import GatedPatch
+from adapters.settings import AdapterSettings
 from memory.session import ENV_VAR, PRODUCTION, is_production
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
@@ -44,7 +45,8 @@ SUPPORTED_VERSIONS: Mapping[str, str] = {
     "langgraph-api": "0.16.7",
 }
 """The exact versions whose ``Runs.next``/``Runs.put`` and scheduler loop were reviewed."""
-SWITCH_ENV = AdapterSettings.env_name("dev_queue_wakeup")
+SWITCH_FIELD = "dev_queue_wakeup"
+SWITCH_ENV = AdapterSettings.env_name(SWITCH_FIELD)
 """``0`` turns the wake-up off (to compare with the stock queue)."""
 FALLBACK_POLL_S = 0.5
 """The upstream poll interval, kept as the longest wait when no wake-up comes."""
@@ -84,18 +86,14 @@ class _Wakeup:
 
 
 _WAKEUP = _Wakeup()
-_state: dict[str, bool] = {}
 
 
-def inactive_reason(environ: Mapping[str, str] | None = None) -> str | None:
-    """Why the wake-up stays off in this process, or None when it applies."""
-    if not adapter_settings(environ).dev_queue_wakeup:
-        return f"{SWITCH_ENV}=0"
+def _not_dev(environ: Mapping[str, str] | None) -> str | None:
     if is_production(environ):
         return f"{ENV_VAR}={PRODUCTION}"
     if not is_langgraph_dev(environ):
         return "not langgraph dev's in-memory runtime"
-    return unreviewed_versions(SUPPORTED_VERSIONS)
+    return None
 
 
 def _waking_put(upstream: Callable[..., Any]) -> Callable[..., Any]:
@@ -121,27 +119,22 @@ def _woken_next(upstream: Callable[..., AsyncIterator[Any]]) -> Callable[..., An
     return next_runs
 
 
-def activate() -> bool:
-    """Install the wake-up when it applies; log one line saying whether it did.
+def _install() -> None:
+    from langgraph_runtime_inmem.ops import Runs
 
-    Called when the HTTP app is loaded, in the server process, before any run.
-    Idempotent: a second call changes nothing and logs nothing.
-    """
-    if "active" in _state:
-        return _state["active"]
-    reason = inactive_reason()
-    if reason is None:
-        from langgraph_runtime_inmem.ops import Runs
+    if not getattr(Runs.next, _MARK, False):
+        Runs.put = staticmethod(_waking_put(Runs.put))
+        Runs.next = staticmethod(_woken_next(Runs.next))
 
-        if not getattr(Runs.next, _MARK, False):
-            Runs.put = staticmethod(_waking_put(Runs.put))
-            Runs.next = staticmethod(_woken_next(Runs.next))
-        log.info(
-            "dev run queue wake-up: active (a new run starts at once instead of after the "
-            "in-memory queue's 0.5-1.0 s poll; %s=0 turns it off)",
-            SWITCH_ENV,
-        )
-    else:
-        log.info("dev run queue wake-up: inactive (%s)", reason)
-    _state["active"] = reason is None
-    return _state["active"]
+
+PATCH = GatedPatch(
+    label="dev run queue wake-up",
+    switch=SWITCH_FIELD,
+    reviewed=SUPPORTED_VERSIONS,
+    place=_not_dev,
+    install=_install,
+    effect="a new run starts at once instead of after the in-memory queue's 0.5-1.0 s poll",
+    log=log,
+)
+inactive_reason = PATCH.inactive_reason
+activate = PATCH.activate

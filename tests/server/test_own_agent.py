@@ -1,0 +1,156 @@
+"""A user's own agent served with memory, as ``docs/guides/own-agent.md`` tells it.
+
+The user's folder is a temporary directory holding the page's ``agent.py`` and
+``langgraph.json`` as written (a ``create_agent`` graph with ``ChatMemoryMiddleware``,
+``aimind_memory.server:auth`` and ``:app``; only the public ``aimind_memory`` import
+path), served by a real ``langgraph dev`` on a free port and driven with the LangGraph
+SDK's requests (``api_key``: the ``X-Api-Key`` header). Beside it, the checkout's own
+server on the same ``AIMIND_DATA_DIR`` and nothing else in common — the page's way to
+share memory. Without an auth, memory refuses the run and says what to add.
+
+How fast the user's runs are against the checkout's ``chat`` graph is measured here
+only against a loose bound (the figures are printed); no timing is asserted tightly.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+
+from bench.dev_queue import server_ms
+from tests.support.langgraph_server import LangGraphServer, langgraph_server
+from tests.support.own_agent import GRAPH, user_folder
+
+pytestmark = pytest.mark.e2e
+
+ALICE, BOB = "own-agent-alice-0001", "own-agent-bob-00001"
+DECISION = "We ship on Friday, code word PLUM-7."
+TIMED_RUNS = 8
+SLOWER_AT_MOST = 3.0
+"""Loose sanity bound on the user's graph's median run latency over ``chat``'s: a run
+left to the stock queue's 0.5-1.0 s poll is many times slower than either."""
+STOCK_POLL_MS = 500
+"""The stock in-memory queue's shortest wait for a new run."""
+
+
+@dataclass
+class Servers:
+    own: LangGraphServer
+    checkout: LangGraphServer
+    data: Path
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    root = tmp_path_factory.mktemp("own-agent")
+    data = root / "shared-data"  # the one setting the two servers share
+    folder = root / "my-agent"
+    config = user_folder(folder)
+    with (
+        langgraph_server(None, data, workdir=folder, config=config) as own,
+        langgraph_server(None, data, workdir=root / "checkout") as checkout,
+    ):
+        yield Servers(own, checkout, data)
+
+
+def client(server: LangGraphServer, token: str) -> Any:
+    return get_client(url=server.base_url, api_key=token)
+
+
+def ask(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
+async def answer(server: LangGraphServer, token: str, graph: str, text: str) -> str:
+    """One run on a new thread; the final answer's text."""
+    sdk = client(server, token)
+    thread = await sdk.threads.create()
+    out = await sdk.runs.wait(thread["thread_id"], graph, input=ask(text))
+    return str(out["messages"][-1]["content"])
+
+
+def remembered(server: LangGraphServer, token: str) -> list[str]:
+    """The session's memory as the memory route shows it: its user messages' text."""
+    response = httpx.get(
+        f"{server.base_url}/api/chat/thread", headers={"X-Api-Key": token}, timeout=30
+    )
+    response.raise_for_status()
+    return [m["text"] for m in response.json()["messages"] if m["role"] == "user"]
+
+
+async def test_memory_follows_a_session_into_new_threads_and_no_further(
+    servers: Servers,
+) -> None:
+    first = await answer(servers.own, ALICE, GRAPH, DECISION)
+    assert "0 recent turns" in first
+    later = await answer(servers.own, ALICE, GRAPH, "What did we decide?")
+    assert "1 recent turn." in later  # a new thread, and the model got the first turn
+    assert remembered(servers.own, ALICE) == [DECISION, "What did we decide?"]
+
+    stranger = await answer(servers.own, BOB, GRAPH, "What did we decide?")
+    assert "0 recent turns" in stranger and "PLUM-7" not in stranger
+    assert remembered(servers.own, BOB) == ["What did we decide?"]
+
+
+async def test_the_checkouts_server_on_the_same_data_folder_shares_memory(
+    servers: Servers,
+) -> None:
+    token = "own-agent-shared-0001"
+    await answer(servers.own, token, GRAPH, "Told to my own agent: PEAR-3.")
+    assert remembered(servers.checkout, token) == ["Told to my own agent: PEAR-3."]
+    reply = await answer(servers.checkout, token, "chat", "And now the chat graph.")
+    assert "1 recent turn." in reply
+    assert remembered(servers.own, token)[-1] == "And now the chat graph."
+
+
+def test_the_start_says_where_memory_and_its_secret_live(servers: Servers) -> None:
+    data = servers.data
+    for server in (servers.own, servers.checkout):
+        said = [line for line in server.log_tail(200_000).splitlines() if "chat memory:" in line]
+        assert len(said) == 1, server.log_tail()
+        assert f"SQLite file {data / 'aimind.sqlite'}" in said[0]
+        assert f"data folder {data} (from AIMIND_DATA_DIR)" in said[0]
+        assert f"session secret kept in {data / 'session-secret'}" in said[0]
+
+
+async def test_the_users_runs_start_at_once_like_ours(servers: Servers) -> None:
+    assert "dev run queue wake-up: active" in servers.own.log_tail(200_000)
+    sides = {"own": (servers.own, GRAPH), "ours": (servers.checkout, "chat")}
+    latencies: dict[str, list[float]] = {side: [] for side in sides}
+    for i in range(TIMED_RUNS):  # interleaved: both sides see the same load
+        for side, (server, graph) in sides.items():
+            sdk = client(server, f"own-agent-timed-{side}-01")
+            started = time.perf_counter()
+            await sdk.runs.wait(None, graph, input=ask(f"Timed question {i}."))
+            latencies[side].append(1000 * (time.perf_counter() - started))
+    own, ours = (statistics.median(latencies[side]) for side in sides)
+    queued = server_ms(servers.own.log_tail(2_000_000))["queue"]
+    print(f"\nrun p50: own agent {own:.0f} ms, chat {ours:.0f} ms, ratio {own / ours:.2f}")
+    print(f"own agent's queue wait p50: {statistics.median(queued)} ms")
+    assert own < SLOWER_AT_MOST * ours
+    assert statistics.median(queued) < STOCK_POLL_MS
+
+
+async def test_without_our_auth_memory_refuses_the_run_with_the_fix(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "no-auth"
+    config = user_folder(folder, auth=False)
+    with langgraph_server(None, tmp_path / "data", workdir=folder, config=config) as server:
+        sdk = get_client(url=server.base_url)
+        thread = await sdk.threads.create()
+        with pytest.raises(Exception, match=r"^MemoryNotServedError: ") as refused:
+            await sdk.runs.wait(thread["thread_id"], GRAPH, input=ask(DECISION))
+        assert '"auth": {"path": "aimind_memory.server:auth"}' in str(refused.value)
+        state = await sdk.threads.get_state(thread["thread_id"])
+        assert [m["type"] for m in state["values"]["messages"]] == ["human"]  # no answer
+    written = [f.read_bytes() for f in (tmp_path / "data").rglob("*") if f.is_file()]
+    assert not any(b"PLUM-7" in content for content in written)
