@@ -14,7 +14,7 @@ from memory.errors import AIMindError
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("memory", "adapters", "graphs", "aimind_memory", "bench")
 OFF_THE_TREE = {
-    "memory.service.WriteConflictError": "internal: memory reports MemoryUnavailableError",
+    "memory.writes.WriteConflictError": "internal: memory reports MemoryUnavailableError",
     "memory.storage.sqlite.ScrubBusyError": "internal: memory reports MemoryUnavailableError",
     "memory.storage.pg_pool.DatabaseUnreachable": "psycopg_pool's PoolTimeout, for its pool",
     "adapters.server.request_guard._TooLarge": "private: stops reading a body, never raised out",
