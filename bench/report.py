@@ -307,6 +307,10 @@ RESULTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "benchmarks" / "re
 figure is stated (other pages link to its sections)."""
 
 
+CHART_LINK = "](results/"
+"""How a section links its chart; ``render`` makes it a path from the page to the results."""
+
+
 def results_page(out: Path) -> Path:
     """The page a run writing to ``out`` regenerates: the docs' for ``bench/results``."""
     return RESULTS_PAGE if out.resolve() == RESULTS_DIR.resolve() else out / "results.md"
@@ -413,4 +417,7 @@ def render(out: Path) -> str:
     for module in REPORTING:
         if result := merged.get(module.NAME):
             lines += module.readme_section(result)
-    return "\n".join(lines)
+    # The sections name each chart ``results/<name>.png``; point them at ``out`` from the
+    # page, so the page shows them as a plain Markdown file too (the site's hook serves them).
+    charts = Path(os.path.relpath(out, results_page(out).parent)).as_posix()
+    return "\n".join(lines).replace(CHART_LINK, f"]({charts}/")

@@ -44,6 +44,14 @@ def test_the_results_page_is_what_the_bench_renders() -> None:
     )
 
 
+def test_the_results_page_shows_the_runs_charts() -> None:
+    page = DOCS / "benchmarks" / "results.md"
+    charts = re.findall(r"!\[[^]]*\]\(([^)]+)\)", page.read_text())
+    assert charts and {(page.parent / c).resolve() for c in charts} == {
+        p.resolve() for p in RESULTS_DIR.glob("*.png")
+    }, "each chart of bench/results/ is on the results page, linked from where it lies"
+
+
 def test_no_other_page_types_a_benchmark_figure() -> None:
     pages = [ROOT / "README.md", ROOT / "bench" / "README.md", *DOCS.rglob("*.md")]
     typed = {
