@@ -1,15 +1,17 @@
 """AI Mind memory: bounded short-term chat memory for LangGraph agents.
 
 The one import path for users (contract §13b). Everything here is the library and
-the middleware, and installs with ``pip install aimind-memory`` alone::
+the middleware, and installs with ``pip install aimind-memory`` alone:
 
-    from aimind_memory import ChatMemoryMiddleware, open_memory, FinalTurn
+```python
+from aimind_memory import ChatMemoryMiddleware, open_memory, FinalTurn
 
-    agent = create_agent(model, tools, middleware=[ChatMemoryMiddleware()])
+agent = create_agent(model, tools, middleware=[ChatMemoryMiddleware()])
 
-    async with open_memory() as memory:          # AIMIND_DATABASE_URL, else embedded SQLite
-        await memory.append_turn(token, FinalTurn(user_text=..., assistant_text=...,
-                                                  status="completed"))
+async with open_memory() as memory:          # AIMIND_DATABASE_URL, else embedded SQLite
+    await memory.append_turn(token, FinalTurn(user_text=..., assistant_text=...,
+                                              status="completed"))
+```
 
 ``aimind_memory.server`` holds ``auth`` and ``app`` for a ``langgraph.json`` or
 ``aegra.json`` of your own (``pip install "aimind-memory[server]"``); ``aimind_memory.settings``

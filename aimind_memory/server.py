@@ -1,8 +1,10 @@
 """What a ``langgraph.json`` (or ``aegra.json``) of your own names to serve your graphs
-with this project's session identity, memory routes, chat page and fast runs::
+with this project's session identity, memory routes, chat page and fast runs:
 
-    "auth": {"path": "aimind_memory.server:auth"},
-    "http": {"app": "aimind_memory.server:app"}
+```json
+"auth": {"path": "aimind_memory.server:auth"},
+"http": {"app": "aimind_memory.server:app"}
+```
 
 ``auth`` authenticates each request by its session token and keeps threads, runs and
 crons owner-scoped; ``app`` serves ``/api/chat/*``, the chat page, and — under

@@ -3,5 +3,5 @@
 Every figure is a ratio against a baseline measured in the same run, interleaved
 round by round, so the noise of a shared machine cancels out. ``--quick`` is the
 CI smoke run (small sizes, results in a temp folder); the full run rewrites
-``bench/results/`` and the results table in ``bench/README.md``.
+``bench/results/`` and the results page, ``docs/benchmarks/results.md``.
 """

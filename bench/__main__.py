@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--only NAME ...] [--out DIR]``."""
+"""``python -m bench [--quick] [--only NAME ...] [--out DIR] [--render]``."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ async def run_all(profile: Profile, out: Path, only: set[str]) -> dict[str, Any]
         if "concurrency" in only:
             print("[bench] concurrency", flush=True)
             results["concurrency"] = await concurrency.run(env, profile, out)
-        for module in report.REPORTING:  # each gives its own targets and README section
+        for module in report.REPORTING:  # each gives its own targets and results section
             if module.NAME in only:
                 print(f"[bench] {module.LABEL}", flush=True)
                 results[module.NAME] = await module.run(env, profile, out)
@@ -48,7 +48,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="CI smoke run: small sizes")
     parser.add_argument("--only", nargs="+", choices=ALL, help="default: all")
     parser.add_argument("--out", type=Path, help="results folder (default: bench/results)")
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="regenerate the results page from the stored results, measuring nothing",
+    )
     args = parser.parse_args(argv)
+    if args.render:
+        out = args.out or RESULTS_DIR
+        page = report.results_page(out)
+        page.write_text(report.render(out))
+        print(f"[bench] rendered {page} from {out}")
+        return 0
     logging.basicConfig(level=logging.ERROR)
     profile = QUICK if args.quick else FULL
     tmp = None
@@ -64,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     targets = report.targets(results)
     print(report.targets_table(targets))
     if not args.quick:
-        report.write(out, results, targets, profile, elapsed)
+        report.write(out, results, profile, elapsed)
     print(f"[bench] {profile.name} run finished in {elapsed:.1f} s; results in {out}")
     if tmp is not None:
         tmp.cleanup()

@@ -291,7 +291,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     return result
 
 
-# --- targets and the README section -------------------------------------------------------
+# --- targets and the results section ------------------------------------------------------
 
 AHEAD = {
     "late_turn_p50": "late-turn cost (p50)",

@@ -396,7 +396,7 @@ def _ours_lines(side: dict[str, Any]) -> list[str]:
 
 
 def readme_section(rc: dict[str, Any]) -> list[str]:
-    """This benchmark's section of ``bench/README.md``."""
+    """This benchmark's section of the results page (``docs/benchmarks/results.md``)."""
     lines = [
         "### 16. Decision changes: pins say what holds now",
         "",

@@ -39,7 +39,7 @@ GIST_CHARS = 120
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Run sizes: ``full`` is what the README reports, ``quick`` is the CI smoke run."""
+    """Run sizes: ``full`` is what the results page reports, ``quick`` is the CI smoke run."""
 
     name: str
     turns: int

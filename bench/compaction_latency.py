@@ -373,7 +373,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     return result
 
 
-# --- targets and the README section -------------------------------------------------------
+# --- targets and the results section ------------------------------------------------------
 
 RATIO_GOAL = 1.1
 LANDING_GOAL = 1.2

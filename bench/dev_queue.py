@@ -243,7 +243,7 @@ def targets(dq: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def readme_section(dq: dict[str, Any]) -> list[str]:
-    """This benchmark's section of ``bench/README.md``."""
+    """This benchmark's section of the results page (``docs/benchmarks/results.md``)."""
     lines = [
         "### 10. What we change in `langgraph dev`: the run queue wake-up, a chat thread's reads",
         "",

@@ -289,7 +289,7 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def readme_section(result: dict[str, Any]) -> list[str]:
-    """This benchmark's section of ``bench/README.md``."""
+    """This benchmark's section of the results page (``docs/benchmarks/results.md``)."""
     lines = [
         "### 15. PostgreSQL outage: how long a turn waits, how soon writes come back",
         "",

@@ -458,7 +458,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     return result
 
 
-# --- targets and the README section -------------------------------------------------------
+# --- targets and the results section ------------------------------------------------------
 
 FIGURES = {
     "turn_p50": "time per turn, p50",

@@ -717,7 +717,7 @@ def _public_lines(public: dict[str, Any], before: dict[str, Any]) -> list[str]:
 
 
 def readme_section(rc: dict[str, Any]) -> list[str]:
-    """This benchmark's section of ``bench/README.md``."""
+    """This benchmark's section of the results page (``docs/benchmarks/results.md``)."""
     lines = [
         "### 9. Memory recall: what compaction keeps",
         "",

@@ -338,7 +338,7 @@ def targets(rp: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def readme_section(rp: dict[str, Any]) -> list[str]:
-    """This benchmark's section of ``bench/README.md``."""
+    """This benchmark's section of the results page (``docs/benchmarks/results.md``)."""
     tp, per_run, answer = rp["throughput"], rp["per_run"], rp["answer_after_run_end"]
     lines = [
         "### 12. Production: Aegra replicas (PostgreSQL + Redis) and `langgraph dev`",

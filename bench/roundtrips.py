@@ -252,7 +252,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     return result
 
 
-# --- targets and the README section -------------------------------------------------------
+# --- targets and the results section ------------------------------------------------------
 
 
 def _one_and_one(group: dict[str, Any]) -> bool:

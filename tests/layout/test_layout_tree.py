@@ -1,5 +1,5 @@
-"""The README's layout section is the tree of the repository's folders, one line each, so
-it cannot fall behind a move."""
+"""The architecture page's layout is the tree of the repository's folders, one line each,
+so it cannot fall behind a move."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "architecture.md"
 BRANCH = re.compile(r"^(?P<indent>(?:│   |    )*)(?:├── |└── )(?P<name>\S+)")
 
 
-def readme_tree() -> set[str]:
-    """The folder paths the README's layout block draws."""
-    text = (ROOT / "README.md").read_text()
-    block = text.split("## Layout", 1)[1].split("```", 2)[1]
+def drawn_tree() -> set[str]:
+    """The folder paths the architecture page's layout block draws."""
+    text = PAGE.read_text()
+    block = text.split("## The layout", 1)[1].split("```", 2)[1]
     folders: set[str] = set()
     parents: list[str] = []
     for line in block.splitlines():
@@ -38,5 +39,5 @@ def tracked_folders() -> set[str]:
     return folders
 
 
-def test_the_readme_draws_every_tracked_folder_once() -> None:
-    assert readme_tree() == tracked_folders()
+def test_the_architecture_page_draws_every_tracked_folder_once() -> None:
+    assert drawn_tree() == tracked_folders()
