@@ -3,8 +3,8 @@
 Run as ``python -m tests.memory.open_worker``: prints ``ready`` once imported, then
 for every database URL read from stdin opens memory on it (on a fresh database:
 the schema set-up), writes one turn and prints one JSON line, ``{"ok": true}`` or
-``{"error": "<exception type>"}``. Start several, then send them one URL at once:
-processes starting together on a fresh database, without paying their imports.
+``{"error": "<exception type>", "detail": "<its message>"}``. Start several, then send
+them one URL at once: processes starting together on a fresh database, without paying their imports.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ async def main() -> None:
                 )
             answer = {"ok": done.written}
         except Exception as exc:  # reported to the test, which fails on it
-            answer = {"error": type(exc).__name__}
+            # the type, and the driver's sentence (no user text here) for a failing test to show
+            answer = {"error": type(exc).__name__, "detail": str(exc)[:200]}
         print(json.dumps(answer), flush=True)
 
 
