@@ -141,6 +141,11 @@ SQLITE_BUSY_TIMEOUT_S = 30.0
 SCRUB_ATTEMPTS = 3
 SCRUB_RETRY_S = 0.2
 """Forgetting on SQLite empties the WAL; a reader elsewhere may hold it for a moment."""
+SQLITE_SETUP_ATTEMPTS = 5
+SQLITE_SETUP_RETRY_S = 0.1
+"""Processes creating one new SQLite file together: its first statements (the switch to WAL,
+the tables) may be refused at once with SQLITE_BUSY, which SQLite returns without waiting
+when waiting could deadlock; the set-up is idempotent, so it is tried again."""
 
 WRITE_ATTEMPTS = 64
 """Postgres: tries of one turn's compare-and-put while other processes keep writing the

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -37,7 +38,12 @@ from langgraph.checkpoint.base import ChannelVersions
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from memory.limits import SCRUB_ATTEMPTS, SCRUB_RETRY_S
+from memory.limits import (
+    SCRUB_ATTEMPTS,
+    SCRUB_RETRY_S,
+    SQLITE_SETUP_ATTEMPTS,
+    SQLITE_SETUP_RETRY_S,
+)
 from memory.settings import memory_settings
 from memory.storage import sqlite_path
 from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
@@ -287,8 +293,27 @@ async def open_sqlite_saver(url: str) -> AsyncIterator[SqliteServerSaver]:
     await asyncio.to_thread(_prepare_file, path)
     async with _connect(path, autocommit=False) as conn:  # as the stock saver expects
         saver = SqliteServerSaver(conn)
-        await saver.setup()
+        await _set_up(saver)
         yield saver
+
+
+_BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
+"""The error names (and their extended ones) of a database another connection holds."""
+
+
+async def _set_up(saver: SqliteServerSaver) -> None:
+    """The saver's tables, tried again while another process creating the same new file
+    holds it (``SQLITE_SETUP_RETRY_S``'s note says why a busy timeout does not cover it)."""
+    for attempt in range(SQLITE_SETUP_ATTEMPTS):
+        try:
+            await saver.setup()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = str(getattr(exc, "sqlite_errorname", "")).startswith(_BUSY)
+            if not busy or attempt == SQLITE_SETUP_ATTEMPTS - 1:
+                raise
+            await saver.conn.rollback()
+            await asyncio.sleep(SQLITE_SETUP_RETRY_S * (attempt + 1))
 
 
 @asynccontextmanager
