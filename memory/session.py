@@ -74,7 +74,7 @@ def load_secret(directory: Path | None = None) -> bytes:
             f"{SECRET_MIN_CHARS} characters (e.g. `python -c 'import secrets; "
             "print(secrets.token_urlsafe(48))'`)."
         )
-    path = (directory or data_dir()).resolve() / SECRET_FILE
+    path = _dev_secret_path(directory).resolve()
     key = str(path)
     if key in _secret_cache:
         return _secret_cache[key]
@@ -102,6 +102,10 @@ def secret_file(directory: Path | None = None) -> Path | None:
     sees whether two processes share it."""
     if memory_settings().session_secret is not None:
         return None
+    return _dev_secret_path(directory)
+
+
+def _dev_secret_path(directory: Path | None) -> Path:
     return (directory or data_dir()) / SECRET_FILE
 
 

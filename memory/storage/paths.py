@@ -70,7 +70,7 @@ def data_dir() -> Path:
 
 def data_dir_origin() -> str:
     """Why ``data_dir()`` is that folder, in words (a server says it at start)."""
-    if os.environ.get(DATA_DIR_ENV):
+    if memory_settings().data_dir:
         return f"from {DATA_DIR_ENV}"
     if _CHECKOUT_DIR is not None:
         return f"the checkout's own, {DATA_DIR_ENV} unset"
