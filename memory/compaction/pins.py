@@ -67,13 +67,18 @@ def _replaces(new_key: str, old_key: str) -> bool:
 
 
 def excerpt(text: str, around: str | None = None) -> str:
-    """At most ``PIN_EXCERPT_CHARS`` of a message, from where ``around`` is said in it."""
+    """At most ``PIN_EXCERPT_CHARS`` of a message, from where ``around`` is said in it.
+
+    An ellipsis marks only a cut: a pin said near a message's end shows that end (starting
+    earlier), not an ellipsis after the message's last word."""
     text = " ".join(text.split())
     if len(text) <= PIN_EXCERPT_CHARS:
         return text
     at = text.casefold().find(" ".join(around.split()).casefold()) if around else -1
     if at <= 0:
         return text[: PIN_EXCERPT_CHARS - 1].rstrip() + ELLIPSIS
+    if at + PIN_EXCERPT_CHARS - 1 >= len(text):  # the message's end: an ellipsis only in front
+        return ELLIPSIS + text[len(text) - PIN_EXCERPT_CHARS + 1 :].lstrip()
     return ELLIPSIS + text[at : at + PIN_EXCERPT_CHARS - 2].rstrip() + ELLIPSIS
 
 

@@ -71,6 +71,13 @@ def test_an_excerpt_is_short_and_shows_where_the_pin_was_said() -> None:
     assert len(excerpt("x" * 500)) == PIN_EXCERPT_CHARS
 
 
+def test_an_excerpt_of_a_pin_said_last_ends_with_the_message() -> None:
+    long = "word " * 100 + 'She said "we fly to Lisbon."'
+    cut = excerpt(long, "we fly to Lisbon.")
+    assert PIN_EXCERPT_CHARS - 2 <= len(cut) <= PIN_EXCERPT_CHARS
+    assert cut.startswith("…") and cut.endswith('Lisbon."')
+
+
 async def _as_the_previous_release(mem: MemoryService, token: str, compactor: str) -> None:
     """Store the session's memory as the previous release did: pin texts, no records."""
     thread_id = mem.thread_id(token)
