@@ -1,12 +1,13 @@
 """Bounded short-term chat memory on LangGraph checkpointers.
 
-Layout: the service is this package's top level (``service``, ``session``,
-``context``, ``hydration``, ``guard``, ``limits``, ``models``, ``model_config``,
-``text``); ``storage/`` is where memory lives and ``compaction/`` how old turns
-are folded. The service imports both; they import only ``limits``, ``models``
-and ``text`` of the top level (storage also ``settings``, where every variable memory
-reads is declared), and not each other. Memory imports nothing of
-``adapters`` or ``graphs``.
+Layout: the service is this package's top level (``service`` on top; under it
+``deferred``, ``writes``, ``session``, ``edits``, ``context``, ``hydration``, ``guard``,
+``model_config``; at the bottom ``limits``, ``models``, ``text``, ``settings``,
+``errors``); ``storage/`` is where memory lives and ``compaction/`` how old turns
+are folded. The top level imports both; they import only the bottom modules (storage
+also ``settings``, where every variable memory reads is declared), and not each other.
+Memory imports nothing of ``adapters`` or ``graphs``. ``pyproject.toml``'s import
+contracts hold every module to this.
 
 Public API (contract §13)::
 
