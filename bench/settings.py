@@ -50,6 +50,9 @@ class BenchSettings(AIMindSettings):
     dailydialog: Path | None = setting(
         None, "A local copy of DailyDialog (English) for the small-talk benchmark."
     )
+    topicalchat: Path | None = setting(
+        None, "A local copy of Topical-Chat (English) for the small-talk benchmark."
+    )
     cped: Path | None = setting(
         None, "A local copy of CPED (Chinese) for the small-talk benchmark."
     )

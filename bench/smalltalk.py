@@ -1,15 +1,17 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part of public casual chats (``bench/chitchat.py``: LoCoMo and
-DailyDialog in English, CPED and KdConv in Chinese) through ``open_memory`` with the
-extractive compactor and reads the pins against labels made by hand
-(``tests/memory/data/smalltalk/``: a hash of each pin, so no corpus text is in the repo):
-of the final pins, how many are small talk, and of every pin made on the way (a pin may
-be evicted before the end). Also: the held-out small-talk sentences
+Replays the held-out part of public casual chats (``bench/chitchat.py``: DailyDialog and
+Topical-Chat in English, CPED and KdConv in Chinese; LoCoMo has no held-out part left)
+through ``open_memory`` with the extractive compactor and reads the pins against labels
+made by hand (``tests/memory/data/smalltalk/``: a hash of each pin, so no corpus text is in
+the repo): of the final pins, how many are small talk, and of every pin made on the way (a
+pin may be evicted before the end). A pin no label knows counts as small talk and fails the
+labelling row. Also: the held-out small-talk sentences
 (``tests/memory/data/decisions/heldout_smalltalk_*.jsonl``), each folded alone.
 
-``python -m bench.smalltalk`` prints the **tuning** part's pins with their labels (what
-the rules are tuned on); it replays the held-out part only when told (``--split heldout``).
+``python -m bench.smalltalk`` prints a **tuning** part's pins with their labels (``--split
+tune`` or ``seen``: what the rules are tuned on); it replays the held-out part only when
+told (``--split heldout``).
 """
 
 from __future__ import annotations
@@ -96,14 +98,17 @@ async def replay(chat: chitchat.Chat, workdir: Path) -> dict[str, Any]:
 
 
 def count(corpus: str, pins: list[str], labels: dict[tuple[str, str], Label]) -> dict[str, Any]:
-    """Pins by label; the small-talk share and the share not a decision, of those labelled."""
+    """Pins by label; the small-talk share and the share not a decision, of **all** pins.
+
+    A pin nobody has read is a failure of the labelling, not a pin to leave out: it counts
+    as small talk (and not a decision) until it is labelled."""
     found = Counter(labels.get((corpus, pin_key(p)), "unlabelled") for p in pins)
-    read = sum(n for label, n in found.items() if label != "unlabelled")
+    doubtful = found["smalltalk"] + found["unlabelled"]
     return {
         "pins": len(pins),
         **{label: found.get(label, 0) for label in (*get_args(Label), "unlabelled")},
-        "smalltalk_share": round(found["smalltalk"] / read, 3) if read else None,
-        "not_decision_share": round((read - found["decision"]) / read, 3) if read else None,
+        "smalltalk_share": round(doubtful / len(pins), 3) if pins else None,
+        "not_decision_share": round(1 - found["decision"] / len(pins), 3) if pins else None,
     }
 
 
@@ -141,17 +146,19 @@ def sentence_figures() -> dict[str, Any]:
     return out
 
 
-def overall(corpora: dict[str, Any]) -> dict[str, Any]:
-    """The held-out final pins of every corpus together: what the goal is set on."""
-    rows = [f["final"] for f in corpora.values() if "absent" not in f]
-    read = sum(r["pins"] - r["unlabelled"] for r in rows)
+def overall(corpora: dict[str, Any], which: str = "final") -> dict[str, Any]:
+    """The held-out pins (``final`` or ``made``) of every corpus together: the goal is set
+    on the final ones, an unlabelled pin counting as small talk."""
+    rows = [f[which] for f in corpora.values() if "absent" not in f]
+    pins = sum(r["pins"] for r in rows)
+    unlabelled = sum(r["unlabelled"] for r in rows)
     smalltalk = sum(r["smalltalk"] for r in rows)
     return {
-        "pins": sum(r["pins"] for r in rows),
-        "read": read,
+        "pins": pins,
+        "unlabelled": unlabelled,
         "smalltalk": smalltalk,
         "decision": sum(r["decision"] for r in rows),
-        "smalltalk_share": round(smalltalk / read, 3) if read else None,
+        "smalltalk_share": round((smalltalk + unlabelled) / pins, 3) if pins else None,
     }
 
 
@@ -162,7 +169,12 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
         figures = await corpus_figures(corpus, "heldout", env.workdir)
         figures.pop("runs", None)
         corpora[corpus] = figures
-    results = {"corpora": corpora, "all": overall(corpora), "sentences": sentence_figures()}
+    results = {
+        "corpora": corpora,
+        "all": overall(corpora),
+        "all_made": overall(corpora, "made"),
+        "sentences": sentence_figures(),
+    }
     write_json(out, NAME, results)
     return results
 
@@ -171,23 +183,33 @@ def targets(r: dict[str, Any]) -> list[dict[str, Any]]:
     """This benchmark's rows of the targets table: all corpora together (the goal), each
     corpus, and the held-out sentences."""
     out = []
-    rows = [("all held-out casual chats", r["all"], r["all"]["read"])]
-    for corpus, f in r["corpora"].items():
-        if "absent" not in f:
-            rows.append((corpus, f["final"], f["final"]["pins"] - f["final"]["unlabelled"]))
-    for name, final, read in rows:
+    rows = [("all held-out casual chats", r["all"])]
+    rows += [(c, f["final"]) for c, f in r["corpora"].items() if "absent" not in f]
+    for name, final in rows:
         if final["smalltalk_share"] is None:
             continue
         out.append(
             _target(
                 f"≤ {SMALLTALK_GOAL:.0%} of final pins are small talk: {name} [extractive]",
-                "final pins labelled small talk / pins labelled (held out)",
+                "final pins labelled small talk (or not labelled) / all final pins (held out)",
                 final["smalltalk_share"],
                 f"≤ {SMALLTALK_GOAL}",
                 final["smalltalk_share"] <= SMALLTALK_GOAL,
-                f"{final['smalltalk']} of {read}; decisions {final['decision']}",
+                f"{final['smalltalk']} small talk + {final['unlabelled']} unlabelled of "
+                f"{final['pins']}; decisions {final['decision']}",
             )
         )
+    a = r["all"]
+    out.append(
+        _target(
+            "every held-out final pin labelled by hand",
+            "final pins no label knows (each counted as small talk above)",
+            a["unlabelled"],
+            "0",
+            a["unlabelled"] == 0,
+            f"of {a['pins']} final pins",
+        )
+    )
     s = r["sentences"]
     worst = max(s[lang]["smalltalk_pinned"] / s[lang]["smalltalk"] for lang in s)
     out.append(
@@ -238,39 +260,62 @@ def readme_section(r: dict[str, Any]) -> list[str]:
             f"| {lang} | {f['smalltalk_pinned']} of {f['smalltalk']} | {f['recall']} "
             f"({f['decisions']} decisions) | {f['precision']} |"
         )
-    a = r["all"]
+    a, m = r["all"], r["all_made"]
     lines += [
         "",
-        f"All corpora together: {a['smalltalk']} of {a['read']} final pins labelled are small "
-        f"talk ({a['smalltalk_share']}); {a['decision']} are decisions.",
+        f"All held-out corpora together: {a['smalltalk']} of {a['pins']} final pins are small "
+        f"talk and {a['unlabelled']} unlabelled (share {a['smalltalk_share']}, an unlabelled "
+        f"pin counted as small talk); {a['decision']} are decisions. Of every pin made on "
+        f"the way: {m['smalltalk']} of {m['pins']} small talk, {m['unlabelled']} unlabelled "
+        f"({m['smalltalk_share']}).",
     ]
     return [*lines, ""]
 
 
 METHOD = """**Method.** `bench/smalltalk.py` replays the held-out part of public casual chats
-(`bench/chitchat.py`: LoCoMo and DailyDialog in English, CPED and KdConv in Chinese; read
-from local copies named by `AIMIND_BENCH_LOCOMO`, `AIMIND_BENCH_DAILYDIALOG`,
-`AIMIND_BENCH_CPED`, `AIMIND_BENCH_KDCONV`, and skipped, saying so, without them) through
-`open_memory` with the extractive compactor, and reads every final pin against labels made
-by hand by the rubric of `tests/memory/data/smalltalk/README.md` (written, with the splits,
-before the first replay): `decision`, `smalltalk`, `fact` (a told event: summary
-material), `other`. The goal (issue 30) is on all held-out corpora together; each corpus
-has its row too. The rules (`memory/compaction/analysis/smalltalk.py`) were tuned on the
-tuning part (LoCoMo's five chats that contract §5 quotes, DailyDialog's validation split, CPED's
-`valid_split.csv`, KdConv's `dev.json`, and further blocks of those files) and on the
-tuning sentence sets; the held-out small-talk sentences were written and frozen before
-the rules.
+(`bench/chitchat.py`: DailyDialog and Topical-Chat in English, CPED and KdConv in Chinese;
+read from local copies named by `AIMIND_BENCH_DAILYDIALOG`, `AIMIND_BENCH_TOPICALCHAT`,
+`AIMIND_BENCH_CPED`, `AIMIND_BENCH_KDCONV` — and `AIMIND_BENCH_LOCOMO` for tuning — and
+skipped, saying so, without them) through `open_memory` with the extractive compactor, and
+reads every pin against labels made by hand by the rubric of
+`tests/memory/data/smalltalk/README.md`: `decision`, `smalltalk`, `fact` (a told event or
+knowledge: summary material), `other`. The share is over **all** final pins: a pin no
+label knows counts as small talk, and the row "every held-out final pin labelled" fails
+while one is left. The goal (issue 30) is on all held-out corpora together; each corpus has
+its row too. The rules (`memory/compaction/analysis/smalltalk.py`) are tuned on the tuning
+parts only.
 
-History, held-out final pins that are small talk — before the rules (commit 9acaf1c) →
-their first run (0480603) → after two more rounds tuned on tuning data only, in which the
-first run's errors were seen and their kinds written into the tuning set in other words:
-LoCoMo 19/51 (0.373) → 14/38 (0.368) → 1/25; DailyDialog 8/50 (0.16) → 7/45 (0.156) →
-2/38; CPED 9/43 (0.209) → 8/40 (0.2) → 2/32; KdConv 5/19 (0.263) → 5/19 → 2/13; all
-41/163 (0.252) → 34/142 (0.239) → 7/108 (0.065). Labelled decisions among them: 40 → 40
-→ 40. Held-out small-talk sentences pinned: EN 11/45 → 5/45 → 0/45, ZH 6/45 → 6/45 →
-1/45. The first run is the honest figure for phrasing the rules have not met: the first
-rules had learnt the tuning chats' sentences more than their kinds. Same author for the
-rules, the sentence sets and the labels."""
+**Two held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
+CPED test 0–399, KdConv test 0–39 of each domain, LoCoMo's five chats contract §5 does not
+quote; fixed with the rubric in c25a2bf) was replayed before the rules (9acaf1c) and at
+their first run (0480603); two more rounds were then measured on it, so it became tuning
+data (`seen`). The second — DailyDialog test 200–399, CPED test 400–799, KdConv test 40–79,
+and Topical-Chat (new: `test_freq` 0–99; tuning `valid_freq` 0–99) — was fixed in its own
+commit (ee59dd5) with three additions to the rubric (opinions are feelings; durable tastes
+and knowledge are facts; a mixed pin leans to small talk), before any of it was replayed.
+LoCoMo has no chat left unreplayed, so no second held-out part.
+
+History, final pins that are small talk:
+- first held-out part — before the rules → their first run → after two more rounds seen on
+  it: LoCoMo 19/51 (0.373) → 14/38 (0.368) → 1/25; DailyDialog 8/50 (0.16) → 7/45 (0.156)
+  → 2/38; CPED 9/43 (0.209) → 8/40 (0.2) → 2/32; KdConv 5/19 (0.263) → 5/19 → 2/13; all
+  41/163 (0.252) → 34/142 (0.239) → 7/108 (0.065) (later, on the merged code: 6 of 96
+  labelled, 15 unlabelled). Held-out small-talk sentences pinned: EN 11/45 → 5/45 → 0/45,
+  ZH 6/45 → 6/45 → 1/45.
+- third round (fb1e9d6), tuned on the tuning parts (first split's tuning part, the first
+  held-out part, Topical-Chat's tuning part): small talk is never a pin nor a change of one
+  ("Glad everyone could make it." had replaced a booking as a "make it" correction), told
+  knowledge goes to the summary. Tuning parts: 31/270 (0.115) → 7/246 (0.028); facts 81 →
+  77; decisions 75 → 78.
+- **second held-out part, first run (rules at fb1e9d6)**: DailyDialog 7/33 (0.212),
+  Topical-Chat 11/24 (0.458), CPED 15/42 (0.357), KdConv 3/15 (0.2); **all 36/114
+  (0.316): the goal is missed by 21.6 points**; of every pin made 37/126. The same part
+  with the rules before the third round (ee59dd5), replayed once for comparison: 37/123
+  (0.301), facts 41 → 33, decisions 26 → 25. The third round's rules learnt the tuning
+  chats' phrasing, not the kinds, as the first round's had: on chats they have not met,
+  opinions ("It seems unfair that…", "I hope the Eagles make it again."), advice and
+  quarrels said with a decision's words are still pinned. Same author for the rules, the
+  sentence sets and the labels."""
 
 
 async def _print_split(split: chitchat.Split, show: bool, block: int) -> dict[str, Any]:

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.compaction.analysis.decisions import decision_strength, is_bare_confirmation
+from memory.compaction.analysis.decisions import (
+    decision_strength,
+    is_bare_confirmation,
+    is_small_talk,
+)
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
 from memory.compaction.analysis.summary import TAIL, merge_summary
@@ -100,12 +104,13 @@ def fold_pins(
 ) -> tuple[list[str], list[str]]:
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
-    Each sentence is weighed against the decisions held so far (the previous pins, then
-    this fold's): one that restates a decision is not pinned again; one that replaces a
-    decision (``supersession.replacement``) takes its place — a previous pin goes to
-    the replaced list, one of this fold is dropped, so only the later is pinned. How many
-    messages ago each decision was said goes with it (the last previous pin: just before
-    this fold; older ones: long ago).
+    Small talk (``decisions.is_small_talk``) is passed over: neither a pin nor a change of
+    one. Each other sentence is weighed against the decisions held so far (the previous
+    pins, then this fold's): one that restates a decision is not pinned again; one that
+    replaces a decision (``supersession.replacement``) takes its place — a previous pin
+    goes to the replaced list, one of this fold is dropped, so only the later is pinned.
+    How many messages ago each decision was said goes with it (the last previous pin:
+    just before this fold; older ones: long ago).
     """
     # (decision, previous pin, the index of the message that said it)
     held: list[tuple[str, bool, int | None]] = [(p, True, None) for p in pinned]
@@ -114,6 +119,8 @@ def fold_pins(
     replaced: list[str] = []
     for index, message in enumerate(folded):
         for sentence, decided in marked_sentences(message.text):
+            if not decided and is_small_talk(sentence):
+                continue  # never a pin, nor a change of one
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue

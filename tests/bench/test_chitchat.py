@@ -15,39 +15,60 @@ from bench import chitchat
 def test_dailydialog_is_read_as_written_text_from_its_split(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for split, inside in chitchat.DAILYDIALOG_FILES.items():
+    said = "Let ’ s meet at the café at 5 . __eou__ I ’ ll be there , Tom ! __eou__"
+    for inside in {inside for inside, _ in chitchat.DAILYDIALOG_FILES.values()}:
         path = tmp_path / inside
         path.parent.mkdir(parents=True)
-        said = "Let ’ s meet at the café at 5 . __eou__ I ’ ll be there , Tom ! __eou__"
-        path.write_text(f"{split} : {said}\n", encoding="utf-8")
+        path.write_text("".join(f"{i} : {said}\n" for i in range(400)), encoding="utf-8")
     monkeypatch.setenv(chitchat.DAILYDIALOG_ENV, str(tmp_path))
-    for split in chitchat.SPLITS:
+    for split, first in (("tune", 0), ("seen", 0), ("heldout", 200)):
         chats, _ = chitchat.load("dailydialog", split)
-        assert [c.turns for c in chats] == [
-            [(f"{split}: Let’s meet at the café at 5.", "I’ll be there, Tom!")]
-        ]
+        assert chats[0].turns[0] == (
+            f"{first}: Let’s meet at the café at 5.",
+            "I’ll be there, Tom!",
+        )
+        assert len(chats) == 4 and len(chats[-1].turns) == 50  # 200 dialogues, 50 a chat
+
+
+def test_topicalchat_is_read_by_agent_and_has_no_seen_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for split, (inside, _) in chitchat.TOPICALCHAT_FILES.items():
+        path = tmp_path / inside
+        path.parent.mkdir(parents=True, exist_ok=True)
+        said = [("agent_1", f"{split} hi"), ("agent_1", "there"), ("agent_2", "hello")]
+        content = [{"message": m, "agent": a} for a, m in said]
+        path.write_text(json.dumps({"t_1": {"content": content}}), encoding="utf-8")
+    monkeypatch.setenv(chitchat.TOPICALCHAT_ENV, str(tmp_path))
+    heldout, _ = chitchat.load("topicalchat", "heldout")
+    assert heldout[0].turns == [("heldout hi there", "hello")] and heldout[0].language == "en"
+    assert chitchat.load("topicalchat", "seen") == ([], "topicalchat has no seen part")
 
 
 def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for split, inside in chitchat.CPED_FILES.items():
+    for inside in {inside for inside, _ in chitchat.CPED_FILES.values()}:
         path = tmp_path / inside
         path.parent.mkdir(parents=True, exist_ok=True)
-        rows = [
-            "TV_ID,Dialogue_ID,Speaker,Utterance",
-            f"1,{split}_1,甲,{split}周五见",
-            f"1,{split}_1,甲,别迟到",
-            f"1,{split}_1,乙,好的",
-        ]
+        tag = Path(inside).stem[0]  # v(alid) or t(est)
+        rows = ["TV_ID,Dialogue_ID,Speaker,Utterance"]
+        for d in range(800):
+            rows += [
+                f"1,{tag}{d},甲,{tag}{d}周五见",
+                f"1,{tag}{d},甲,别迟到",
+                f"1,{tag}{d},乙,好的",
+            ]
         path.write_text("\ufeff" + "\n".join(rows) + "\n", encoding="utf-8")
     monkeypatch.setenv(chitchat.CPED_ENV, str(tmp_path))
     tune, _ = chitchat.load("cped", "tune")
+    seen, _ = chitchat.load("cped", "seen")
     heldout, _ = chitchat.load("cped", "heldout")
-    assert tune[0].turns == [("tune周五见别迟到", "好的")]
-    assert heldout[0].turns == [("heldout周五见别迟到", "好的")]
-    assert tune[0].language == "zh"
-    assert chitchat.load("cped", "tune", block=1)[0] == []  # nothing past the first 400
+    assert tune[0].turns[0] == ("v0周五见别迟到", "好的") and tune[0].language == "zh"
+    assert seen[0].turns[0] == ("t0周五见别迟到", "好的")
+    assert heldout[0].turns[0] == ("t400周五见别迟到", "好的")
+    assert heldout[-1].turns[-1] == ("t799周五见别迟到", "好的")
+    assert len(heldout) == 4  # dialogues 400-799, 100 a chat
 
 
 def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
@@ -70,26 +91,33 @@ def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
     monkeypatch.setenv(chitchat.LOCOMO_ENV, str(tmp_path))
     tune, _ = chitchat.load("locomo", "tune")
     heldout, _ = chitchat.load("locomo", "heldout")
-    assert [c.id for c in tune] == ["locomo-30"] and [c.id for c in heldout] == ["locomo-26"]
-    assert heldout[0].turns == [("hi 26", "yo"), ("later", "ok")]  # sessions in order
+    seen, _ = chitchat.load("locomo", "seen")
+    assert [c.id for c in tune] == ["locomo-30"] and [c.id for c in seen] == ["locomo-26"]
+    assert seen[0].turns == [("hi 26", "yo"), ("later", "ok")]  # sessions in order
+    assert heldout == []  # all ten chats were replayed: none is held out any more
 
 
 def test_kdconv_reads_each_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for domain in chitchat.KDCONV_DOMAINS:
-        for inside in chitchat.KDCONV_FILES.values():
+        for inside, _ in chitchat.KDCONV_FILES.values():
             path = tmp_path / inside.format(domain=domain)
             path.parent.mkdir(parents=True, exist_ok=True)
-            said = [{"message": f"{domain}{i}"} for i in range(3)]
-            path.write_text(json.dumps([{"messages": said, "name": domain}]), encoding="utf-8")
+            dialogues = [
+                {"messages": [{"message": f"{domain}{n}"}, {"message": "嗯"}]} for n in range(80)
+            ]
+            path.write_text(json.dumps(dialogues), encoding="utf-8")
     monkeypatch.setenv(chitchat.KDCONV_ENV, str(tmp_path))
-    chats, _ = chitchat.load("kdconv", "heldout")
-    assert [c.turns for c in chats] == [[(f"{d}0", f"{d}1")] for d in chitchat.KDCONV_DOMAINS]
+    seen, _ = chitchat.load("kdconv", "seen")
+    heldout, _ = chitchat.load("kdconv", "heldout")
+    assert [c.turns[0] for c in seen] == [(f"{d}0", "嗯") for d in chitchat.KDCONV_DOMAINS]
+    assert [c.turns[0] for c in heldout] == [(f"{d}40", "嗯") for d in chitchat.KDCONV_DOMAINS]
+    assert [len(c.turns) for c in heldout] == [40, 40, 40]  # dialogues 40-79 of each domain
 
 
 def test_a_missing_copy_is_said_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(chitchat.LOCOMO_ENV, raising=False)
-    assert chitchat.load("locomo", "heldout") == ([], f"{chitchat.LOCOMO_ENV} is not set")
+    assert chitchat.load("locomo", "seen") == ([], f"{chitchat.LOCOMO_ENV} is not set")
     monkeypatch.setenv(chitchat.LOCOMO_ENV, "/nonexistent/locomo")
-    assert chitchat.load("locomo", "heldout")[0] == []
+    assert chitchat.load("locomo", "seen")[0] == []
     with pytest.raises(ValueError):
         chitchat.load("cped", "heldout", block=1)  # further blocks are tuning data only

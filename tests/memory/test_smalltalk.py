@@ -11,10 +11,13 @@ from __future__ import annotations
 import pytest
 
 from bench.recall import Labelled, labelled, message, pinned, precision_recall
+from memory import open_memory
 from memory.compaction import CompactionRequest
 from memory.compaction.analysis import decisions, smalltalk
 from memory.compaction.analysis.words import content_words
 from memory.compaction.extractive import ExtractiveCompactor, new_pins
+
+from .helpers import LIMITS, new_token, turn
 
 LANGUAGES = ("en", "zh")
 SMALLTALK_PINNED = 0.05
@@ -82,8 +85,10 @@ def test_the_small_talk_rules_cost_no_decision(
     monkeypatch.setattr(smalltalk, "english", lambda s, raw: False)
     monkeypatch.setattr(smalltalk, "chinese", lambda text: False)
     decisions.decision_strength.cache_clear()
+    decisions.is_small_talk.cache_clear()
     without = {r.text for r in rows if pinned(r)}
     decisions.decision_strength.cache_clear()
+    decisions.is_small_talk.cache_clear()
     assert without - with_rules == set()
 
 
@@ -109,3 +114,59 @@ def test_a_told_life_event_reaches_the_summary(language: str) -> None:
             continue
         kept = [w for w in words if w in out.summary.lower()]
         assert len(kept) >= STORY_WORDS_KEPT * len(words), (row.text, out.summary)
+
+
+CASUAL_CHAT = [
+    # people chatting, in the kinds the casual corpora are full of (issue 30 item 3): none
+    # of it is a pin, whoever says it; the two decisions among it are
+    ("Hey! Glad everyone could make it.", "Me too, it's been ages! Let me know when you make it."),
+    ("We push each other to improve, and I'm so thankful for you.", "You'll make it, I know it!"),
+    ("Let's book the table at Marco's for 4 people at 7 pm.", "Done, see you there."),
+    ("I heard that the old museum was closed for ten years.", "Apparently it reopened in 2019."),
+    ("They definitely should make that longer.", "Yeah, and make it more interesting too."),
+    ("前途大好啊，这么年轻就拿这么多奖。", "他获得过第44届威尼斯国际电影节最佳男演员奖。"),
+    ("1998年，她也是从此正式进入演艺圈。", "我最讨厌这种天气了，真受不了。"),
+    ("我们决定每周二上午十点开周会。", "好的。"),
+    ("晚上去更好，彩灯绚丽，是拍夜景的好地方。", "你真厉害！"),
+]
+CHAT_DECISIONS = [
+    "Let's book the table at Marco's for 4 people at 7 pm.",
+    "我们决定每周二上午十点开周会。",
+]
+
+
+async def test_a_casual_conversation_folded_pins_its_decisions_and_no_small_talk(
+    db_url: str,
+) -> None:
+    """Through the service: every turn folded, the pins are the two decisions said among
+    the chatter — not a compliment, a cheer, an opinion or a told fact (those reach the
+    summary)."""
+    token = new_token()
+    async with open_memory(db_url, compactor=ExtractiveCompactor(LIMITS)) as mem:
+        for user, assistant in CASUAL_CHAT:
+            await mem.append_turn(token, turn(user, assistant))
+        for i in range(LIMITS.recent_turns):
+            await mem.append_turn(token, turn(f"Anything else? ({i})", f"No ({i})."))
+        state = await mem.load(token)
+    assert state.pinned_decisions == CHAT_DECISIONS
+    assert "museum" in state.summary and "威尼斯" in state.summary
+
+
+async def test_small_talk_with_a_change_s_words_replaces_no_decision(db_url: str) -> None:
+    """ "Glad everyone could make it." has the words of "make it 6 people": it is neither
+    pinned nor taken for a correction of the booking before it."""
+    token = new_token()
+    async with open_memory(db_url, compactor=ExtractiveCompactor(LIMITS)) as mem:
+        await mem.append_turn(token, turn("Let's book the table at Marco's for 4 people.", "Sure."))
+        await mem.append_turn(
+            token, turn("Glad everyone could make it!", "Me too, make it a great night!")
+        )
+        await mem.append_turn(token, turn("我们决定先只用 PostgreSQL。", "好的。"))
+        await mem.append_turn(token, turn("我跟你说了，我真受不了，不对，你太过分了。", "好吧。"))
+        for i in range(LIMITS.recent_turns):
+            await mem.append_turn(token, turn(f"Anything else? ({i})", f"No ({i})."))
+        state = await mem.load(token)
+    assert state.pinned_decisions == [
+        "Let's book the table at Marco's for 4 people.",
+        "我们决定先只用 PostgreSQL。",
+    ]

@@ -37,6 +37,15 @@ def decision_strength(sentence: str) -> float:
     return rules.decision_strength(text)
 
 
+@lru_cache(maxsize=4_096)
+def is_small_talk(sentence: str) -> bool:
+    """Encouragement, advice, a compliment, a feeling, a platitude (``analysis.smalltalk``):
+    never a pin, whoever says it — not even as a change of plan ("Glad everyone could make
+    it." has the words of "make it 6 people" and replaces nothing)."""
+    text = _unquoted(sentence)
+    return (decisions_zh if is_chinese(text) else decisions_en).is_small_talk(text)
+
+
 def is_bare_confirmation(sentence: str) -> bool:
     """ "Booked!", "预订成功。": a confirmation whose object is the sentence after it."""
     rules = decisions_zh if is_chinese(sentence) else decisions_en

@@ -343,10 +343,15 @@ def _frames(s: str, raw: str) -> float:
     return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s, raw))
 
 
+def is_small_talk(sentence: str) -> bool:
+    """Small talk (``smalltalk.english``), whatever decision or change frame it has."""
+    return smalltalk.english(_LEAD.sub("", _normalise(sentence)), sentence)
+
+
 def decision_strength(sentence: str) -> float:
     """How decision-like one English sentence is: 0 for none, up to ``EXPLICIT``."""
     s = _normalise(sentence)
-    if smalltalk.english(_LEAD.sub("", s), sentence):
+    if is_small_talk(sentence):
         return 0.0
     label = _CONFIRM_LABEL.match(s) or _CONFIRM_STRONG.match(s) or _AS_AGREED.match(s)
     if label:

@@ -373,10 +373,15 @@ def is_bare_confirmation(sentence: str) -> bool:
     return bool(_BARE_CONFIRMATION.match(sentence.strip()))
 
 
+def is_small_talk(sentence: str) -> bool:
+    """Small talk (``smalltalk.chinese``), whatever decision or change frame it has."""
+    return smalltalk.chinese(_LEAD.sub("", sentence.strip()))
+
+
 def decision_strength(sentence: str) -> float:
     """How decision-like one Chinese sentence is: 0 for none, up to ``EXPLICIT``."""
     text = _LEAD.sub("", sentence.strip())
-    if smalltalk.chinese(text):
+    if is_small_talk(text):
         return 0.0
     if lead := _AS_AGREED.match(text):
         rest = text[lead.end() :]

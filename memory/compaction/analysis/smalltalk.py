@@ -20,7 +20,10 @@ in a quarrel ("这次绝对不会给你放鸽子"). The decision rules (``decisi
   and feeling words are set aside, nothing is left — no thing, place, person, number or
   day — or what is left only says when, vaguely ("next month", "有时间");
 - **a generic statement** — a rule of life rather than of this conversation ("when we
-  have to…", "走一步看一步").
+  have to…", "走一步看一步");
+- **a story or knowledge told** — a life event ("I adopted a pup", "我们租了一套房"), what a
+  film, song or person did ("获得过金曲奖", "1998年她正式进入演艺圈"), what one heard or
+  remembers ("听说…", "I heard that…"): summary material, not a pin.
 
 The word lists are data, in ``smalltalk_en.toml`` and ``smalltalk_zh.toml``
 (``memory.compaction.analysis.wordlists``); the frames are here. Tuned on the tuning sets
@@ -175,6 +178,11 @@ _ZH_VAGUE_OBJECT = re.compile(_ZH.either("vague_object"))
 """做点好玩的事, 一起加油: a plan or a cheer with nothing concrete to it."""
 _ZH_LIFE_EVENT = re.compile(rf"(?:我|我们|咱们)[^，。！？]{{0,6}}?(?:{_ZH.either('life_events')})")
 """我领养了一只狗, 我们租了一套房: a life event told, summary material."""
+_ZH_KNOWLEDGE = re.compile(_ZH.either("knowledge"))
+"""获得过金曲奖, 参演过舞台剧, 我记得…, 听说…: knowledge told, summary material."""
+_ZH_YEAR = re.compile(_ZH.either("year"))
+_ZH_PARTY = re.compile(_ZH.either("parties"))
+"""1998年，她也是从此正式进入演艺圈: a year with none of us in it is history, not a plan."""
 _ZH_GIVE_UP = re.compile(_ZH.either("give_up"))
 """我不会放弃的, 别轻易认输: perseverance with no object (not 我们放弃这个方案)."""
 _ZH_REGRET = re.compile(_ZH.either("regret"))
@@ -195,6 +203,8 @@ def chinese(text: str) -> bool:
     if _ZH_FEELING.search(text):
         return True
     if _ZH_LIFE_EVENT.search(text) and not _ZH_TIME.search(text):
+        return True
+    if _ZH_KNOWLEDGE.search(text) or (_ZH_YEAR.search(text) and not _ZH_PARTY.search(text)):
         return True
     if _ZH_GIVE_UP.search(text) or _ZH_REGRET.search(text):
         return True
