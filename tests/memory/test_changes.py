@@ -10,11 +10,13 @@ never replace anything are checked one by one.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, set_figures
+from bench import dialogues
+from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, public_changes, set_figures
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
 from memory.compaction.extractive import HISTORY_LABEL
@@ -186,3 +188,41 @@ async def test_a_conversation_that_changes_its_mind_ends_with_the_new_decision(d
         "Two more friends are coming, make it 6 people.",
         "不对，改成 MySQL 吧。",
     ]
+
+
+def _sgd_turn(speaker: str, text: str, **slots: list[str]) -> dict[str, object]:
+    state = {"slot_values": slots} if speaker == "USER" else None
+    frame: dict[str, object] = {"service": "Restaurants_1"}
+    if state is not None:
+        frame["state"] = state
+    return {"speaker": speaker, "utterance": text, "frames": [frame]}
+
+
+def test_sgd_dialogue_states_give_each_changed_value_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The held-out SGD dialogues: a value said in a second form is the same value; a
+    value that shares no form with the last is a change; a count keeps its unit's kind."""
+    said = [
+        _sgd_turn(
+            "USER", "A table for 2 at half past 6, please.", party_size=["2"], time=["half past 6"]
+        ),
+        _sgd_turn("SYSTEM", "Confirm: 2 people at 6:30 pm?"),
+        _sgd_turn("USER", "Yes.", party_size=["2"], time=["6:30 pm", "half past 6"]),
+        _sgd_turn("SYSTEM", "Sorry, 6:30 pm is full. 7 pm?"),
+        _sgd_turn("USER", "Make it 7 pm for 3 people.", party_size=["3"], time=["7 pm"]),
+        _sgd_turn("SYSTEM", "Booked: 3 people at 7 pm."),
+    ]
+    (tmp_path / "train").mkdir()
+    monkeypatch.setenv(dialogues.SGD_ENV, str(tmp_path))
+    assert dialogues.load("sgd", "train")[0] is None  # a copy without its files: said so
+    for number in range(1, dialogues.SGD_FILES + 1):
+        rows = [{"dialogue_id": "1_00000", "turns": said}] if number == 1 else []
+        (tmp_path / "train" / f"dialogues_{number:03d}.json").write_text(json.dumps(rows))
+    (dialogue,), _ = dialogues.load("sgd", "train")
+    assert dialogue.changes == (
+        dialogues.Change("Restaurants_1-people", "2", "3"),
+        dialogues.Change("Restaurants_1-time", "half past 6", "7 pm"),
+    )
+    assert public_changes(dialogue) == list(dialogue.changes)
+    assert dialogue.turns[-1] == ("Make it 7 pm for 3 people.", "Booked: 3 people at 7 pm.")
