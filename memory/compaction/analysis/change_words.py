@@ -137,6 +137,19 @@ EN_FAILURE = (
     "booking was unsuccessful",
     "booking failed",
     "unsuccessful",
+    "none have availability",
+    "none … available",
+    "does not have a table",
+    "do not have a table",
+    "do not have any tables",
+    "having difficulty",
+    "unable to complete",
+    "could not complete",
+    "booked at that time",
+    "booked for that",
+    "not an opening",
+    "no opening",
+    "no openings",
 )
 """A booking that could not be made: the request it answers does not hold."""
 EN_BOOKED_PLACES = word_set("table room")
@@ -195,6 +208,16 @@ EN_TENTATIVE = (
 EN_BOOKING_REQUEST = word_set("book reserve reservation table room seat seats ticket tickets")
 """A booking request's words ("booked", "reserved", "confirmed" say it is done)."""
 EN_BOOKING_DONE = word_set("booked reserved confirmed")
+EN_BOOKING_DONE_PHRASES = (
+    "able to book",
+    "have a reservation for you",
+    "booking was successful",
+    "reservation was successful",
+    "was successful",
+)
+"""A booking made, said with a request's words ("I was able to book a table for 8")."""
+EN_BOOKING_NOUNS = word_set("reservation reservations booking bookings")
+"""Words for any booking: a booking made may name one where its request named a table."""
 
 EN_FRAME = word_set(
     """
