@@ -8,7 +8,11 @@ or a bare git repository of the project (the file is read with ``git show``):
 
 - MultiWOZ 2.1 (MIT): ``data/multiwoz/test.json.zip`` of ConvLab-2's repository
   (the original repository's 2.x files are too large for some mirrors);
-- CrossWOZ (Apache-2.0): ``data/crosswoz/test.json.zip`` of its repository.
+- CrossWOZ (Apache-2.0): ``data/crosswoz/test.json.zip`` of its repository;
+- SGD, the Schema-Guided Dialogue dataset (CC BY-SA 4.0; English), for the
+  decision-change bench only: ``AIMIND_BENCH_SGD`` names its repository (a folder or a bare
+  git repository) whose first ten ``train/dialogues_NNN.json`` files are read in file order
+  (1,280 dialogues, of which the bench takes its first 300 with a change).
 
 A dialogue becomes one session of user/assistant turns; its facts are the values of
 the dialogue acts that inform, recommend, offer or book (a name, time, day, place,
@@ -39,12 +43,31 @@ from bench.settings import BenchSettings, bench_settings
 
 MULTIWOZ_ENV = BenchSettings.env_name("multiwoz")
 CROSSWOZ_ENV = BenchSettings.env_name("crosswoz")
+SGD_ENV = BenchSettings.env_name("sgd")
 SPLITS = ("test", "val")
-"""``test``: what the bench reports, held out; ``val``: what the summary's rules are tuned on."""
+"""The recall bench's splits: ``test`` what it reports, ``val`` what the summary's rules are
+tuned on. The decision-change bench reads ``train`` too (``bench.changes``)."""
 IN_REPO = {
     "multiwoz": "data/multiwoz/{split}.json.zip",
     "crosswoz": "data/crosswoz/{split}.json.zip",
+    "sgd": "{split}",
 }
+SGD_FILES = 10
+"""SGD's files read: ``dialogues_001.json`` … ``dialogues_010.json`` of a split (its train split
+has 127; the first ten hold more dialogues with a change than the bench takes, and reading
+them all would cost the bench half a minute)."""
+SGD_COUNTED = {
+    "party_size": "people",
+    "number_of_seats": "people",
+    "number_of_riders": "people",
+    "number_of_adults": "people",
+    "number_of_tickets": "people",
+    "group_size": "people",
+    "number_of_days": "stay",
+    "star_rating": "stars",
+}
+"""SGD slots whose value is a bare count, named as MultiWOZ names them (``people``, ``stay``,
+``stars``) so the bench reads a count only with its unit, as it does for MultiWOZ."""
 MIN_ANSWER_CHARS = 3
 """Shorter values ("2", "no") are found anywhere by a substring test: not asked."""
 
@@ -166,20 +189,41 @@ def _crosswoz_states(messages: list[dict[str, Any]]) -> Iterable[dict[str, str]]
             }
 
 
+def _git_show(repo: Path, inside: str) -> bytes:
+    return subprocess.run(
+        ["git", "--git-dir", str(repo), "show", f"HEAD:{inside}"], capture_output=True, check=True
+    ).stdout
+
+
+def _is_bare_repo(source: Path) -> bool:
+    return (source / "HEAD").exists() and (source / "objects").is_dir()
+
+
+def _read_sgd(source: Path, split: str) -> dict[str, Any]:
+    """SGD's first ``SGD_FILES`` files of a split, from a folder or a bare git repository,
+    keyed by dialogue id in file order; any file missing is an error (the held-out selection
+    is the first dialogues of these files: a gap would change it)."""
+    out: dict[str, Any] = {}
+    for number in range(1, SGD_FILES + 1):
+        inside = f"{split}/dialogues_{number:03d}.json"
+        blob = (
+            _git_show(source, inside) if _is_bare_repo(source) else (source / inside).read_bytes()
+        )
+        out.update((d["dialogue_id"], d) for d in json.loads(blob))
+    return out
+
+
 def _read(source: Path, corpus: str, split: str) -> dict[str, Any]:
     """The split's JSON from a file, a zip, a folder or a bare git repository."""
+    if corpus == "sgd":
+        return _read_sgd(source, split)
     name = f"{split}.json"
     if source.is_dir():
         inside = IN_REPO[corpus].format(split=split)
         if (source / inside).exists():
             source = source / inside
-        elif (source / "HEAD").exists() and (source / "objects").is_dir():
-            blob = subprocess.run(
-                ["git", "--git-dir", str(source), "show", f"HEAD:{inside}"],
-                capture_output=True,
-                check=True,
-            ).stdout
-            return _from_zip_bytes(blob, name)
+        elif _is_bare_repo(source):
+            return _from_zip_bytes(_git_show(source, inside), name)
         else:
             raise FileNotFoundError(f"{inside} is not under {source}")
     if source.suffix == ".zip":
@@ -248,7 +292,44 @@ def crosswoz(data: dict[str, Any]) -> list[Dialogue]:
     return out
 
 
-LOADERS = {"multiwoz": (MULTIWOZ_ENV, multiwoz), "crosswoz": (CROSSWOZ_ENV, crosswoz)}
+def _sgd_states(turns: list[dict[str, Any]]) -> Iterable[dict[str, str]]:
+    """The user's state after each user turn, one value a slot: SGD lists every form a
+    value was said in ("6:30 pm", "half past 6 in the evening"), so a list that shares a
+    form with the slot's last one is the same value (its first form stands for it), and
+    one that shares none is a new value (its first form)."""
+    forms: dict[str, set[str]] = {}
+    shown: dict[str, str] = {}
+    for turn in turns:
+        for frame in turn["frames"]:
+            state = frame.get("state") or {}
+            for slot, values in state.get("slot_values", {}).items():
+                said = {v.strip().lower() for v in values}
+                key = f"{frame['service']}-{SGD_COUNTED.get(slot, slot)}"
+                if not said:
+                    continue
+                if said & forms.get(key, set()):
+                    forms[key] |= said
+                else:
+                    forms[key], shown[key] = said, values[0]
+            yield dict(shown)
+
+
+def sgd(data: dict[str, Any]) -> list[Dialogue]:
+    """SGD dialogues in file order, with their state changes (no facts: the recall bench does
+    not read SGD)."""
+    out = []
+    for dialogue_id, dialogue in data.items():
+        changes, final = state_changes(_sgd_states(dialogue["turns"]))
+        turns = _pairs([t["utterance"] for t in dialogue["turns"]])
+        out.append(Dialogue(dialogue_id, turns, [], changes, final))
+    return out
+
+
+LOADERS = {
+    "multiwoz": (MULTIWOZ_ENV, multiwoz),
+    "crosswoz": (CROSSWOZ_ENV, crosswoz),
+    "sgd": (SGD_ENV, sgd),
+}
 
 
 def load(corpus: str, split: str = "test") -> tuple[list[Dialogue] | None, str]:

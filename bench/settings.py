@@ -44,6 +44,11 @@ class BenchSettings(AIMindSettings):
     crosswoz: Path | None = setting(
         None, "A local copy of CrossWOZ (Chinese) for the recall benchmark."
     )
+    sgd: Path | None = setting(
+        None,
+        "A local copy of the Schema-Guided Dialogue dataset (English) for the decision-change "
+        "benchmark's held-out side.",
+    )
     locomo: Path | None = setting(
         None, "A local copy of LoCoMo (English) for the small-talk benchmark."
     )

@@ -10,11 +10,13 @@ never replace anything are checked one by one.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, set_figures
+from bench import dialogues
+from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, public_changes, set_figures
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
 from memory.compaction.extractive import HISTORY_LABEL
@@ -158,6 +160,57 @@ def test_a_failed_booking_drops_the_request_it_answers() -> None:
     assert taxi.replaced_decisions == []
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "I'm sorry, but none have availability at that time.",
+        "Unfortunately, the restaurant doesn't have a table for that time.",
+        "It looks like all the options are booked for that day.",
+        "I'm sorry, I am having difficulty making a reservation for you.",
+        "I was unable to complete your booking.",
+    ],
+)
+def test_a_failed_booking_said_in_other_words_drops_its_request(failure: str) -> None:
+    request = "Ok, I want to book a table for 5 people at 16:30 on Wednesday."
+    assert compact(request, failure).pinned_decisions == []
+    assert compact("Thanks.", "Sure.", failure, pins=[request]).replaced_decisions == [request]
+
+
+RETRIED = "I have a reservation for you at 15:30 for 5 people."
+
+
+def test_a_failed_booking_retried_ends_with_the_booking_made() -> None:
+    """The failure in words no rule reads, the retry asked as a question: the booking made
+    with the other time replaces the request, folded together or apart."""
+    request = "Ok, I want to book a table for 5 people at 16:30 on Wednesday."
+    said = (request, "Hmm, that one won't work.", "How about 15:30?", RETRIED)
+    assert compact(*said).pinned_decisions == [RETRIED]
+    assert pins_after(said[:2], said[2:]) == [RETRIED]
+    longer = (
+        "Please book a room for 6 people and 3 nights starting Tuesday.",
+        "Hmm.",
+        "Can you try 1 night?",
+        "Let me look.",
+        "Great, book it.",
+        "I was able to book you for 1 night at the Avalon for 6 people.",
+    )
+    assert compact(*longer).pinned_decisions == [longer[-1]]
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        "I have booked the hotel for 5 people for 3 nights from Friday.",  # another thing
+        "I have booked a table for 2 people at 19:00 on Friday.",  # two values differ
+        "I have a reservation for you today at 16:30.",  # "today" may be Wednesday
+    ],
+)
+def test_another_booking_made_replaces_no_request(made: str) -> None:
+    request = "Ok, I want to book a table for 5 people at 16:30 on Wednesday."
+    assert compact(request, "OK.", "Thanks.", made).pinned_decisions[0] == request
+    assert compact("Thanks.", "Sure.", made, pins=[request]).replaced_decisions == []
+
+
 def test_the_summary_keeps_what_held_before_the_change() -> None:
     before = "We decided to launch the beta on March 3."
     output = compact(
@@ -179,10 +232,56 @@ async def test_a_conversation_that_changes_its_mind_ends_with_the_new_decision(d
             )
         await mem.append_turn(token, turn("Two more friends are coming, make it 6 people.", "OK."))
         await mem.append_turn(token, turn("不对，改成 MySQL 吧。", "好，MySQL。"))
+        await mem.append_turn(
+            token, turn("Please book the cabin for 3 nights from Friday.", "Let me check.")
+        )
+        await mem.append_turn(token, turn("Any luck?", "That one won't work for those dates."))
+        await mem.append_turn(
+            token, turn("Can you try 2 nights?", "I was able to book the cabin for 2 nights.")
+        )
         for i in range(4):
             await mem.append_turn(token, turn(f"What else? ({i})", f"Nothing else ({i})."))
         state = await mem.load(token)
     assert state.pinned_decisions == [
         "Two more friends are coming, make it 6 people.",
         "不对，改成 MySQL 吧。",
+        "I was able to book the cabin for 2 nights.",
     ]
+
+
+def _sgd_turn(speaker: str, text: str, **slots: list[str]) -> dict[str, object]:
+    state = {"slot_values": slots} if speaker == "USER" else None
+    frame: dict[str, object] = {"service": "Restaurants_1"}
+    if state is not None:
+        frame["state"] = state
+    return {"speaker": speaker, "utterance": text, "frames": [frame]}
+
+
+def test_sgd_dialogue_states_give_each_changed_value_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The held-out SGD dialogues: a value said in a second form is the same value; a
+    value that shares no form with the last is a change; a count keeps its unit's kind."""
+    said = [
+        _sgd_turn(
+            "USER", "A table for 2 at half past 6, please.", party_size=["2"], time=["half past 6"]
+        ),
+        _sgd_turn("SYSTEM", "Confirm: 2 people at 6:30 pm?"),
+        _sgd_turn("USER", "Yes.", party_size=["2"], time=["6:30 pm", "half past 6"]),
+        _sgd_turn("SYSTEM", "Sorry, 6:30 pm is full. 7 pm?"),
+        _sgd_turn("USER", "Make it 7 pm for 3 people.", party_size=["3"], time=["7 pm"]),
+        _sgd_turn("SYSTEM", "Booked: 3 people at 7 pm."),
+    ]
+    (tmp_path / "train").mkdir()
+    monkeypatch.setenv(dialogues.SGD_ENV, str(tmp_path))
+    assert dialogues.load("sgd", "train")[0] is None  # a copy without its files: said so
+    for number in range(1, dialogues.SGD_FILES + 1):
+        rows = [{"dialogue_id": "1_00000", "turns": said}] if number == 1 else []
+        (tmp_path / "train" / f"dialogues_{number:03d}.json").write_text(json.dumps(rows))
+    (dialogue,), _ = dialogues.load("sgd", "train")
+    assert dialogue.changes == (
+        dialogues.Change("Restaurants_1-people", "2", "3"),
+        dialogues.Change("Restaurants_1-time", "half past 6", "7 pm"),
+    )
+    assert public_changes(dialogue) == list(dialogue.changes)
+    assert dialogue.turns[-1] == ("Make it 7 pm for 3 people.", "Booked: 3 people at 7 pm.")

@@ -1,6 +1,6 @@
-"""The decision and small-talk rules' word lists are data (``memory/compaction/analysis/*.toml``):
-each file parses, and every list in it is one its module reads — a list no rule reads would
-be words that silently decide nothing."""
+"""The decision, small-talk and change rules' word lists are data
+(``memory/compaction/analysis/*.toml``): each file parses, and every list in it is one its
+module reads — a list no rule reads would be words that silently decide nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from memory.compaction.analysis.wordlists import WordLists
 
 ANALYSIS = Path(__file__).resolve().parents[2] / "memory" / "compaction" / "analysis"
 LOADED = re.compile(r"""(\w+) = WordLists\(["'](\w+)["']\)""")
-READ = re.compile(r"""(\w+)\.(?:either|words|characters)\(["'](\w+)["']\)""")
+READ = re.compile(r"""(\w+)\.(?:either|words|characters|phrases|table)\(["'](\w+)["']\)""")
+FILES = ["decisions_en", "decisions_zh", "smalltalk_en", "smalltalk_zh", "change_words"]
 
 
 def lists_read() -> dict[str, set[str]]:
@@ -32,11 +33,11 @@ def lists_read() -> dict[str, set[str]]:
 
 def test_the_rules_have_their_word_lists_as_data() -> None:
     names = {f.stem for f in ANALYSIS.glob("*.toml")}
-    assert names == {"decisions_en", "decisions_zh", "smalltalk_en", "smalltalk_zh"}
+    assert names == set(FILES)
     assert set(lists_read()) == names
 
 
-@pytest.mark.parametrize("name", ["decisions_en", "decisions_zh", "smalltalk_en", "smalltalk_zh"])
+@pytest.mark.parametrize("name", FILES)
 def test_every_list_is_read_by_its_rules(name: str) -> None:
     lists = tomllib.loads((ANALYSIS / f"{name}.toml").read_text(encoding="utf-8"))
     read = lists_read()[name]
@@ -47,3 +48,5 @@ def test_every_list_is_read_by_its_rules(name: str) -> None:
 def test_a_missing_list_is_named() -> None:
     with pytest.raises(KeyError, match=r"decisions_en\.toml has no list 'nope'"):
         WordLists("decisions_en").either("nope")
+    with pytest.raises(KeyError, match=r"change_words\.toml has no table 'en_failure'"):
+        WordLists("change_words").table("en_failure")  # a list, not a table

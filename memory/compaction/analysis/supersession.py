@@ -37,10 +37,17 @@ The rules, in order of the evidence they need, each conservative:
 3. **Reversal**: a reversed sentence that shares a subject word or a value with the
    earlier decision and adds no date, time or number of its own ("We're not using AWS
    after all"; "we won't deploy on Fridays" drops nothing about AWS).
-4. **Failed booking**: replaces the newest decision when it is a booking request of the
+4. **Failed booking**: replaces the newest booking request among the decisions of the
    last two turns ("book a table for 8 at 15:45" → "That time is all booked up"); the
    failure's own dates, times and numbers, if any, must be the request's, and it names no
    other thing booked ("no taxi" does not answer "book a room").
+5. **Booking made with another value**: a booking made ("I have a reservation for you at
+   15:30 for 5") replaces the newest booking request of the last three turns when it is
+   tied to it (a subject word or a value shared: "for 5"), names nothing else ("the
+   hotel" after "a table"; "reservation" is any booking), and exactly one of its time,
+   date, number of people or length of stay is another ("a table for 5 people at
+   16:30"): the request failed and was retried, often asked as a question ("How about
+   15:30?") that rule 2 leaves alone. Two differing is another booking.
 
 Never from a question, a hedge, or a sentence that adds a decision. A correction or
 reversal that replaces something is a decision itself (the caller pins it); a failed
@@ -79,6 +86,12 @@ and its confirmation): not one from an earlier exchange."""
 FAILURE_MESSAGES = 4
 """A failed booking answers a request of the last two turns (the assistant may first ask
 for the day or the number of people)."""
+RETRY_MESSAGES = 6
+"""A booking made answers a request of the last three turns: the request, its failure, the
+retry asked, and maybe one more question between."""
+RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
+"""What a failed booking is retried with: another time, day, party size or length of stay
+(another name or place is another booking)."""
 
 
 # --- phrases -------------------------------------------------------------------------
@@ -112,6 +125,7 @@ _EN = {
     "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
     "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
+    "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -123,6 +137,8 @@ _ZH = {
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
 }
+_RELATIVE = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
+"""Days said relative to now ("today", "明天"): the same day as a weekday or date may be."""
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
 _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
@@ -491,7 +507,7 @@ def _said_english(sentence: str) -> Said:
     )
     tokens = set(re.findall(r"[a-z]+", s))
     booking: Literal["request", "done"] | None = None
-    if tokens & cw.EN_BOOKING_DONE:
+    if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
         booking = "done"
     elif tokens & cw.EN_BOOKING_REQUEST:
         booking = "request"
@@ -628,20 +644,55 @@ def _best(scores: Sequence[int]) -> tuple[int, ...]:
     return (max(i for i, s in enumerate(scores) if s == top),)
 
 
+def _newest_request(earlier: Sequence[Said], ages: Sequence[int | None], window: int) -> int | None:
+    """The newest booking request among the decisions said in the last ``window`` messages."""
+    for i in range(len(earlier) - 1, -1, -1):
+        age = ages[i]
+        if age is None or age > window:
+            return None
+        if earlier[i].booking == "request":
+            return i
+    return None
+
+
+def _fits(new: Said, request: Said) -> bool:
+    """What ``new`` names as booked the request names too ("no taxi" does not answer "book a
+    room"); a table or a room may answer a request that names neither."""
+    named, asked = new.subject & cw.EN_BOOKED_KINDS, request.subject & cw.EN_BOOKED_KINDS
+    return named <= asked if asked else named <= cw.EN_BOOKED_PLACES
+
+
 def _failed_request(
     new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
 ) -> tuple[int, ...]:
-    """Rule 4: the newest decision, when it is a booking request said in the message
-    before (or the same) and the failure can mean it: it names nothing the request does
-    not ("no taxi" does not answer "book a room")."""
-    newest, age = earlier[-1], ages[-1]
-    if age is None or age > FAILURE_MESSAGES:
+    """Rule 4: the newest booking request of the last two turns, when the failure can mean
+    it: no detail of its own and nothing else booked."""
+    i = _newest_request(earlier, ages, FAILURE_MESSAGES)
+    if i is None or not _adds_no_detail(new, earlier[i]) or not _fits(new, earlier[i]):
         return ()
-    if newest.booking != "request" or not _adds_no_detail(new, newest):
+    return (i,)
+
+
+def _retried_request(
+    new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
+) -> tuple[int, ...]:
+    """Rule 5: the newest booking request of the last three turns, when ``new`` is a booking
+    made tied to it, naming nothing else, and exactly one of its ``RETRIED_KINDS`` is another
+    value ("today" and "Tuesday" may be one day: not another)."""
+    if new.booking != "done":
         return ()
-    named, asked = new.subject & cw.EN_BOOKED_KINDS, newest.subject & cw.EN_BOOKED_KINDS
-    fits = named <= asked if asked else named <= cw.EN_BOOKED_PLACES
-    return (len(earlier) - 1,) if fits else ()
+    i = _newest_request(earlier, ages, RETRY_MESSAGES)
+    if i is None or not _fits(new, earlier[i]) or not _tied(new, earlier[i]):
+        return ()
+    old = earlier[i]
+    if not new.subject <= old.subject | cw.EN_BOOKING_NOUNS:
+        return ()  # "the hotel" is not "a table"
+    other = [
+        k
+        for k in RETRIED_KINDS & new.values.keys() & old.values.keys()
+        if not new.values[k] & old.values[k] and not (new.values[k] | old.values[k]) & _RELATIVE
+    ]
+    return (i,) if len(other) == 1 else ()
 
 
 def _about(new: Said, old: Said) -> bool:
@@ -708,6 +759,9 @@ def replacement(
     elif new.change == "failure":
         found = _failed_request(new, olds, ages)
         return Replacement(found, "failed booking", decided) if found else Replacement(pin=decided)
+    if retried := set(_retried_request(new, olds, ages)) - gone:
+        gone |= retried
+        reason = reason or "booking made with another value"
     if decided:
         same = {i for i in recent if _new_value(new, olds[i])}
         if same - gone:

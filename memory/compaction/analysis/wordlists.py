@@ -6,13 +6,16 @@ it, read once when the module is imported (never inside a graph node: ``langgrap
 dev`` checks nodes for blocking calls). Each list is either a set of words
 (``words``) or the alternatives of one pattern, tried in the file's order
 (``either``; an alternative is a regular expression, mostly a plain word or phrase),
-written as an array or as a text of words whitespace apart.
+written as an array or as a text of words whitespace apart; ``change_words`` also reads
+phrase lists kept in order (``phrases``) and tables of a word and what it stands for
+(``table``).
 """
 
 from __future__ import annotations
 
 import tomllib
 from importlib import resources
+from typing import Any
 
 _PACKAGE = "memory.compaction.analysis"
 """Where the data files are: beside the rule modules."""
@@ -23,7 +26,7 @@ class WordLists:
 
     def __init__(self, name: str) -> None:
         text = resources.files(_PACKAGE).joinpath(f"{name}.toml").read_text(encoding="utf-8")
-        self._lists: dict[str, str | list[str]] = tomllib.loads(text)
+        self._lists: dict[str, Any] = tomllib.loads(text)
         self.name = name
 
     def _list(self, key: str) -> list[str]:
@@ -45,3 +48,14 @@ class WordLists:
     def words(self, key: str) -> frozenset[str]:
         """The list as a set of words."""
         return frozenset(self._list(key))
+
+    def phrases(self, key: str) -> tuple[str, ...]:
+        """The list as it is written, in its order."""
+        return tuple(self._list(key))
+
+    def table(self, key: str) -> dict[str, Any]:
+        """A table (``[key]``): each word and what it stands for, in the file's order."""
+        found = self._lists.get(key)
+        if not isinstance(found, dict):
+            raise KeyError(f"{self.name}.toml has no table {key!r}")
+        return dict(found)
