@@ -8,13 +8,15 @@ when an environment variable names the project's repository (a checkout, a folde
 its files, or a bare git repository, read with ``git show``), and says so when none does.
 
 Each corpus has up to three parts (``SPLITS``), each fixed in a commit **before anything
-of it was replayed**:
+of it was replayed**; a part may be several ranges of dialogues (``Part``):
 
 - ``tune``: the rules may be tuned on it (fixed with the first rules, commit c25a2bf);
-- ``seen``: the first held-out part (c25a2bf). Its first run (0480603) missed the goal,
-  and the rounds after it were measured on it, so it is no longer held out: tuning data now;
-- ``heldout``: the second held-out part, dialogues no run had replayed, fixed before the
-  third round of tuning (issue 30). The bench reports this part; it is never tuned on.
+- ``seen``: the held-out parts whose first run is recorded and that were then measured on
+  or tuned beside, so no longer held out: tuning data now. The first held-out part
+  (c25a2bf; first run 0480603) and the second (ee59dd5; first run 8638b06);
+- ``heldout``: the third held-out part, dialogues no run had replayed, fixed before the
+  fourth round of tuning (issue 30, the structural gate). The bench reports this part; it
+  is never tuned on.
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
   long multi-session chats between two people. Tuning: the five that hold a sentence
@@ -24,19 +26,19 @@ of it was replayed**:
 - DailyDialog (``ijcnlp_dailydialog`` files, as in
   ``Ls-Dai/Deep-Reinforcement-Learning-for-Dialogue-Generation-in-PyTorch``' ``data/``;
   English, CC BY-NC-SA 4.0): tuning the validation split's dialogues 0–199, seen the test
-  split's 0–199, held out the test split's 200–399 (file order), chained 50 to a
-  conversation.
+  split's 0–199 and 200–399, held out the test split's 400–599 (file order), chained 50 to
+  a conversation.
 - Topical-Chat (``alexa/Topical-Chat``, ``conversations/*.json``; English, CDLA-Sharing
   1.0): two crowd workers chatting about a topic they read up on. Tuning
-  ``valid_freq.json``'s conversations 0–99, held out ``test_freq.json``'s 0–99 (file
-  order), chained 25 to a conversation; nothing seen.
+  ``valid_freq.json``'s conversations 0–99, seen ``test_freq.json``'s 0–99, held out
+  ``test_rare.json``'s 0–99 (file order), chained 25 to a conversation.
 - CPED (``scutcyr/CPED``, ``data/CPED/*_split.csv``; Chinese TV-series dialogues, for
   research): tuning ``valid_split.csv``'s dialogues 0–399, seen ``test_split.csv``'s
-  0–399, held out ``test_split.csv``'s 400–799 (file order), chained 100 to a
-  conversation.
+  0–399 and 400–799, held out ``test_split.csv``'s 800–1199 (file order), chained 100 to
+  a conversation.
 - KdConv (``thu-coai/KdConv``, ``data/{film,music,travel}/*.json``; Chinese, Apache-2.0):
-  tuning ``dev.json``'s dialogues 0–39, seen ``test.json``'s 0–39, held out
-  ``test.json``'s 40–79, of each domain; one conversation per domain.
+  tuning ``dev.json``'s dialogues 0–39, seen ``test.json``'s 0–39 and 40–79, held out
+  ``test.json``'s 80–119, of each domain; one conversation per domain and range.
 
 ``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
 first 200 / 100 / 400 / 40, block by block — for more to tune on; it never reaches a test file.
@@ -74,29 +76,32 @@ TOPICALCHAT_ENV = BenchSettings.env_name("topicalchat")
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
 """The LoCoMo chats contract §5 and issue 30 quote sentences from: tuning, never reported."""
-DAILYDIALOG_FILES = {
-    "tune": ("data/validation/dialogues_validation.txt", 0),
-    "seen": ("data/test/dialogues_test.txt", 0),
-    "heldout": ("data/test/dialogues_test.txt", 200),
+Part = tuple[tuple[str, int], ...]
+"""A part of a corpus: (file, first dialogue in file order) ranges, each of the corpus's
+dialogue count."""
+DAILYDIALOG_FILES: dict[Split, Part] = {
+    "tune": (("data/validation/dialogues_validation.txt", 0),),
+    "seen": (("data/test/dialogues_test.txt", 0), ("data/test/dialogues_test.txt", 200)),
+    "heldout": (("data/test/dialogues_test.txt", 400),),
 }
-"""Each part's file and its first dialogue (file order)."""
 DAILYDIALOG_DIALOGUES, DAILYDIALOG_PER_CHAIN = 200, 50
-TOPICALCHAT_FILES = {
-    "tune": ("conversations/valid_freq.json", 0),
-    "heldout": ("conversations/test_freq.json", 0),
+TOPICALCHAT_FILES: dict[Split, Part] = {
+    "tune": (("conversations/valid_freq.json", 0),),
+    "seen": (("conversations/test_freq.json", 0),),
+    "heldout": (("conversations/test_rare.json", 0),),
 }
 TOPICALCHAT_DIALOGUES, TOPICALCHAT_PER_CHAIN = 100, 25
-CPED_FILES = {
-    "tune": ("data/CPED/valid_split.csv", 0),
-    "seen": ("data/CPED/test_split.csv", 0),
-    "heldout": ("data/CPED/test_split.csv", 400),
+CPED_FILES: dict[Split, Part] = {
+    "tune": (("data/CPED/valid_split.csv", 0),),
+    "seen": (("data/CPED/test_split.csv", 0), ("data/CPED/test_split.csv", 400)),
+    "heldout": (("data/CPED/test_split.csv", 800),),
 }
 CPED_DIALOGUES, CPED_PER_CHAIN = 400, 100
 KDCONV_DOMAINS = ("film", "music", "travel")
-KDCONV_FILES = {
-    "tune": ("data/{domain}/dev.json", 0),
-    "seen": ("data/{domain}/test.json", 0),
-    "heldout": ("data/{domain}/test.json", 40),
+KDCONV_FILES: dict[Split, Part] = {
+    "tune": (("data/{domain}/dev.json", 0),),
+    "seen": (("data/{domain}/test.json", 0), ("data/{domain}/test.json", 40)),
+    "heldout": (("data/{domain}/test.json", 80),),
 }
 KDCONV_PER_DOMAIN = 40
 
@@ -188,54 +193,55 @@ def detokenize(text: str) -> str:
 
 
 def dailydialog(source: Path, split: Split, block: int = 0) -> list[Chat]:
-    inside, start = DAILYDIALOG_FILES[split]
-    lines = _read(source, inside).decode("utf-8").splitlines()
     dialogues = []
-    first = start + block * DAILYDIALOG_DIALOGUES
-    for line in lines[first : first + DAILYDIALOG_DIALOGUES]:
-        said = [detokenize(u) for u in line.split("__eou__")]
-        dialogues.append(alternate([(str(i % 2), u) for i, u in enumerate(said)]))
+    for inside, start in DAILYDIALOG_FILES[split]:
+        lines = _read(source, inside).decode("utf-8").splitlines()
+        first = start + block * DAILYDIALOG_DIALOGUES
+        for line in lines[first : first + DAILYDIALOG_DIALOGUES]:
+            said = [detokenize(u) for u in line.split("__eou__")]
+            dialogues.append(alternate([(str(i % 2), u) for i, u in enumerate(said)]))
     return _chains("dailydialog", "en", dialogues, DAILYDIALOG_PER_CHAIN)
 
 
 def topicalchat(source: Path, split: Split, block: int = 0) -> list[Chat]:
-    if split not in TOPICALCHAT_FILES:
-        return []
-    inside, start = TOPICALCHAT_FILES[split]
-    data = json.loads(_read(source, inside))
-    first = start + block * TOPICALCHAT_DIALOGUES
-    dialogues = [
-        alternate([(m["agent"], m["message"]) for m in conversation["content"]])
-        for conversation in list(data.values())[first : first + TOPICALCHAT_DIALOGUES]
-    ]
+    dialogues = []
+    for inside, start in TOPICALCHAT_FILES[split]:
+        data = json.loads(_read(source, inside))
+        first = start + block * TOPICALCHAT_DIALOGUES
+        dialogues += [
+            alternate([(m["agent"], m["message"]) for m in conversation["content"]])
+            for conversation in list(data.values())[first : first + TOPICALCHAT_DIALOGUES]
+        ]
     return _chains("topicalchat", "en", dialogues, TOPICALCHAT_PER_CHAIN)
 
 
 def cped(source: Path, split: Split, block: int = 0) -> list[Chat]:
-    inside, start = CPED_FILES[split]
-    text = _read(source, inside).decode("utf-8-sig")
-    dialogues: dict[str, list[tuple[str, str]]] = {}
-    first = start + block * CPED_DIALOGUES
-    last = first + CPED_DIALOGUES
-    for row in csv.DictReader(io.StringIO(text)):
-        if len(dialogues) == last and row["Dialogue_ID"] not in dialogues:
-            break
-        dialogues.setdefault(row["Dialogue_ID"], []).append((row["Speaker"], row["Utterance"]))
-    turns = [alternate(lines) for lines in list(dialogues.values())[first:]]
+    turns: list[Turns] = []
+    for inside, start in CPED_FILES[split]:
+        text = _read(source, inside).decode("utf-8-sig")
+        dialogues: dict[str, list[tuple[str, str]]] = {}
+        first = start + block * CPED_DIALOGUES
+        last = first + CPED_DIALOGUES
+        for row in csv.DictReader(io.StringIO(text)):
+            if len(dialogues) == last and row["Dialogue_ID"] not in dialogues:
+                break
+            said = (row["Speaker"], row["Utterance"])
+            dialogues.setdefault(row["Dialogue_ID"], []).append(said)
+        turns += [alternate(lines) for lines in list(dialogues.values())[first:]]
     return _chains("cped", "zh", turns, CPED_PER_CHAIN)
 
 
 def kdconv(source: Path, split: Split, block: int = 0) -> list[Chat]:
     out = []
-    inside, start = KDCONV_FILES[split]
-    first = start + block * KDCONV_PER_DOMAIN
-    for domain in KDCONV_DOMAINS:
-        data = json.loads(_read(source, inside.format(domain=domain)))
-        turns: Turns = []
-        for dialogue in data[first : first + KDCONV_PER_DOMAIN]:
-            said = [m["message"] for m in dialogue["messages"]]
-            turns += alternate([(str(i % 2), u) for i, u in enumerate(said)])
-        out.append(Chat(f"kdconv-{domain}", "zh", turns))
+    for inside, start in KDCONV_FILES[split]:
+        first = start + block * KDCONV_PER_DOMAIN
+        for domain in KDCONV_DOMAINS:
+            data = json.loads(_read(source, inside.format(domain=domain)))
+            turns: Turns = []
+            for dialogue in data[first : first + KDCONV_PER_DOMAIN]:
+                said = [m["message"] for m in dialogue["messages"]]
+                turns += alternate([(str(i % 2), u) for i, u in enumerate(said)])
+            out.append(Chat(f"kdconv-{domain}-{first}", "zh", turns))
     return out
 
 

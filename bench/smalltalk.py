@@ -1,6 +1,6 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part of public casual chats (``bench/chitchat.py``: DailyDialog and
+Replays the held-out part (the third) of public casual chats (``bench/chitchat.py``: DailyDialog and
 Topical-Chat in English, CPED and KdConv in Chinese; LoCoMo has no held-out part left)
 through ``open_memory`` with the extractive compactor and reads the pins against labels
 made by hand (``tests/memory/data/smalltalk/``: a hash of each pin, so no corpus text is in

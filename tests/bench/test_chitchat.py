@@ -16,24 +16,26 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     said = "Let ’ s meet at the café at 5 . __eou__ I ’ ll be there , Tom ! __eou__"
-    for inside in {inside for inside, _ in chitchat.DAILYDIALOG_FILES.values()}:
+    files = {inside for part in chitchat.DAILYDIALOG_FILES.values() for inside, _ in part}
+    for inside in files:
         path = tmp_path / inside
         path.parent.mkdir(parents=True)
-        path.write_text("".join(f"{i} : {said}\n" for i in range(400)), encoding="utf-8")
+        path.write_text("".join(f"{i} : {said}\n" for i in range(600)), encoding="utf-8")
     monkeypatch.setenv(chitchat.DAILYDIALOG_ENV, str(tmp_path))
-    for split, first in (("tune", 0), ("seen", 0), ("heldout", 200)):
+    for split, firsts in (("tune", [0]), ("seen", [0, 200]), ("heldout", [400])):
         chats, _ = chitchat.load("dailydialog", split)
-        assert chats[0].turns[0] == (
-            f"{first}: Let’s meet at the café at 5.",
-            "I’ll be there, Tom!",
-        )
-        assert len(chats) == 4 and len(chats[-1].turns) == 50  # 200 dialogues, 50 a chat
+        # 200 dialogues a range, 50 a chat: the seen part is both earlier held-out parts
+        assert [c.turns[0][0] for c in chats[::4]] == [
+            f"{first}: Let’s meet at the café at 5." for first in firsts
+        ]
+        assert chats[0].turns[0][1] == "I’ll be there, Tom!"
+        assert len(chats) == 4 * len(firsts) and len(chats[-1].turns) == 50
 
 
-def test_topicalchat_is_read_by_agent_and_has_no_seen_part(
+def test_topicalchat_is_read_by_agent_and_holds_out_test_rare(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for split, (inside, _) in chitchat.TOPICALCHAT_FILES.items():
+    for split, ((inside, _),) in chitchat.TOPICALCHAT_FILES.items():
         path = tmp_path / inside
         path.parent.mkdir(parents=True, exist_ok=True)
         said = [("agent_1", f"{split} hi"), ("agent_1", "there"), ("agent_2", "hello")]
@@ -42,18 +44,20 @@ def test_topicalchat_is_read_by_agent_and_has_no_seen_part(
     monkeypatch.setenv(chitchat.TOPICALCHAT_ENV, str(tmp_path))
     heldout, _ = chitchat.load("topicalchat", "heldout")
     assert heldout[0].turns == [("heldout hi there", "hello")] and heldout[0].language == "en"
-    assert chitchat.load("topicalchat", "seen") == ([], "topicalchat has no seen part")
+    seen, _ = chitchat.load("topicalchat", "seen")  # the second held-out part: test_freq
+    assert seen[0].turns == [("seen hi there", "hello")]
+    assert chitchat.TOPICALCHAT_FILES["heldout"] == (("conversations/test_rare.json", 0),)
 
 
 def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for inside in {inside for inside, _ in chitchat.CPED_FILES.values()}:
+    for inside in {inside for part in chitchat.CPED_FILES.values() for inside, _ in part}:
         path = tmp_path / inside
         path.parent.mkdir(parents=True, exist_ok=True)
         tag = Path(inside).stem[0]  # v(alid) or t(est)
         rows = ["TV_ID,Dialogue_ID,Speaker,Utterance"]
-        for d in range(800):
+        for d in range(1200):
             rows += [
                 f"1,{tag}{d},甲,{tag}{d}周五见",
                 f"1,{tag}{d},甲,别迟到",
@@ -66,9 +70,10 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     heldout, _ = chitchat.load("cped", "heldout")
     assert tune[0].turns[0] == ("v0周五见别迟到", "好的") and tune[0].language == "zh"
     assert seen[0].turns[0] == ("t0周五见别迟到", "好的")
-    assert heldout[0].turns[0] == ("t400周五见别迟到", "好的")
-    assert heldout[-1].turns[-1] == ("t799周五见别迟到", "好的")
-    assert len(heldout) == 4  # dialogues 400-799, 100 a chat
+    assert seen[4].turns[0] == ("t400周五见别迟到", "好的") and len(seen) == 8
+    assert heldout[0].turns[0] == ("t800周五见别迟到", "好的")
+    assert heldout[-1].turns[-1] == ("t1199周五见别迟到", "好的")
+    assert len(heldout) == 4  # dialogues 800-1199, 100 a chat
 
 
 def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
@@ -99,19 +104,21 @@ def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
 
 def test_kdconv_reads_each_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for domain in chitchat.KDCONV_DOMAINS:
-        for inside, _ in chitchat.KDCONV_FILES.values():
+        for inside in {inside for part in chitchat.KDCONV_FILES.values() for inside, _ in part}:
             path = tmp_path / inside.format(domain=domain)
             path.parent.mkdir(parents=True, exist_ok=True)
             dialogues = [
-                {"messages": [{"message": f"{domain}{n}"}, {"message": "嗯"}]} for n in range(80)
+                {"messages": [{"message": f"{domain}{n}"}, {"message": "嗯"}]} for n in range(150)
             ]
             path.write_text(json.dumps(dialogues), encoding="utf-8")
     monkeypatch.setenv(chitchat.KDCONV_ENV, str(tmp_path))
     seen, _ = chitchat.load("kdconv", "seen")
     heldout, _ = chitchat.load("kdconv", "heldout")
-    assert [c.turns[0] for c in seen] == [(f"{d}0", "嗯") for d in chitchat.KDCONV_DOMAINS]
-    assert [c.turns[0] for c in heldout] == [(f"{d}40", "嗯") for d in chitchat.KDCONV_DOMAINS]
-    assert [len(c.turns) for c in heldout] == [40, 40, 40]  # dialogues 40-79 of each domain
+    domains = chitchat.KDCONV_DOMAINS
+    assert [c.turns[0] for c in seen] == [(f"{d}{n}", "嗯") for n in (0, 40) for d in domains]
+    assert [c.turns[0] for c in heldout] == [(f"{d}80", "嗯") for d in domains]
+    assert [len(c.turns) for c in heldout] == [40, 40, 40]  # dialogues 80-119 of each domain
+    assert len({c.id for c in seen}) == 6  # one conversation per domain and range
 
 
 def test_a_missing_copy_is_said_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
