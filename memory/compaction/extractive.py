@@ -105,8 +105,10 @@ def fold_pins(
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
     Small talk (``decisions.is_small_talk``) is passed over: neither a pin nor a change of
-    one. Each other sentence is weighed against the decisions held so far (the previous
-    pins, then this fold's): one that restates a decision is not pinned again; one that
+    one — except a failed booking, which a service says in a stance's form ("It looks like
+    all the options are booked") and which drops the request it answers. Each other
+    sentence is weighed against the decisions held so far (the previous pins, then this
+    fold's): one that restates a decision is not pinned again; one that
     replaces a decision (``supersession.replacement``) takes its place — a previous pin
     goes to the replaced list, one of this fold is dropped, so only the later is pinned.
     How many messages ago each decision was said goes with it (the last previous pin:
@@ -119,8 +121,9 @@ def fold_pins(
     replaced: list[str] = []
     for index, message in enumerate(folded):
         for sentence, decided in marked_sentences(message.text):
-            if not decided and is_small_talk(sentence):
-                continue  # never a pin, nor a change of one
+            if not decided and is_small_talk(sentence) and said(sentence).change != "failure":
+                continue  # never a pin, nor a change of one — a failed booking said with
+                # a stance's words ("It looks like all the options are booked") still drops it
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue

@@ -16,6 +16,7 @@ from memory.compaction import CompactionRequest
 from memory.compaction.analysis import decisions, smalltalk
 from memory.compaction.analysis.words import content_words
 from memory.compaction.extractive import ExtractiveCompactor, new_pins
+from memory.models import ThreadState
 
 from .helpers import LIMITS, new_token, turn
 
@@ -116,6 +117,17 @@ def test_a_told_life_event_reaches_the_summary(language: str) -> None:
         assert len(kept) >= STORY_WORDS_KEPT * len(words), (row.text, out.summary)
 
 
+async def folded(db_url: str, chat: list[tuple[str, str]]) -> ThreadState:
+    """The memory after a chat, every turn of it folded out of the window."""
+    token = new_token()
+    async with open_memory(db_url, compactor=ExtractiveCompactor(LIMITS)) as mem:
+        for user, assistant in chat:
+            await mem.append_turn(token, turn(user, assistant))
+        for i in range(LIMITS.recent_turns):
+            await mem.append_turn(token, turn(f"Anything else? ({i})", f"No ({i})."))
+        return await mem.load(token)
+
+
 CASUAL_CHAT = [
     # people chatting, in the kinds the casual corpora are full of (issue 30 item 3): none
     # of it is a pin, whoever says it; the two decisions among it are
@@ -141,13 +153,7 @@ async def test_a_casual_conversation_folded_pins_its_decisions_and_no_small_talk
     """Through the service: every turn folded, the pins are the two decisions said among
     the chatter — not a compliment, a cheer, an opinion or a told fact (those reach the
     summary)."""
-    token = new_token()
-    async with open_memory(db_url, compactor=ExtractiveCompactor(LIMITS)) as mem:
-        for user, assistant in CASUAL_CHAT:
-            await mem.append_turn(token, turn(user, assistant))
-        for i in range(LIMITS.recent_turns):
-            await mem.append_turn(token, turn(f"Anything else? ({i})", f"No ({i})."))
-        state = await mem.load(token)
+    state = await folded(db_url, CASUAL_CHAT)
     assert state.pinned_decisions == CHAT_DECISIONS
     assert "museum" in state.summary and "威尼斯" in state.summary
 
@@ -170,3 +176,46 @@ async def test_small_talk_with_a_change_s_words_replaces_no_decision(db_url: str
         "Let's book the table at Marco's for 4 people.",
         "我们决定先只用 PostgreSQL。",
     ]
+
+
+STANCE_CHAT = [
+    # opinions, wishes, guesses and social imperatives said with a decision's words (issue
+    # 30 item 3): the form says nothing is decided; the two decisions among them are pinned
+    ("It seems unfair that the league changed the draft rules again.", "I hope they go back."),
+    ("I figure the coach must understand the new rules by now.", "Nike must pay a fortune."),
+    ("I'm glad the old rule is no longer in force.", "We're sure they'll keep it that way."),
+    ("We'll meet at the station café at 6 pm on Friday.", "Great, see you there."),
+    ("You need to make sure you arrive early and smile.", "Don't get me wrong, I will."),
+    ("别跟我扯淡，不要为难我了。", "你们真的不用迁就我，别误会我们只是普通朋友。"),
+    ("我觉得他们肯定会选那个方案。", "希望明天别下雨。"),
+    ("我们决定改用 MySQL 作为数据库。", "好的。"),
+]
+STANCE_DECISIONS = [
+    "We'll meet at the station café at 6 pm on Friday.",
+    "我们决定改用 MySQL 作为数据库。",
+]
+
+
+async def test_opinions_guesses_and_social_imperatives_folded_leave_no_pin(db_url: str) -> None:
+    """A casual chat of views ("It seems unfair…", "I hope…", "我觉得…"), guesses about
+    someone else ("…must pay a fortune"), feelings about a rule ("I'm glad the old rule is
+    no longer in force") and quarrels ("别跟我扯淡", "不要为难我了") folded: the pins are
+    exactly the two decisions said among them, in their order."""
+    state = await folded(db_url, STANCE_CHAT)
+    assert state.pinned_decisions == STANCE_DECISIONS
+
+
+@pytest.mark.parametrize(
+    ("stance", "decision"),
+    [
+        ("I hope we book the Lisbon flight for May 3.", "We'll book the Lisbon flight for May 3."),
+        ("I'm sure we'll go with PostgreSQL.", "We're going with PostgreSQL."),
+        ("Stripe must pay a lot for that.", "From now on, payments must go through Stripe."),
+        ("我觉得周会应该定在周二。", "周会定在周二上午十点。"),
+        ("你们不用迁就我。", "我们改用 MySQL 吧。"),
+    ],
+)
+def test_a_stance_s_form_is_no_pin_and_the_decision_s_form_is(stance: str, decision: str) -> None:
+    """The same object, said as a view or guess and as a decision: only the decision pins."""
+    assert new_pins([message("user", stance)], []) == []
+    assert new_pins([message("user", decision)], []) == [decision]

@@ -16,7 +16,15 @@ from memory.compaction.analysis.wordlists import WordLists
 ANALYSIS = Path(__file__).resolve().parents[2] / "memory" / "compaction" / "analysis"
 LOADED = re.compile(r"""(\w+) = WordLists\(["'](\w+)["']\)""")
 READ = re.compile(r"""(\w+)\.(?:either|words|characters|phrases|table)\(["'](\w+)["']\)""")
-FILES = ["decisions_en", "decisions_zh", "smalltalk_en", "smalltalk_zh", "change_words"]
+FILES = [
+    "decisions_en",
+    "decisions_zh",
+    "smalltalk_en",
+    "smalltalk_zh",
+    "stance_en",
+    "stance_zh",
+    "change_words",
+]
 
 
 def lists_read() -> dict[str, set[str]]:

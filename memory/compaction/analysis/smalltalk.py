@@ -5,7 +5,8 @@ chatting say many sentences with a decision's shape and nothing to hold to: a pr
 with no object ("I won't quit on my dreams", "we'll keep pushing each other"), advice to
 the other ("you need to practice first", "don't forget to take breaks"), a compliment
 ("your fur babies must be thrilled with the bigger backyard"), a platitude, a vow said
-in a quarrel ("这次绝对不会给你放鸽子"). The decision rules (``decisions_en``,
+in a quarrel ("这次绝对不会给你放鸽子"), and anything said in a stance's form — a view, a
+wish, a guess, a social imperative (``analysis.stance``). The decision rules (``decisions_en``,
 ``decisions_zh``) ask this module first; it answers *small talk* when a sentence is one of:
 
 - **advice** to the listener — "you" (你/您) with need to / have to / should / 得 / 应该 /
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from memory.compaction.analysis import stance
 from memory.compaction.analysis.wordlists import WordLists
 from memory.compaction.analysis.words import anchors, content_words
 
@@ -132,6 +134,8 @@ def _concrete_en(text: str) -> bool:
 def english(s: str, raw: str) -> bool:
     """Whether an English sentence (``s`` normalised: lower case, contractions spelled
     out; ``raw`` as written) is small talk, whatever decision frame it has."""
+    if stance.english(s, raw):
+        return True
     if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s):
         return True
     if (m := _EN_ADVICE.search(s)) and not (
@@ -198,6 +202,8 @@ question, a saying, an assessment, a goodbye."""
 
 def chinese(text: str) -> bool:
     """Whether a Chinese sentence is small talk, whatever decision frame it has."""
+    if stance.chinese(text):
+        return True
     if _ZH_PLEASANTRY.search(text) or _ZH_PLATITUDE.search(text) or _ZH_EMPHASIS.search(text):
         return True
     if _ZH_FEELING.search(text):
