@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-exec .venv/bin/python -m pytest -n 2 --dist loadfile "$@"  # two workers, a file each: most of the suite waits on real servers
+exec .venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder "$@"  # two workers, a file (or a server-sharing folder) each, the longest first: tests/support/schedule.py

@@ -7,12 +7,14 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
 
 from tests.support.pgbouncer import PgBouncer, pgbouncer
+from tests.support.schedule import UnitScheduling, order_units
 
 PG_ENV = "AIMIND_TEST_POSTGRES_URL"
 
@@ -97,3 +99,17 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANGSMITH_TRACING", "false")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """The longest units of work first (``tests/support/schedule.py``), after any other
+    reordering."""
+    yield
+    order_units(items)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, absent under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> UnitScheduling | None:
+    """``--dist loadfile``: a file per unit, but a server-sharing folder as one."""
+    return UnitScheduling(config, log) if config.getvalue("dist") == "loadfile" else None
