@@ -209,7 +209,7 @@ async def test_opinions_guesses_and_social_imperatives_folded_leave_no_pin(db_ur
     ("stance", "decision"),
     [
         ("I hope we book the Lisbon flight for May 3.", "We'll book the Lisbon flight for May 3."),
-        ("I'm sure we'll go with PostgreSQL.", "We're going with PostgreSQL."),
+        ("I'm sure we'll use PostgreSQL for the data.", "We'll use PostgreSQL for the data."),
         ("Stripe must pay a lot for that.", "From now on, payments must go through Stripe."),
         ("我觉得周会应该定在周二。", "周会定在周二上午十点。"),
         ("你们不用迁就我。", "我们改用 MySQL 吧。"),
