@@ -13,10 +13,11 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
 - ``tune``: the rules may be tuned on it (fixed with the first rules, commit c25a2bf);
 - ``seen``: the held-out parts whose first run is recorded and that were then measured on
   or tuned beside, so no longer held out: tuning data now. The first held-out part
-  (c25a2bf; first run 0480603) and the second (ee59dd5; first run 8638b06);
-- ``heldout``: the third held-out part, dialogues no run had replayed, fixed before the
-  fourth round of tuning (issue 30, the structural gate). The bench reports this part; it
-  is never tuned on.
+  (c25a2bf; first run 0480603), the second (ee59dd5; first run 8638b06) and the third
+  (6d1d6c4; first run 8d359c8);
+- ``heldout``: the fourth held-out part, dialogues no run had replayed, fixed before the
+  fifth round of tuning (issue 30, the concrete-object gate). The bench reports this part;
+  it is never tuned on.
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
   long multi-session chats between two people. Tuning: the five that hold a sentence
@@ -26,19 +27,21 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
 - DailyDialog (``ijcnlp_dailydialog`` files, as in
   ``Ls-Dai/Deep-Reinforcement-Learning-for-Dialogue-Generation-in-PyTorch``' ``data/``;
   English, CC BY-NC-SA 4.0): tuning the validation split's dialogues 0–199, seen the test
-  split's 0–199 and 200–399, held out the test split's 400–599 (file order), chained 50 to
-  a conversation.
+  split's 0–199, 200–399 and 400–599, held out the test split's 600–799 (file order),
+  chained 50 to a conversation.
 - Topical-Chat (``alexa/Topical-Chat``, ``conversations/*.json``; English, CDLA-Sharing
   1.0): two crowd workers chatting about a topic they read up on. Tuning
-  ``valid_freq.json``'s conversations 0–99, seen ``test_freq.json``'s 0–99, held out
-  ``test_rare.json``'s 0–99 (file order), chained 25 to a conversation.
+  ``valid_freq.json``'s conversations 0–99, seen ``test_freq.json``'s 0–99 and
+  ``test_rare.json``'s 0–99, held out ``test_freq.json``'s 100–199 (file order), chained
+  25 to a conversation.
 - CPED (``scutcyr/CPED``, ``data/CPED/*_split.csv``; Chinese TV-series dialogues, for
   research): tuning ``valid_split.csv``'s dialogues 0–399, seen ``test_split.csv``'s
-  0–399 and 400–799, held out ``test_split.csv``'s 800–1199 (file order), chained 100 to
-  a conversation.
+  0–399, 400–799 and 800–1199, held out ``test_split.csv``'s 1200–1599 (file order),
+  chained 100 to a conversation.
 - KdConv (``thu-coai/KdConv``, ``data/{film,music,travel}/*.json``; Chinese, Apache-2.0):
-  tuning ``dev.json``'s dialogues 0–39, seen ``test.json``'s 0–39 and 40–79, held out
-  ``test.json``'s 80–119, of each domain; one conversation per domain and range.
+  tuning ``dev.json``'s dialogues 0–39, seen ``test.json``'s 0–39, 40–79 and 80–119, held
+  out ``test.json``'s 120–149 (the last 30), of each domain; one conversation per domain
+  and range.
 
 ``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
 first 200 / 100 / 400 / 40, block by block — for more to tune on; it never reaches a test file.
@@ -81,27 +84,39 @@ Part = tuple[tuple[str, int], ...]
 dialogue count."""
 DAILYDIALOG_FILES: dict[Split, Part] = {
     "tune": (("data/validation/dialogues_validation.txt", 0),),
-    "seen": (("data/test/dialogues_test.txt", 0), ("data/test/dialogues_test.txt", 200)),
-    "heldout": (("data/test/dialogues_test.txt", 400),),
+    "seen": (
+        ("data/test/dialogues_test.txt", 0),
+        ("data/test/dialogues_test.txt", 200),
+        ("data/test/dialogues_test.txt", 400),
+    ),
+    "heldout": (("data/test/dialogues_test.txt", 600),),
 }
 DAILYDIALOG_DIALOGUES, DAILYDIALOG_PER_CHAIN = 200, 50
 TOPICALCHAT_FILES: dict[Split, Part] = {
     "tune": (("conversations/valid_freq.json", 0),),
-    "seen": (("conversations/test_freq.json", 0),),
-    "heldout": (("conversations/test_rare.json", 0),),
+    "seen": (("conversations/test_freq.json", 0), ("conversations/test_rare.json", 0)),
+    "heldout": (("conversations/test_freq.json", 100),),
 }
 TOPICALCHAT_DIALOGUES, TOPICALCHAT_PER_CHAIN = 100, 25
 CPED_FILES: dict[Split, Part] = {
     "tune": (("data/CPED/valid_split.csv", 0),),
-    "seen": (("data/CPED/test_split.csv", 0), ("data/CPED/test_split.csv", 400)),
-    "heldout": (("data/CPED/test_split.csv", 800),),
+    "seen": (
+        ("data/CPED/test_split.csv", 0),
+        ("data/CPED/test_split.csv", 400),
+        ("data/CPED/test_split.csv", 800),
+    ),
+    "heldout": (("data/CPED/test_split.csv", 1200),),
 }
 CPED_DIALOGUES, CPED_PER_CHAIN = 400, 100
 KDCONV_DOMAINS = ("film", "music", "travel")
 KDCONV_FILES: dict[Split, Part] = {
     "tune": (("data/{domain}/dev.json", 0),),
-    "seen": (("data/{domain}/test.json", 0), ("data/{domain}/test.json", 40)),
-    "heldout": (("data/{domain}/test.json", 80),),
+    "seen": (
+        ("data/{domain}/test.json", 0),
+        ("data/{domain}/test.json", 40),
+        ("data/{domain}/test.json", 80),
+    ),
+    "heldout": (("data/{domain}/test.json", 120),),
 }
 KDCONV_PER_DOMAIN = 40
 

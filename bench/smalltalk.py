@@ -1,6 +1,6 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part (the third; the first two are tuning data now) of public casual
+Replays the held-out part (the fourth; the first three are tuning data now) of public casual
 chats (``bench/chitchat.py``: DailyDialog and Topical-Chat in English, CPED and KdConv in
 Chinese; LoCoMo has no held-out part left) through ``open_memory`` with the extractive
 compactor and reads the pins against labels made by hand (``tests/memory/data/smalltalk/``:
@@ -297,7 +297,10 @@ and knowledge are facts; a mixed pin leans to small talk), before any of it was 
 LoCoMo has no chat left unreplayed, so no second held-out part. After its first run the
 second part joined the tuning data too (`seen`, 6d1d6c4), and a third — DailyDialog test
 400–599, Topical-Chat `test_rare` 0–99, CPED test 800–1199, KdConv test 80–119 — was fixed
-in its own commit before any of it was replayed, rubric unchanged.
+in its own commit before any of it was replayed, rubric unchanged. After its first run (8d359c8) the
+third part joined the tuning data (`seen`), and a fourth — DailyDialog test 600–799,
+Topical-Chat `test_freq` 100–199, CPED test 1200–1599, KdConv test 120–149 — was fixed in
+its own commit before any of it was replayed, rubric unchanged.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on

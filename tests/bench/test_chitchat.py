@@ -20,11 +20,11 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
     for inside in files:
         path = tmp_path / inside
         path.parent.mkdir(parents=True)
-        path.write_text("".join(f"{i} : {said}\n" for i in range(600)), encoding="utf-8")
+        path.write_text("".join(f"{i} : {said}\n" for i in range(800)), encoding="utf-8")
     monkeypatch.setenv(chitchat.DAILYDIALOG_ENV, str(tmp_path))
-    for split, firsts in (("tune", [0]), ("seen", [0, 200]), ("heldout", [400])):
+    for split, firsts in (("tune", [0]), ("seen", [0, 200, 400]), ("heldout", [600])):
         chats, _ = chitchat.load("dailydialog", split)
-        # 200 dialogues a range, 50 a chat: the seen part is both earlier held-out parts
+        # 200 dialogues a range, 50 a chat: the seen part is the three earlier held-out parts
         assert [c.turns[0][0] for c in chats[::4]] == [
             f"{first}: Let’s meet at the café at 5." for first in firsts
         ]
@@ -32,21 +32,24 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
         assert len(chats) == 4 * len(firsts) and len(chats[-1].turns) == 50
 
 
-def test_topicalchat_is_read_by_agent_and_holds_out_test_rare(
+def test_topicalchat_is_read_by_agent_and_holds_out_test_freq_s_second_hundred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for split, ((inside, _),) in chitchat.TOPICALCHAT_FILES.items():
+    files = {inside for part in chitchat.TOPICALCHAT_FILES.values() for inside, _ in part}
+    for inside in files:
         path = tmp_path / inside
         path.parent.mkdir(parents=True, exist_ok=True)
-        said = [("agent_1", f"{split} hi"), ("agent_1", "there"), ("agent_2", "hello")]
-        content = [{"message": m, "agent": a} for a, m in said]
-        path.write_text(json.dumps({"t_1": {"content": content}}), encoding="utf-8")
+        conversations = {}
+        for n in range(200):
+            said = [("agent_1", f"{path.stem}{n} hi"), ("agent_1", "there"), ("agent_2", "yo")]
+            conversations[f"t_{n}"] = {"content": [{"message": m, "agent": a} for a, m in said]}
+        path.write_text(json.dumps(conversations), encoding="utf-8")
     monkeypatch.setenv(chitchat.TOPICALCHAT_ENV, str(tmp_path))
     heldout, _ = chitchat.load("topicalchat", "heldout")
-    assert heldout[0].turns == [("heldout hi there", "hello")] and heldout[0].language == "en"
-    seen, _ = chitchat.load("topicalchat", "seen")  # the second held-out part: test_freq
-    assert seen[0].turns == [("seen hi there", "hello")]
-    assert chitchat.TOPICALCHAT_FILES["heldout"] == (("conversations/test_rare.json", 0),)
+    assert heldout[0].turns[0] == ("test_freq100 hi there", "yo") and heldout[0].language == "en"
+    assert heldout[-1].turns[-1] == ("test_freq199 hi there", "yo") and len(heldout) == 4
+    seen, _ = chitchat.load("topicalchat", "seen")  # the second and third held-out parts
+    assert [c.turns[0][0] for c in seen[::4]] == ["test_freq0 hi there", "test_rare0 hi there"]
 
 
 def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
@@ -57,7 +60,7 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
         path.parent.mkdir(parents=True, exist_ok=True)
         tag = Path(inside).stem[0]  # v(alid) or t(est)
         rows = ["TV_ID,Dialogue_ID,Speaker,Utterance"]
-        for d in range(1200):
+        for d in range(1600):
             rows += [
                 f"1,{tag}{d},甲,{tag}{d}周五见",
                 f"1,{tag}{d},甲,别迟到",
@@ -70,10 +73,10 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     heldout, _ = chitchat.load("cped", "heldout")
     assert tune[0].turns[0] == ("v0周五见别迟到", "好的") and tune[0].language == "zh"
     assert seen[0].turns[0] == ("t0周五见别迟到", "好的")
-    assert seen[4].turns[0] == ("t400周五见别迟到", "好的") and len(seen) == 8
-    assert heldout[0].turns[0] == ("t800周五见别迟到", "好的")
-    assert heldout[-1].turns[-1] == ("t1199周五见别迟到", "好的")
-    assert len(heldout) == 4  # dialogues 800-1199, 100 a chat
+    assert seen[8].turns[0] == ("t800周五见别迟到", "好的") and len(seen) == 12
+    assert heldout[0].turns[0] == ("t1200周五见别迟到", "好的")
+    assert heldout[-1].turns[-1] == ("t1599周五见别迟到", "好的")
+    assert len(heldout) == 4  # dialogues 1200-1599, 100 a chat
 
 
 def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
@@ -115,10 +118,10 @@ def test_kdconv_reads_each_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     seen, _ = chitchat.load("kdconv", "seen")
     heldout, _ = chitchat.load("kdconv", "heldout")
     domains = chitchat.KDCONV_DOMAINS
-    assert [c.turns[0] for c in seen] == [(f"{d}{n}", "嗯") for n in (0, 40) for d in domains]
-    assert [c.turns[0] for c in heldout] == [(f"{d}80", "嗯") for d in domains]
-    assert [len(c.turns) for c in heldout] == [40, 40, 40]  # dialogues 80-119 of each domain
-    assert len({c.id for c in seen}) == 6  # one conversation per domain and range
+    assert [c.turns[0] for c in seen] == [(f"{d}{n}", "嗯") for n in (0, 40, 80) for d in domains]
+    assert [c.turns[0] for c in heldout] == [(f"{d}120", "嗯") for d in domains]
+    assert [len(c.turns) for c in heldout] == [30, 30, 30]  # dialogues 120-149 of each domain
+    assert len({c.id for c in seen}) == 9  # one conversation per domain and range
 
 
 def test_a_missing_copy_is_said_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
