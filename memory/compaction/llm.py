@@ -25,7 +25,13 @@ INSTRUCTIONS = (
     "{pinned_max} items, each at most {pin_chars} characters, each one self-contained "
     "sentence with its concrete details), as they hold now. Not suggestions, hedges, open "
     'questions, pleasantries or sympathy that merely use such words ("you must be tired", '
-    '"I always enjoy our chats", "别担心"). Keep every previous pin unless a newer decision '
+    '"I always enjoy our chats", "别担心"), nor encouragement or advice to the other side, '
+    "promises with no concrete object, compliments, feelings, opinions or platitudes, "
+    'whoever says them ("I won\'t quit on my dreams", "let\'s catch up soon", "you '
+    'should eat slower", "你得先练练"): a decision has a concrete object (a thing, place, '
+    "person, date, time, number or a specific choice); a rule the user sets for the "
+    'assistant ("answer in English from now on") is one. Narrated events and personal '
+    "facts go to the summary, not the pins. Keep every previous pin unless a newer decision "
     "replaces it; add new ones.\n"
     '- "replaced_decisions": the previous pins, copied verbatim from '
     '"previous_pinned_decisions", that a newer decision replaces: a new value for the same '

@@ -13,7 +13,11 @@ The rules, in the order they apply:
   user unpinned or edited it meanwhile) is not brought back, nor is any text the user
   unpinned (``ThreadState.unpinned``);
 - an equivalent pin keeps the existing record (its id, place and provenance), in the
-  compactor's newer words unless the pin is the user's.
+  compactor's newer words unless the pin is the user's;
+- a model's new pin that is small talk in every sentence (encouragement, advice, a
+  compliment, a feeling — ``analysis.smalltalk``, the rules the extractive compactor
+  pins by) is not pinned: the prompt asks for decisions only, and its answer is checked
+  the way our own pins are (contract §5, "Pins are decisions, not small talk").
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from memory.compaction.analysis.decisions import pin_strength
+from memory.compaction.analysis.decisions import is_small_talk, pin_strength
+from memory.compaction.analysis.sentences import split_sentences
 from memory.limits import PIN_EXCERPT_CHARS, PIN_SOURCES_MAX, UNPINNED_MAX, MemoryLimits
 from memory.models import ChatThreadMessage, Pin, PinOrigin, PinSource, legacy_pin_id, utcnow
 from memory.text import clean_text, clip, normalize
@@ -105,6 +110,12 @@ def sources_for(
     return tuple(_source(m, None) for m in folded[-PIN_SOURCES_MAX:])
 
 
+def is_small_talk_pin(text: str) -> bool:
+    """Every sentence of the pin is small talk: nothing in it decides anything."""
+    sentences = split_sentences(text)
+    return bool(sentences) and all(is_small_talk(s) for s in sentences)
+
+
 def blocked_keys(current: Sequence[Pin], seen: Sequence[Pin], unpinned: Iterable[str]) -> set[str]:
     """Texts a compaction may not pin: what the user unpinned, and what it was shown that
     is gone or was edited since (the user's change wins over the compactor's copy)."""
@@ -144,6 +155,8 @@ def merge(
         if any(_replaces(key, b) or _replaces(b, key) for b in blocked):
             continue
         same = next((i for i, (k, _) in enumerate(merged) if k == key), None)
+        if same is None and origin == "model" and is_small_talk_pin(text):
+            continue
         if same is not None:  # said before: the record stays, in the compactor's words
             if merged[same][1].origin != "user":
                 merged[same] = (key, merged[same][1].model_copy(update={"text": text}))

@@ -69,6 +69,12 @@ async def test_the_prompt_asks_for_decisions_from_either_side_and_facts(stub: Op
         "names, dates, times, numbers, places",
         "Drop greetings, thanks, compliments, small talk",
         "Not suggestions, hedges, open questions, pleasantries or sympathy",
+        "nor encouragement or advice to the other side, promises with no concrete object",
+        "compliments, feelings, opinions or platitudes, whoever says them",
+        "I won't quit on my dreams",
+        "a decision has a concrete object",
+        'a rule the user sets for the assistant ("answer in English from now on") is one',
+        "Narrated events and personal facts go to the summary, not the pins",
         "you must be tired",
         "别担心",
         "in the language the conversation is in",
@@ -139,3 +145,37 @@ async def test_a_changed_decision_leaves_the_pins_the_model_names_as_replaced(
         json.loads(second_call["messages"][-1]["content"])["previous_pinned_decisions"]
         == (first["pinned_decisions"])
     )
+
+
+SMALL_TALK = ["I won't quit on my dreams.", "你得先练练。", "Let's catch up soon!"]
+RULE = "Answer in English from now on."
+
+
+async def test_the_model_s_small_talk_is_not_pinned_its_decisions_are(
+    monkeypatch: pytest.MonkeyPatch, db_url: str
+) -> None:
+    """A model that pins encouragement, advice or a vague "let's" beside the decisions
+    (contract §5, "Pins are decisions, not small talk"): memory checks its pins by the
+    rules it pins by itself, so only the decisions and the user's rule for the assistant
+    land; a pin of two sentences with a decision in it stays whole."""
+    mixed = "Keep it up! The launch is on March 15."
+    reply = {
+        "summary": "Dinner at Marco's on Friday; the launch is on March 15.",
+        "pinned_decisions": [
+            *(SMALL_TALK[0], TABLE_FOR_4, SMALL_TALK[1], LAUNCH),
+            *(RULE, SMALL_TALK[2], mixed),
+        ],
+    }
+    token = new_token()
+    with running_stub() as server:
+        server.replies.append(json_reply(reply))
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        async with open_memory(db_url) as mem:  # compactor=None: the configured model
+            for i in range(5):  # the fifth turn's compaction asks the model
+                await settled(mem, token, turn(f"question {i}", f"answer {i}"))
+            state = await mem.load(token)
+            last = (await mem.snapshot(token)).last_compaction
+    assert last["compactor"] == "llm" and last["status"] == "succeeded"
+    assert state.pinned_decisions == [TABLE_FOR_4, LAUNCH, RULE, mixed]
+    assert state.summary == reply["summary"]
