@@ -68,6 +68,9 @@ from bench.settings import BenchSettings, bench_settings
 Split = Literal["tune", "seen", "heldout"]
 SPLITS: tuple[Split, ...] = ("tune", "seen", "heldout")
 TUNING: tuple[Split, ...] = ("tune", "seen")
+HELDOUT_PART = 4
+"""Which held-out part ``heldout`` is: they were frozen one after another, each when the
+last one's first run was recorded (the module docstring lists them)."""
 """The parts the rules may be tuned on."""
 
 LOCOMO_ENV = BenchSettings.env_name("locomo")

@@ -171,6 +171,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
         figures.pop("runs", None)
         corpora[corpus] = figures
     results = {
+        "part": chitchat.HELDOUT_PART,
         "corpora": corpora,
         "all": overall(corpora),
         "all_made": overall(corpora, "made"),
@@ -262,6 +263,13 @@ def readme_section(r: dict[str, Any]) -> list[str]:
             f"({f['decisions']} decisions) | {f['precision']} |"
         )
     a, m = r["all"], r["all_made"]
+    if r["part"] != chitchat.HELDOUT_PART:
+        lines += [
+            "",
+            f"These figures are held-out part {r['part']}'s, replayed before part "
+            f"{chitchat.HELDOUT_PART} was frozen; part {chitchat.HELDOUT_PART}, held out now, "
+            "has not been replayed yet.",
+        ]
     lines += [
         "",
         f"All held-out corpora together: {a['smalltalk']} of {a['pins']} final pins are small "
