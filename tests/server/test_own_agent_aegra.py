@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ QUESTION = "What did we decide?"
 RESERVED = "reserved for chat memory"
 """What every thread route answers for a memory thread's id."""
 TIMEOUT = httpx.Timeout(60.0)
+REFUSAL_S = 120
+"""Generous: the refusal comes as the app loads, after Aegra's imports, on 2 shared cores."""
 
 
 @dataclass
@@ -66,15 +69,20 @@ class Servers:
     """The same folder, its ``aegra.json`` without ``auth`` and ``http``."""
 
 
+def _shell_env(data_dir: Path) -> dict[str, str]:
+    """The user's shell: this environment's ``python`` first on the PATH."""
+    env = aegra_env(data_dir)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
 def _user_server(root: Path, name: str, database_url: str, *, auth: bool) -> Replica:
     """The user's folder ``root / name``, to be started by the page's shell lines."""
     folder = root / name
     aegra_folder(folder, auth=auth)
-    env = aegra_env(root / f"{name}-data")
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # `python`
     port = free_port()
     return Replica(
-        env,
+        _shell_env(root / f"{name}-data"),
         root / "logs" / f"{name}.log",
         port=port,
         command=("bash", "-c", aegra_start(database_url, secrets.token_urlsafe(48), port)),
@@ -193,3 +201,27 @@ async def test_without_our_auth_memory_refuses_the_run_with_the_fix(servers: Ser
     state = await sdk.threads.get_state(thread)
     assert [m["type"] for m in state["values"]["messages"]] == ["human"]  # no answer
     assert checkpointed_threads(bare.database_url) == {thread}  # and no memory thread
+
+
+def test_the_pages_start_without_its_secret_stops_with_one_sentence(tmp_path: Path) -> None:
+    """The page's lines with the secret's left out: the server stops as it loads, before
+    it serves or reaches the database (production generates no secret), with one
+    sentence naming the variable and no traceback."""
+    folder = tmp_path / "my-agent"
+    aegra_folder(folder)
+    unreachable = f"postgresql://me@127.0.0.1:{free_port()}/myagent"
+    start = aegra_start(unreachable, "left out", free_port()).splitlines()
+    script = "\n".join(line for line in start if "AIMIND_SESSION_SECRET" not in line)
+    done = subprocess.run(
+        ["bash", "-c", script],
+        cwd=folder,
+        env=_shell_env(tmp_path / "data"),
+        capture_output=True,
+        text=True,
+        timeout=REFUSAL_S,
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr[-2000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("aimind: AIMIND_SESSION_SECRET is not set."), last
+    assert not list(tmp_path.rglob("session-secret"))
