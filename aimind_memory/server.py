@@ -9,7 +9,7 @@ with this project's session identity, memory routes, chat page and fast runs:
 ``auth`` authenticates each request by its session token and keeps threads, runs and
 crons owner-scoped; ``app`` serves ``/api/chat/*``, the chat page, and — under
 ``langgraph dev`` — starts a queued run at once instead of at the queue's next poll.
-Needs ``pip install "aimind-memory[server]"``.
+Needs ``pip install "aimind-memory[server]"`` (``[production]`` for Aegra).
 """
 
 from adapters.server.app import app

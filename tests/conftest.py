@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import uuid
@@ -42,15 +43,28 @@ def pg_server_url() -> Iterator[str]:
         yield pg.get_uri()
 
 
+@contextlib.contextmanager
+def fresh_database(server_url: str, prefix: str = "t") -> Iterator[str]:
+    """A new database on the server at ``server_url``, dropped (whoever is still connected)
+    on the way out: for a fixture of any scope."""
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield with_database(server_url, name)
+    finally:
+        with (
+            contextlib.suppress(psycopg.OperationalError),
+            psycopg.connect(server_url, autocommit=True) as conn,
+        ):
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def pg_url(pg_server_url: str) -> Iterator[str]:
     """A fresh database on the real server, dropped afterwards."""
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield with_database(pg_server_url, name)
-    with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(pg_server_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -1,15 +1,18 @@
 """Both servers' first import: every setting validated before anything reads one.
 
 ``auth.py`` and ``app.py`` import this module before anything else, because the modules
-they import read settings as they load (the Studio identity, the engine's switches): a
-malformed value found there would stop the server with a traceback of the server's
-loader around it. Found here, it stops the server with one sentence naming the variable
-on stderr and exit status 1 (``adapters.settings.exit_on_bad_settings``) — and never
-leaves Aegra serving without our auth. Python imports a module once: this runs once, at
-start-up.
+they import read settings as they load (the Studio identity, the engine's switches, the
+session secret): a malformed value found there would stop the server with a traceback of
+the server's loader around it. Found here, it stops the server with one sentence naming
+the variable on stderr and exit status 1 (``adapters.settings.exit_on_bad_settings``) —
+and never leaves Aegra serving without our auth. The session secret is loaded here too:
+in production a missing one stops the start, and Aegra loads the app, whose routes read
+the secret, before the auth. Python imports a module once: this runs once, at start-up.
 """
 
 from adapters.settings import check_settings, exit_on_bad_settings
+from memory.session import load_secret
 
 with exit_on_bad_settings():
     check_settings()
+    load_secret()

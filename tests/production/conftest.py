@@ -11,20 +11,17 @@ not the default half minute (``test_sigkill``).
 
 from __future__ import annotations
 
-import contextlib
-import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from tests.conftest import with_database
+from tests.conftest import fresh_database
 from tests.support.aegra_server import Replica, aegra_replicas, replica_env
 from tests.support.redis_server import RedisServer, redis_server
 
@@ -50,21 +47,6 @@ def human(text: str, message_id: str | None = None) -> dict[str, Any]:
     if message_id:
         message["id"] = message_id
     return {"messages": [message]}
-
-
-@contextlib.contextmanager
-def fresh_database(server_url: str) -> Iterator[str]:
-    name = f"prod_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield with_database(server_url, name)
-    finally:
-        with (
-            contextlib.suppress(psycopg.OperationalError),
-            psycopg.connect(server_url, autocommit=True) as conn,
-        ):
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @dataclass
@@ -108,7 +90,7 @@ def cluster(
     """Two replicas of ``serve-prod.sh`` started at the same moment on a fresh database."""
     root = tmp_path_factory.mktemp("cluster")
     extra = {**MEMORY_ENV, **FAST_RECOVERY}
-    with fresh_database(pg_server_url) as url:
+    with fresh_database(pg_server_url, "prod") as url:
         envs = [replica_env(url, redis.url(), SECRET, root / f"data{i}", extra) for i in range(2)]
         with aegra_replicas(envs, root) as replicas:
             yield Cluster(replicas, url, redis, root, extra)

@@ -25,7 +25,8 @@ from redis.asyncio import Redis
 
 from memory import open_memory
 from memory.session import new_token
-from tests.production.conftest import SECRET, TIMEOUT, Cluster, fresh_database, human
+from tests.conftest import fresh_database
+from tests.production.conftest import SECRET, TIMEOUT, Cluster, human
 from tests.support.aegra_server import Replica, aegra_replicas, replica_env
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 from tests.support.redis_server import RedisServer
@@ -60,7 +61,7 @@ def lone(
     pg_server_url: str, redis: RedisServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Lone]:
     root = tmp_path_factory.mktemp("lone")
-    with running_stub(responder) as stub, fresh_database(pg_server_url) as url:
+    with running_stub(responder) as stub, fresh_database(pg_server_url, "prod") as url:
         env = replica_env(
             url,
             redis.url(REDIS_DB),

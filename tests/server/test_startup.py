@@ -25,9 +25,10 @@ def test_production_without_a_secret_refuses_to_start_with_a_clear_message(
         ),
     ):
         pass
-    message = str(refused.value)
+    message = ANSI.sub("", str(refused.value))
     assert "exited early" in message
-    assert "AIMIND_SESSION_SECRET is not set" in message
+    assert "aimind: AIMIND_SESSION_SECRET is not set. In production" in message
+    assert "Traceback" not in message
     assert not (tmp_path / "data" / "session-secret").exists()  # no dev secret in production
 
 

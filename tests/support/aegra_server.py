@@ -11,6 +11,10 @@ Each replica is the real start script on a free loopback port, in its own
 process group (the script ``exec``s uvicorn, so the group is the server);
 ``stop`` sends SIGTERM and returns how long the exit took, ``kill`` sends SIGKILL.
 Model keys and ``AIMIND_*`` settings of the calling shell are not inherited.
+
+A ``Replica`` with a ``command`` and ``cwd`` of its own runs any start of Aegra the same
+way: a user's folder started as ``docs/guides/own-agent.md`` says
+(``tests/server/test_own_agent_aegra.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +47,12 @@ class ReplicaStartError(RuntimeError):
     """The replica exited or never answered ``/health``; the message has its log tail."""
 
 
+def aegra_env(data_dir: Path) -> dict[str, str]:
+    """The calling environment without its model keys, ``AIMIND_*`` and Aegra settings, the
+    data folder ``data_dir``: what a start command adds its own variables to."""
+    return {k: v for k, v in server_env(None, data_dir).items() if k not in _AEGRA_SETTINGS}
+
+
 def replica_env(
     database_url: str,
     redis_url: str,
@@ -51,19 +61,23 @@ def replica_env(
     extra: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """A replica's environment: the variables of contract §15 (port chosen at start) + ``extra``."""
-    env = {k: v for k, v in server_env(database_url, data_dir).items() if k not in _AEGRA_SETTINGS}
-    env.update(REDIS_URL=redis_url, AIMIND_SESSION_SECRET=secret, HOST="127.0.0.1")
+    env = aegra_env(data_dir)
+    env.update(AIMIND_DATABASE_URL=database_url, REDIS_URL=redis_url)
+    env.update(AIMIND_SESSION_SECRET=secret, HOST="127.0.0.1")
     env.update(extra or {})
     return env
 
 
 @dataclass
 class Replica:
-    """One running ``serve-prod.sh``: its URL, environment and log."""
+    """One running ``serve-prod.sh`` (or ``command``, started in ``cwd``): its URL,
+    environment and log."""
 
     env: dict[str, str]
     log_path: Path
     port: int = field(default_factory=free_port)
+    command: Sequence[str] = ("bash", str(SERVE_PROD))
+    cwd: Path | None = None
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -86,7 +100,8 @@ class Replica:
         Path(self.env["AIMIND_DATA_DIR"]).mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                ["bash", str(SERVE_PROD)],
+                list(self.command),
+                cwd=self.cwd,
                 env={**self.env, "PORT": str(self.port)},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -98,7 +113,7 @@ class Replica:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not self.running:
-                raise ReplicaStartError(f"serve-prod.sh exited early:\n{self.log_tail()}")
+                raise ReplicaStartError(f"the server exited early:\n{self.log_tail()}")
             try:
                 url = f"{self.base_url}{HEALTH_PATH}"
                 with urllib.request.urlopen(url, timeout=2) as resp:
@@ -142,12 +157,21 @@ def aegra_replicas(
     replicas = [
         Replica(dict(env), log_dir / f"replica{i}" / LOG_FILE) for i, env in enumerate(envs)
     ]
+    with started_together(replicas, timeout):
+        yield replicas
+
+
+@contextlib.contextmanager
+def started_together(
+    replicas: Sequence[Replica], timeout: float = STARTUP_TIMEOUT_S
+) -> Iterator[None]:
+    """Spawn every replica, wait until each answers ``/health``; stop them all afterwards."""
     try:
         for replica in replicas:
             replica.spawn()
         for replica in replicas:
             replica.wait_ready(timeout)
-        yield replicas
+        yield
     finally:
         for replica in replicas:
             replica.stop()
