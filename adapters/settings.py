@@ -22,7 +22,14 @@ from typing import ClassVar, Literal
 
 from pydantic import SecretStr
 
-from memory.settings import AIMindSettings, SettingsError, memory_settings, setting
+from memory.settings import (
+    AIMindSettings,
+    DatabaseURLError,
+    SettingsError,
+    backend_name,
+    memory_settings,
+    setting,
+)
 
 __all__ = [
     "MAX_BODY_MB",
@@ -171,6 +178,27 @@ def check_settings(environ: Mapping[str, str] | None = None) -> None:
     servers' and tools'), validated; raises a ``SettingsError`` naming the first bad one."""
     memory_settings(environ)
     adapter_settings(environ)
+
+
+def check_served_database(environ: Mapping[str, str] | None = None) -> None:
+    """A server in production keeps memory on PostgreSQL: raises a ``DatabaseURLError``
+    otherwise.
+
+    Unset, ``AIMIND_DATABASE_URL`` means the SQLite file in the data folder — right for
+    development, and in production a memory of its own on each machine that a replica
+    restarted from its image or a second replica never sees. Aegra's own threads are on
+    ``DATABASE_URL`` whatever memory is told, so forgetting memory's setting would go
+    unnoticed until turns were missing. The library (``open_memory(url)``) is not
+    checked: its caller names the database.
+    """
+    settings = memory_settings(environ)
+    if settings.production and backend_name(settings.database or "") != "postgres":
+        name = settings.env_name("database_url")
+        raise DatabaseURLError(
+            f"AIMIND_ENV is production but {name} is not a postgresql:// URL: set it to the "
+            "PostgreSQL database of the server's threads (Aegra's DATABASE_URL), the same on "
+            "every replica, or memory stays in a SQLite file on this machine."
+        )
 
 
 @contextmanager

@@ -7,12 +7,14 @@ the server's loader around it. Found here, it stops the server with one sentence
 the variable on stderr and exit status 1 (``adapters.settings.exit_on_bad_settings``) —
 and never leaves Aegra serving without our auth. The session secret is loaded here too:
 in production a missing one stops the start, and Aegra loads the app, whose routes read
-the secret, before the auth. Python imports a module once: this runs once, at start-up.
+the secret, before the auth. In production memory must be on PostgreSQL too
+(``check_served_database``). Python imports a module once: this runs once, at start-up.
 """
 
-from adapters.settings import check_settings, exit_on_bad_settings
+from adapters.settings import check_served_database, check_settings, exit_on_bad_settings
 from memory.session import load_secret
 
 with exit_on_bad_settings():
     check_settings()
     load_secret()
+    check_served_database()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.settings import AdapterSettings, ScriptSettings
+from adapters.settings import AdapterSettings, ScriptSettings, check_served_database
 from aimind_memory.settings import SETTINGS, configuration_rows
 from bench.settings import BenchSettings
 from memory.errors import AIMindError
@@ -198,3 +198,28 @@ def test_blank_means_unset_and_the_environment_is_read_as_it_is_now(
     monkeypatch.setenv("AIMIND_RECENT_TURNS", "7")
     assert MemorySettings.load().recent_turns == 7
     assert AdapterSettings.load({"AIMIND_DEV_QUEUE_WAKEUP": "0"}).dev_queue_wakeup is False
+
+
+@pytest.mark.parametrize(
+    ("env", "database", "refused"),
+    [
+        ("production", None, True),  # forgotten: the data folder's SQLite file
+        ("production", "sqlite:///srv/aimind.sqlite", True),
+        ("production", "memory", True),
+        ("production", "postgresql://u:hunter2@db/aimind", False),
+        ("development", None, False),
+        ("development", "sqlite:///srv/aimind.sqlite", False),
+    ],
+)
+def test_a_production_server_keeps_memory_on_postgresql(
+    env: str, database: str | None, refused: bool
+) -> None:
+    environ = {"AIMIND_ENV": env, **({"AIMIND_DATABASE_URL": database} if database else {})}
+    if not refused:
+        check_served_database(environ)
+        return
+    with pytest.raises(SettingsError) as raised:
+        check_served_database(environ)
+    message = str(raised.value)
+    assert message.startswith("AIMIND_ENV is production but AIMIND_DATABASE_URL is not a")
+    assert "postgresql://" in message and "\n" not in message

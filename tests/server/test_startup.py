@@ -32,6 +32,32 @@ def test_production_without_a_secret_refuses_to_start_with_a_clear_message(
     assert not (tmp_path / "data" / "session-secret").exists()  # no dev secret in production
 
 
+def test_production_with_memory_on_sqlite_refuses_to_start_with_a_clear_message(
+    tmp_path: Path,
+) -> None:
+    """A production server whose memory would sit in a SQLite file on this machine (the
+    default when ``AIMIND_DATABASE_URL`` is forgotten) stops at start, saying what to set,
+    before it could take a turn no other replica or restart would see."""
+    secret = "s" * 48
+    with (
+        pytest.raises(ServerStartError) as refused,
+        langgraph_server(
+            None,
+            tmp_path / "data",
+            env={"AIMIND_ENV": "production", "AIMIND_SESSION_SECRET": secret},
+        ),
+    ):
+        pass
+    message = ANSI.sub("", str(refused.value))
+    assert "exited early" in message
+    assert (
+        "aimind: AIMIND_ENV is production but AIMIND_DATABASE_URL is not a postgresql:// URL"
+        in message
+    )
+    assert "Traceback" not in message and secret not in message
+    assert not list((tmp_path / "data").glob("*.sqlite*"))  # nothing was written there
+
+
 def test_a_malformed_setting_stops_the_server_with_one_sentence(tmp_path: Path) -> None:
     """Checked before anything reads a setting (``adapters.server.settings_check``, the
     first import of our auth and app): one sentence naming the variable, no traceback."""

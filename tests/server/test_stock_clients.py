@@ -24,6 +24,7 @@ from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
 from tests.chat.helpers import raw_storage_bytes
+from tests.conftest import fresh_database
 from tests.server import forks
 from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit, text_of
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
@@ -464,11 +465,17 @@ async def test_studio_has_a_memory_of_its_own(deployment: Deployment) -> None:
 
 
 @pytest.fixture(scope="module")
-def production_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LangGraphServer]:
+def production_server(
+    tmp_path_factory: pytest.TempPathFactory, pg_server_url: str
+) -> Iterator[LangGraphServer]:
+    """``langgraph dev`` as production: a secret and memory on PostgreSQL, which production
+    requires (``adapters.settings.check_served_database``)."""
     root = tmp_path_factory.mktemp("production")
     env = {"AIMIND_ENV": "production", "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48)}
-    url = f"sqlite:///{root / 'db' / 'aimind.sqlite'}"
-    with langgraph_server(url, root / "data", workdir=root / "work", env=env) as server:
+    with (
+        fresh_database(pg_server_url) as url,
+        langgraph_server(url, root / "data", workdir=root / "work", env=env) as server,
+    ):
         yield server
 
 
