@@ -37,26 +37,30 @@ What else a library user may need:
 - ``open_checkpointer`` for an agent graph on the same database (contract §10).
 """
 
-from memory.compaction import CompactionRequest, Compactor
-from memory.compaction.extractive import ExtractiveCompactor
-from memory.compaction.llm import LLMCompactor
-from memory.context import build_context, memory_messages
-from memory.errors import (
-    AIMindError,
-    MemoryEditError,
-    MemoryUnavailableError,
-    PinLimitError,
-    PinNotFoundError,
-    PinSourceError,
-    PinTextError,
-    SettingsError,
-    SummaryTextError,
-)
-from memory.guard import assert_no_forbidden_fields
-from memory.limits import MemoryLimits
-from memory.models import AppendResult, CompactionOutput, FinalTurn, Pin, PinSource, ThreadState
-from memory.service import MemoryService, MemorySnapshot, open_memory
-from memory.storage.checkpointer import open_checkpointer
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
+    from memory.compaction import CompactionRequest, Compactor
+    from memory.compaction.extractive import ExtractiveCompactor
+    from memory.compaction.llm import LLMCompactor
+    from memory.context import build_context, memory_messages
+    from memory.errors import (
+        AIMindError,
+        MemoryEditError,
+        MemoryUnavailableError,
+        PinLimitError,
+        PinNotFoundError,
+        PinSourceError,
+        PinTextError,
+        SettingsError,
+        SummaryTextError,
+    )
+    from memory.guard import assert_no_forbidden_fields
+    from memory.limits import MemoryLimits
+    from memory.models import AppendResult, CompactionOutput, FinalTurn, Pin, PinSource, ThreadState
+    from memory.service import MemoryService, MemorySnapshot, open_memory
+    from memory.storage.checkpointer import open_checkpointer
 
 __all__ = [
     "AIMindError",
@@ -87,3 +91,46 @@ __all__ = [
     "open_checkpointer",
     "open_memory",
 ]
+
+_HOME: dict[str, str] = {
+    "AIMindError": "memory.errors",
+    "AppendResult": "memory.models",
+    "CompactionOutput": "memory.models",
+    "CompactionRequest": "memory.compaction",
+    "Compactor": "memory.compaction",
+    "ExtractiveCompactor": "memory.compaction.extractive",
+    "FinalTurn": "memory.models",
+    "LLMCompactor": "memory.compaction.llm",
+    "MemoryEditError": "memory.errors",
+    "MemoryLimits": "memory.limits",
+    "MemoryService": "memory.service",
+    "MemorySnapshot": "memory.service",
+    "MemoryUnavailableError": "memory.errors",
+    "Pin": "memory.models",
+    "PinLimitError": "memory.errors",
+    "PinNotFoundError": "memory.errors",
+    "PinSource": "memory.models",
+    "PinSourceError": "memory.errors",
+    "PinTextError": "memory.errors",
+    "SettingsError": "memory.errors",
+    "SummaryTextError": "memory.errors",
+    "ThreadState": "memory.models",
+    "assert_no_forbidden_fields": "memory.guard",
+    "build_context": "memory.context",
+    "memory_messages": "memory.context",
+    "open_checkpointer": "memory.storage.checkpointer",
+    "open_memory": "memory.service",
+}
+"""Where each public name lives. ``import memory`` (and so every ``memory.<module>``:
+settings, errors, session, storage paths) stays cheap: the service and the compactors
+bring LangChain and LangGraph, seconds of imports for a process that only reads a
+setting (a replica's preflight, the MCP docs server, the CLI's refusals)."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'memory' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # once: later lookups are plain attribute reads
+    return value

@@ -9,11 +9,12 @@ same settings.
 
 from __future__ import annotations
 
-from typing import Any
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING, Any
 
 from memory.settings import memory_settings
+
+if TYPE_CHECKING:  # langchain's model package costs a process a second of imports
+    from langchain_core.language_models import BaseChatModel
 
 MODEL_TIMEOUT_S = 60.0
 """Per-request timeout of a model call (compaction also has its own, in memory/limits.py)."""

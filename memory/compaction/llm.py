@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from memory.compaction.protocol import CompactionRequest
 from memory.limits import MemoryLimits
 from memory.models import ChatThreadMessage, CompactionOutput
+
+if TYPE_CHECKING:  # langchain's model package costs a process a second of imports
+    from langchain_core.language_models import BaseChatModel
 
 INSTRUCTIONS = (
     "You maintain the short-term memory of one chat conversation.\n"

@@ -16,22 +16,23 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from datetime import UTC, datetime
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     LATEST_VERSION,
     BaseCheckpointSaver,
     ChannelVersions,
     Checkpoint,
 )
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 
 from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
 from memory.models import ThreadState
 from memory.storage import UNCHANGED, Backend, Head
 from memory.storage.ids import next_checkpoint_id
+
+if TYPE_CHECKING:  # the graph machinery costs a process seconds of imports: built on demand
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph.state import CompiledStateGraph
 
 MEMORY_NODE = "remember"
 
@@ -60,7 +61,13 @@ def _remember(state: MemoryChannels) -> dict[str, Any]:
 
 
 def build_memory_graph(saver: BaseCheckpointSaver | None) -> CompiledStateGraph:
-    """A one-node graph whose state is a memory thread's: ``aget_state`` reads memory."""
+    """A one-node graph whose state is a memory thread's: ``aget_state`` reads memory.
+
+    Nothing of memory's own reading or writing goes through it, so langgraph's graph
+    package is imported here, when someone asks for the graph, not by every process
+    that opens memory (the CLI, a library user's worker)."""
+    from langgraph.graph import END, START, StateGraph
+
     builder = StateGraph(MemoryChannels)
     builder.add_node(MEMORY_NODE, _remember)
     builder.add_edge(START, MEMORY_NODE)

@@ -71,7 +71,14 @@ def cluster(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 @pytest.fixture
 def cluster_env(cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> Cluster:
-    """The test process reads memory with the servers' secret and limits."""
+    """The test process reads memory with the servers' secret and limits; both servers run.
+
+    A test that stops the servers (to read the files they flush at exit) leaves them
+    stopped: the next test of the module starts them again here, and after the last
+    one nobody pays for a start."""
+    for server in cluster.servers:
+        if not server.running:
+            server.start()
     for key, value in SERVER_ENV.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("AIMIND_DATABASE_URL", cluster.database_url)

@@ -506,16 +506,12 @@ async def test_no_raw_token_at_rest_on_either_server(cluster_env: Cluster) -> No
     thread = (await client.threads.create())["thread_id"]
     await client.runs.wait(thread, "chat", input=human(decoy))
     for server in cluster_env.servers:
-        server.stop()
-    try:
-        stored = database_bytes(cluster_env.database_url)
-        assert decoy.encode() in stored, "the database scan sees what users send"
-        saved = files_containing(cluster_env.root, decoy.encode())
-        assert any(".langgraph_api" in path for path in saved), saved
-        assert len(TOKENS) >= 10
-        for raw in TOKENS:
-            assert raw.encode() not in stored
-            assert files_containing(cluster_env.root, raw.encode()) == [], "server folders"
-    finally:
-        for server in cluster_env.servers:
-            server.start()
+        server.stop()  # a later test would start them again (``cluster_env``)
+    stored = database_bytes(cluster_env.database_url)
+    assert decoy.encode() in stored, "the database scan sees what users send"
+    saved = files_containing(cluster_env.root, decoy.encode())
+    assert any(".langgraph_api" in path for path in saved), saved
+    assert len(TOKENS) >= 10
+    for raw in TOKENS:
+        assert raw.encode() not in stored
+        assert files_containing(cluster_env.root, raw.encode()) == [], "server folders"
