@@ -93,8 +93,9 @@ def marked_sentences(text: str) -> list[tuple[str, bool]]:
                 i += 2
                 continue
         if is_bare_correction(sentence) and i + 1 < len(sentences):
-            joined = sentence + ("" if is_chinese(sentence) else " ") + sentences[i + 1]
-            out.append((joined, decision_strength(joined) > 0))
+            after = sentences[i + 1]
+            joined = sentence + ("" if is_chinese(sentence) else " ") + after
+            out.append((joined, max(decision_strength(joined), decision_strength(after)) > 0))
             i += 2
             continue
         out.append((sentence, decision_strength(sentence) > 0))

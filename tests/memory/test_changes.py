@@ -397,3 +397,40 @@ def test_a_failed_booking_with_an_offer_drops_the_request_and_its_echoes() -> No
 )
 def test_a_date_said_more_or_less_fully_is_the_same_date(booked: str, restated: str) -> None:
     assert compact(restated, "OK.", pins=[booked]).replaced_decisions == []
+
+
+@pytest.mark.parametrize(
+    "said_after",
+    [
+        "No thanks, that's all for today.",
+        "No worries, John.",
+        "Tim Duncan could have gone to the NBA but decided to stay in college instead.",
+    ],
+)
+def test_a_closing_or_a_remark_answers_no_decision(said_after: str) -> None:
+    """Only a rejection ("No, …", "That is incorrect") answers the decision just before it:
+    a closing, a pleasantry or a remark with "instead" in it changes nothing."""
+    booked = "You're booked at the Acorn Guesthouse for one night on Sunday."
+    output = compact(said_after, "OK.", pins=[booked])
+    assert output.replaced_decisions == []
+
+
+@pytest.mark.parametrize(
+    ("before", "bare", "after"),
+    [
+        (
+            "Book a table for 2 at Mimi's Cafe.",
+            "Sorry, I need to change that.",
+            "It's for 3 people.",
+        ),
+        ("我们决定用 PostgreSQL 作为数据库。", "不对。", "改成 MySQL 吧。"),
+    ],
+)
+def test_a_bare_correction_in_its_own_sentence_changes_the_decision(
+    before: str, bare: str, after: str
+) -> None:
+    said = (before, "OK.", f"{bare} {after}", "OK.")
+    assert compact(*said).pinned_decisions == [f"{bare}{'' if '。' in bare else ' '}{after}"]
+    # "change that" ends a bare correction: "they need to change that rule" changes nothing
+    output = compact("Yeah, they need to change that rule!", "Sure.", pins=[before])
+    assert output.replaced_decisions == []

@@ -112,6 +112,9 @@ correct.", "不对。"."""
 ANSWER_MESSAGES = 1
 """A weak correction ("No, …", "actually") in the message right after a decision answers
 it: it may change it without restating it or being a decision itself."""
+SWAPPED_WORDS = 2
+"""Another thing named in plain words is a word or two ("my bedroom speaker"), not a
+sentence of its own."""
 ECHO_SPAN = 2
 """A replaced decision's echoes are the decisions held just beside it: a request, its
 confirmation, a confirmation said in two sentences."""
@@ -124,13 +127,14 @@ RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
 
 
 def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
-    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start;
-    English parts match whole words."""
+    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
+    its end; English parts match whole words."""
     gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
     out = [r"(?!)"]  # an empty list matches nothing
     for phrase in phrases:
         start = "^" if phrase.startswith("^") else ""
-        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").split("…")]
+        end = r"(?=\s*[.!?;]|\W*$)" if phrase.endswith("$") else ""
+        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").rstrip("$").split("…")]
         if not chinese:
             parts = [
                 (r"(?<![a-z0-9])" if p[0].isalnum() else "")
@@ -138,7 +142,7 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
                 + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
                 for p in parts
             ]
-        out.append(start + gap.join(parts))
+        out.append(start + gap.join(parts) + end)
     return re.compile("|".join(out))
 
 
@@ -153,6 +157,7 @@ _EN = {
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
     "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
+    "rejection": _phrase_pattern(cw.EN_REJECTION, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -163,6 +168,7 @@ _ZH = {
     "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
+    "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
 }
 _RELATIVE = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
 """Days said relative to now ("today", "明天"): the same day as a weekday or date may be."""
@@ -496,6 +502,9 @@ class Said:
     additive: bool
     tentative: bool
     booking: Literal["request", "done"] | None
+    rejects: bool = False
+    """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
+    answer the decision said in the message before."""
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -599,6 +608,7 @@ def _said_english(sentence: str) -> Said:
         additive=bool(_EN["additive"].search(s)),
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
+        rejects=change == "correction" and bool(_EN["rejection"].search(s)),
     )
 
 
@@ -623,6 +633,7 @@ def _said_chinese(sentence: str) -> Said:
         additive=bool(_ZH["additive"].search(sentence)),
         tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
         booking=booking,
+        rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
     )
 
 
@@ -752,7 +763,7 @@ def _swapped(new: Said, old: Said) -> bool:
         new.subject - old.subject,
         old.subject - new.subject,
     )
-    return bool(both and added and dropped)
+    return bool(both and dropped) and 0 < len(added) <= SWAPPED_WORDS
 
 
 def _weakly(new: Said, old: Said, decided: bool, answered: bool = False) -> bool:
@@ -807,11 +818,12 @@ def _fits(new: Said, request: Said) -> bool:
 def _failed_request(
     new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
 ) -> tuple[int, ...]:
-    """Rule 4: the newest booking request of the last two turns (none: the newest decision
-    giving a booking's time, day, party size or stay — "Put it for 10:30."), when the
-    failure can mean it: no detail of its own and nothing else booked."""
+    """Rule 4: the newest booking request of the last two turns (none, and the failure says
+    a booking's word: the newest decision giving a time, day, party size or stay — "Put it
+    for 10:30."), when the failure can mean it: no detail of its own and nothing else
+    booked."""
     i = _newest_request(earlier, ages, FAILURE_MESSAGES)
-    if i is None:
+    if i is None and new.booking is not None:  # "I could not book it", not "it's not available"
         i = _newest_request(earlier, ages, FAILURE_MESSAGES, details=True)
     if i is None or not _adds_no_detail(new, earlier[i]) or not _fits(new, earlier[i]):
         return ()
@@ -940,7 +952,9 @@ def replacement(
         scores = [score(new, o) for o in olds]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
-                s if i in recent and _weakly(new, o, decided, _answers(ages[i])) else 0
+                s
+                if i in recent and _weakly(new, o, decided, new.rejects and _answers(ages[i]))
+                else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]
         picked = _best(scores)
