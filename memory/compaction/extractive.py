@@ -4,7 +4,8 @@ It pins every sentence of the folded turns — the user's or the assistant's —
 that states a decision (``memory.compaction.analysis.decisions``), unless it only restates one
 already pinned; a later decision about the same thing replaces the earlier one, a previous
 pin or one of the same fold (``analysis.supersession``: a new value, a correction, a
-reversal), and the replaced previous pins are returned as ``replaced_decisions``. The rest
+reversal, a failed booking, and the pins that echo what they replace), and the replaced
+previous pins are returned as ``replaced_decisions``. The rest
 merges into the summary by salience (``analysis.summary``). Offline and deterministic; no
 file or network I/O, so it runs inside the event loop (jieba is loaded off it first,
 ``analysis.segmenter.ready_for``).
@@ -22,12 +23,12 @@ from memory.compaction.analysis.decisions import (
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
 from memory.compaction.analysis.summary import TAIL, merge_summary
-from memory.compaction.analysis.supersession import replacement, said
+from memory.compaction.analysis.supersession import is_bare_correction, replacement, said
 from memory.compaction.analysis.words import content_words
 from memory.compaction.pins import merge_pins
 from memory.compaction.protocol import CompactionRequest
 from memory.limits import MemoryLimits
-from memory.models import ChatThreadMessage, CompactionOutput
+from memory.models import ChatThreadMessage, CompactionOutput, Pin
 from memory.text import normalize
 
 HISTORY_LABEL = "Since changed: "
@@ -75,7 +76,9 @@ def marked_sentences(text: str) -> list[tuple[str, bool]]:
     """The message's sentences, in order, each with whether it states a decision.
 
     A bare confirmation ("Booked!", "预订成功。") takes the sentence after it as its
-    object: "Booked! Your reference number is 7GAWK763." is one decision.
+    object: "Booked! Your reference number is 7GAWK763." is one decision. So does a bare
+    correction ("No.", "Scratch that.", "不对。"): "No. Play it on the bedroom speaker." is
+    one correction, and "Scratch that." alone is never a pin.
     """
     sentences = split_sentences(text)
     out: list[tuple[str, bool]] = []
@@ -89,6 +92,12 @@ def marked_sentences(text: str) -> list[tuple[str, bool]]:
                 out.append((joined, True))
                 i += 2
                 continue
+        if is_bare_correction(sentence) and i + 1 < len(sentences):
+            after = sentences[i + 1]
+            joined = sentence + ("" if is_chinese(sentence) else " ") + after
+            out.append((joined, max(decision_strength(joined), decision_strength(after)) > 0))
+            i += 2
+            continue
         out.append((sentence, decision_strength(sentence) > 0))
         i += 1
     return out
@@ -99,8 +108,23 @@ def decision_sentences(text: str) -> list[str]:
     return [sentence for sentence, decided in marked_sentences(text) if decided]
 
 
+def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
+    """How many of the previous pins, newest last, were said in the message the last one was
+    said in (their records name it): a confirmation said in several sentences ("Booking a
+    table at Sakoon. The reservation is at 6:30 pm.") is answered as one. 1 without records."""
+    if not pins or [p.text for p in pins] != list(pinned):
+        return 1
+    last = {s.message_id for s in pins[-1].sources}
+    together = 0
+    for pin in reversed(pins):
+        if not last & {s.message_id for s in pin.sources}:
+            break
+        together += 1
+    return max(together, 1)
+
+
 def fold_pins(
-    folded: Sequence[ChatThreadMessage], pinned: Sequence[str]
+    folded: Sequence[ChatThreadMessage], pinned: Sequence[str], said_last: int = 1
 ) -> tuple[list[str], list[str]]:
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
@@ -111,13 +135,15 @@ def fold_pins(
     fold's): one that restates a decision is not pinned again; one that
     replaces a decision (``supersession.replacement``) takes its place — a previous pin
     goes to the replaced list, one of this fold is dropped, so only the later is pinned.
-    How many messages ago each decision was said goes with it (the last previous pin:
-    just before this fold; older ones: long ago).
+    How many messages ago each decision was said goes with it (the last previous pin, and
+    the ``said_last`` newest said in its message: just before this fold; older ones: long
+    ago).
     """
     # (decision, previous pin, the index of the message that said it)
-    held: list[tuple[str, bool, int | None]] = [(p, True, None) for p in pinned]
-    if held:
-        held[-1] = (held[-1][0], True, -1)
+    last = len(pinned) - max(said_last, 1)
+    held: list[tuple[str, bool, int | None]] = [
+        (p, True, -1 if i >= last else None) for i, p in enumerate(pinned)
+    ]
     replaced: list[str] = []
     for index, message in enumerate(folded):
         for sentence, decided in marked_sentences(message.text):
@@ -157,7 +183,8 @@ class ExtractiveCompactor:
         return self.compact_sync(request)
 
     def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
-        pins, replaced = fold_pins(request.folded, request.pinned_decisions)
+        together = said_with_last(request.pins, request.pinned_decisions)
+        pins, replaced = fold_pins(request.folded, request.pinned_decisions, together)
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(
             with_history(request.summary, replaced),

@@ -285,3 +285,152 @@ def test_sgd_dialogue_states_give_each_changed_value_once(
     )
     assert public_changes(dialogue) == list(dialogue.changes)
     assert dialogue.turns[-1] == ("Make it 7 pm for 3 people.", "Booked: 3 people at 7 pm.")
+
+
+# --- a booking confirmed, then changed (wave 34: SGD's train split, read by kind) -------
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("Reserve it for 7 o'clock in the evening.", "No, make it 8 pm."),
+        ("Please book the table for half past 5 in the evening.", "Actually, make it 7:15 pm."),
+        ("Let's book the table for eleven in the morning.", "Change the time to 12:30 pm."),
+        ("The reservation is at 7 pm today.", "No, change the time to 9 pm."),
+    ],
+)
+def test_a_time_said_in_words_is_replaced_by_another(before: str, after: str) -> None:
+    """ "7 o'clock in the evening", "half past 5", "eleven in the morning" are times of day
+    (not seven people), so a later time replaces them."""
+    assert compact(before, "OK.", after, "OK.").pinned_decisions == [after]
+
+
+def test_a_time_said_again_in_other_words_is_the_same_decision() -> None:
+    first = "Book the table at Lotus Garden for 7 in the evening."
+    output = compact(first, "Done: the table at Lotus Garden is booked for 7 pm.")
+    assert first in output.pinned_decisions
+
+
+def test_a_change_replaces_every_pin_that_said_the_old_value() -> None:
+    """A request and its confirmation (in two sentences) say 1:30 pm three times; the
+    change replaces them all, and the unrelated decision said beside them stays."""
+    said = (
+        "I'll meet Anna at the Odeon at 1:30 pm.",
+        "Noted.",
+        "Please book a table at Lucca for 1:30 pm.",
+        "Please confirm: a table for 2 at Lucca in Benicia. The reservation is today at 1:30 pm.",
+        "No, change the time to 7 pm and make it for one person only.",
+        "Please confirm: the reservation is at 7 pm for 1 person.",
+    )
+    pins = compact(*said).pinned_decisions
+    assert not [p for p in pins if "1:30" in p and "Odeon" not in p]
+    assert pins[0] == said[0]
+    assert [p for p in pins if "7 pm" in p]
+
+
+@pytest.mark.parametrize(
+    ("confirmation", "answer"),
+    [
+        (
+            "Please confirm that you'd like to book a table for 2 at Sushi Nara at 12:30 pm today.",
+            "No actually, I want it for three people on the 12th instead.",
+        ),
+        (
+            "Please confirm the following: play Buttercup on the kitchen speaker.",
+            "No. Please play it on my bedroom speaker.",
+        ),
+        ("请确认：周五晚上七点，4位，订好了就发给我。", "应该是6位。"),
+    ],
+)
+def test_a_correction_answering_a_confirmation_replaces_it(confirmation: str, answer: str) -> None:
+    """The user's "No, …" right after a confirmation changes it, folded together or apart —
+    even when the confirmation was said in the message just before the fold."""
+    pins = compact("Yes, book it.", confirmation, answer, "OK.").pinned_decisions
+    assert confirmation not in pins
+    assert confirmation not in pins_after(("Yes, book it.", confirmation), (answer, "OK."))
+
+
+def test_a_bare_correction_is_said_by_the_sentence_after_it() -> None:
+    said = (
+        "Book it for 1 pm at Cetrella.",
+        "Please confirm a table for 2 at Cetrella at 1 pm today.",
+        "Actually, scratch that. Make it Celia's at 5:30 pm.",
+        "Please confirm a table at Celia's at 5:30 pm.",
+    )
+    pins = compact(*said).pinned_decisions
+    assert "Actually, scratch that." not in pins
+    assert not [p for p in pins if "1 pm" in p]
+    assert pins[-1] == said[-1]
+
+
+def test_a_confirmation_said_in_sentences_is_answered_as_one_across_folds() -> None:
+    """Both sentences of the confirmation were pinned by the fold before; "That is
+    incorrect, the restaurant is Hisui." answers the one that named the restaurant."""
+    confirmation = (
+        "Please confirm the following details: Booking a table at Mission Beach Cafe in San "
+        "Francisco. The dinner reservation is at 6:45 pm."
+    )
+    pins = pins_after(
+        ("Book a table in San Francisco at 18:45.", confirmation),
+        ("That is incorrect, the restaurant is Hisui.", "Please confirm: a table at Hisui."),
+    )
+    assert not [p for p in pins if "Mission Beach" in p]
+
+
+def test_a_failed_booking_with_an_offer_drops_the_request_and_its_echoes() -> None:
+    said = (
+        "I need to book it at quarter past 7 in the evening in Daly City.",
+        "Please confirm a table at Taste of Burma in Daly City at 7:15 pm today for 2 people.",
+        "Yes, that is correct.",
+        "Sorry, I could not make it at that time, shall I try 7:30 pm for 2 people instead?",
+    )
+    assert compact(*said).pinned_decisions == []
+    assert pins_after(said[:2], said[2:]) == []
+
+
+@pytest.mark.parametrize(
+    ("booked", "restated"),
+    [
+        ("Book a table for 4 on March 9th.", "Confirmed: a table for 4 on the 9th."),
+        ("订3月9日晚上七点的桌子，4位。", "好的，已确认9号晚上七点，4位。"),
+    ],
+)
+def test_a_date_said_more_or_less_fully_is_the_same_date(booked: str, restated: str) -> None:
+    assert compact(restated, "OK.", pins=[booked]).replaced_decisions == []
+
+
+@pytest.mark.parametrize(
+    "said_after",
+    [
+        "No thanks, that's all for today.",
+        "No worries, John.",
+        "Tim Duncan could have gone to the NBA but decided to stay in college instead.",
+    ],
+)
+def test_a_closing_or_a_remark_answers_no_decision(said_after: str) -> None:
+    """Only a rejection ("No, …", "That is incorrect") answers the decision just before it:
+    a closing, a pleasantry or a remark with "instead" in it changes nothing."""
+    booked = "You're booked at the Acorn Guesthouse for one night on Sunday."
+    output = compact(said_after, "OK.", pins=[booked])
+    assert output.replaced_decisions == []
+
+
+@pytest.mark.parametrize(
+    ("before", "bare", "after"),
+    [
+        (
+            "Book a table for 2 at Mimi's Cafe.",
+            "Sorry, I need to change that.",
+            "It's for 3 people.",
+        ),
+        ("我们决定用 PostgreSQL 作为数据库。", "不对。", "改成 MySQL 吧。"),
+    ],
+)
+def test_a_bare_correction_in_its_own_sentence_changes_the_decision(
+    before: str, bare: str, after: str
+) -> None:
+    said = (before, "OK.", f"{bare} {after}", "OK.")
+    assert compact(*said).pinned_decisions == [f"{bare}{'' if '。' in bare else ' '}{after}"]
+    # "change that" ends a bare correction: "they need to change that rule" changes nothing
+    output = compact("Yeah, they need to change that rule!", "Sure.", pins=[before])
+    assert output.replaced_decisions == []

@@ -163,6 +163,18 @@ def test_a_bare_confirmation_takes_the_next_sentence_as_its_object() -> None:
     assert decision_sentences("Booked!") == []
 
 
+@pytest.mark.parametrize(
+    "chosen",
+    ["Let's go with PostgreSQL.", "We're going with PostgreSQL.", "Let's use Redis."],
+)
+def test_a_choice_named_by_a_name_alone_is_pinned(chosen: str) -> None:
+    """The name is the decision's object: "Let's go with PostgreSQL." says as much as "We
+    decided to go with PostgreSQL." — but a choice with no object is still not pinned."""
+    assert decision_sentences(f"{chosen} Anything else?") == [chosen]
+    for vague in ("Let's go with it.", "Let's go with the flow.", "I'm going with my gut."):
+        assert decision_sentences(vague) == []
+
+
 def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
     """ "ok ok ok …" once took exponential time in the English lead rules: a 50-word message
     of them hung the compaction and the event loop it runs on. Judged in a child process,

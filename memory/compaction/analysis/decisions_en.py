@@ -203,9 +203,10 @@ def _disqualified(s: str) -> bool:
     return s.endswith("!") and bool(_EMOTIVE.search(s))
 
 
-def _enough(text: str, words: int = 2) -> bool:
-    """Something to be about: content words, a number counting twice ("do item 7")."""
-    return len(content_words(text)) + anchors(text) >= words
+def _enough(text: str, words: int = 2, raw: str = "") -> bool:
+    """Something to be about: content words, a number counting twice ("do item 7"), a
+    name in ``raw`` (the original casing) too ("let's go with PostgreSQL")."""
+    return len(content_words(text)) + max(anchors(text), anchors(raw)) >= words
 
 
 def _proposal(s: str, raw: str) -> float:
@@ -216,7 +217,7 @@ def _proposal(s: str, raw: str) -> float:
     rest = m.group("rest")
     if _LET_NEVER.match(rest) or _LET_EXHORT.match(rest) or _VAGUE.search(rest):
         return 0.0
-    if not _enough(rest):
+    if not _enough(rest, raw=_raw_tail(raw, rest)):
         return 0.0
     if _LET_CONCRETE.match(rest) or anchors(_raw_tail(raw, rest)):
         return RULE
@@ -338,7 +339,7 @@ def _arranged(s: str, raw: str) -> float:
 
 
 def _frames(s: str, raw: str) -> float:
-    if _disqualified(s) or not _enough(s):
+    if _disqualified(s) or not _enough(s, raw=raw):
         return 0.0
     return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s, raw))
 

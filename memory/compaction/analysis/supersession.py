@@ -7,7 +7,8 @@ something else of it. What both sentences say is read three ways (``Said``):
   amount of money, a way of travelling (fly, drive, 坐高铁), a colour, a name or tool
   (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
   "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
-  "周四下午三点" dates and times;
+  "周四下午三点" dates and times; "half past 5 in the evening" is 17:30. A date said
+  more or less fully is one date ("the 9th", "March 9th", "9号", "3月9日");
 - **subject words**: content words that are neither values nor words of the decision
   frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
   compared by their two-character units, so 主持 meets 主持人;
@@ -38,7 +39,8 @@ The rules, in order of the evidence they need, each conservative:
    earlier decision and adds no date, time or number of its own ("We're not using AWS
    after all"; "we won't deploy on Fridays" drops nothing about AWS).
 4. **Failed booking**: replaces the newest booking request among the decisions of the
-   last two turns ("book a table for 8 at 15:45" → "That time is all booked up"); the
+   last two turns ("book a table for 8 at 15:45" → "That time is all booked up"; none:
+   the newest decision giving a time, day, party size or stay, "Put it for 10:30"); the
    failure's own dates, times and numbers, if any, must be the request's, and it names no
    other thing booked ("no taxi" does not answer "book a room").
 5. **Booking made with another value**: a booking made ("I have a reservation for you at
@@ -48,6 +50,20 @@ The rules, in order of the evidence they need, each conservative:
    date, number of people or length of stay is another ("a table for 5 people at
    16:30"): the request failed and was retried, often asked as a question ("How about
    15:30?") that rule 2 leaves alone. Two differing is another booking.
+
+6. **Echoes**: a decision replaced takes with it the decisions said beside it
+   (``ECHO_SPAN``) that assert what no longer holds — the request a confirmation
+   repeats, a confirmation's other sentences ("Please confirm: a table at Lucca. The
+   reservation is at 1:30 pm.") — when they name nothing else: the old value was said
+   several times, and one change replaces it everywhere.
+
+What is answered: a weak correction ("No, …", "actually") in the message right after a
+decision answers it and may change it without restating it ("Please confirm: the kitchen
+speaker." → "No, the bedroom speaker."), and a decision said in several sentences of one
+message is answered as one, even when the fold came between (the caller says how many
+previous pins its message held). A booking said again with another value ("The
+reservation should be for March 14th.") changes the last one like a decision (rule 1).
+A failed booking's offer ("…, shall I try 7:30 pm?") is not what failed.
 
 Never from a question, a hedge, or a sentence that adds a decision. A correction or
 reversal that replaces something is a decision itself (the caller pins it); a failed
@@ -89,6 +105,19 @@ for the day or the number of people)."""
 RETRY_MESSAGES = 6
 """A booking made answers a request of the last three turns: the request, its failure, the
 retry asked, and maybe one more question between."""
+BARE_WORDS = 4
+BARE_CHARS_ZH = 4
+"""A bare correction is a few words: "No.", "Actually, scratch that.", "That is not
+correct.", "不对。"."""
+ANSWER_MESSAGES = 1
+"""A weak correction ("No, …", "actually") in the message right after a decision answers
+it: it may change it without restating it or being a decision itself."""
+SWAPPED_WORDS = 2
+"""Another thing named in plain words is a word or two ("my bedroom speaker"), not a
+sentence of its own."""
+ECHO_SPAN = 2
+"""A replaced decision's echoes are the decisions held just beside it: a request, its
+confirmation, a confirmation said in two sentences."""
 RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
 """What a failed booking is retried with: another time, day, party size or length of stay
 (another name or place is another booking)."""
@@ -98,13 +127,14 @@ RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
 
 
 def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
-    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start;
-    English parts match whole words."""
+    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
+    its end; English parts match whole words."""
     gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
     out = [r"(?!)"]  # an empty list matches nothing
     for phrase in phrases:
         start = "^" if phrase.startswith("^") else ""
-        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").split("…")]
+        end = r"(?=\s*[.!?;]|\W*$)" if phrase.endswith("$") else ""
+        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").rstrip("$").split("…")]
         if not chinese:
             parts = [
                 (r"(?<![a-z0-9])" if p[0].isalnum() else "")
@@ -112,7 +142,7 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
                 + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
                 for p in parts
             ]
-        out.append(start + gap.join(parts))
+        out.append(start + gap.join(parts) + end)
     return re.compile("|".join(out))
 
 
@@ -126,6 +156,8 @@ _EN = {
     "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
     "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
+    "closing": _phrase_pattern(cw.EN_CLOSING, False),
+    "rejection": _phrase_pattern(cw.EN_REJECTION, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -136,6 +168,7 @@ _ZH = {
     "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
+    "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
 }
 _RELATIVE = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
 """Days said relative to now ("today", "明天"): the same day as a weekday or date may be."""
@@ -170,7 +203,28 @@ def _values(
 
 _EN_NUM = r"(\d+|" + "|".join(cw.NUMBER_WORDS) + r")"
 _EN_MONTH = r"(" + "|".join(sorted(cw.EN_MONTHS, key=len, reverse=True)) + r")"
+_EN_HOUR = r"(?:\d{1,2}|" + "|".join(cw.NUMBER_WORDS) + r")"
+_EN_PAST = "|".join(map(re.escape, cw.EN_PAST_HOUR))
+_EN_PART = "|".join(map(re.escape, cw.EN_DAY_PARTS))
+_EN_CLOCK = r"(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|o['\"]clock\b"
+"""What makes a number a time of day: am/pm or o'clock ("o\"clock" too: a slipped key)."""
+_EN_TIME = re.compile(
+    rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s*(?:{_EN_CLOCK})(?:\s+(?:{_EN_PART}))?|"
+    rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s+(?:{_EN_PART})\b|"
+    rf"\b(?:{_EN_PAST})\s+{_EN_HOUR}\b|"
+    r"\b\d{1,2}:\d{2}\b|"
+    r"\bat \d{1,2}\b(?![:.,]?\d)(?!\s*(?:people|persons|guests|nights?|days?|hours?|weeks?|"
+    rf"%|th\b|st\b|nd\b|rd\b|[a-z]+ street|{_EN_CLOCK}|{_EN_PART}))|"
+    r"\b(?:noon|midday|midnight)\b"
+)
+"""A time of day: "7 pm", "19:15", "at 7", "eleven am", "1:30 in the afternoon", "half past
+5 in the evening", "quarter to 8". Read before the number of people: "for 7 in the
+evening" is a time, not seven people."""
+_EN_TIME_PARTS = re.compile(
+    rf"(?:at\s+)?(?:(?P<past>{_EN_PAST})\s+)?(?P<hour>{_EN_HOUR})(?::(?P<minute>\d{{2}}))?"
+)
 _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("time", _EN_TIME),
     (
         "money",
         re.compile(
@@ -196,22 +250,11 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(rf"\b{_EN_NUM}\s+(" + "|".join(cw.EN_DURATION_UNITS) + r")\b"),
     ),
     (
-        "time",
-        re.compile(
-            r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])|"
-            r"\b(\d{1,2}):(\d{2})\b|"
-            r"\b(\d{1,2})\s*o'clock\b|"
-            r"\bat (\d{1,2})\b(?![:.,]?\d)(?!\s*(?:people|persons|guests|nights?|days?|"
-            r"hours?|weeks?|%|th\b|st\b|nd\b|rd\b|[a-z]+ street))|"
-            r"\b(noon|midday|midnight)\b"
-        ),
-    ),
-    (
         "date",
         re.compile(
             rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
             rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}\b|"
-            rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b|"
+            rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b(?!\s+\d)|"
             r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b|"
             r"\b(" + "|".join(cw.EN_WEEKDAYS) + r")s?\b|"
             r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
@@ -301,6 +344,30 @@ def _clock(hour: int, minute: int, shift: int = 0) -> str:
     return f"{hour}:{minute:02d}"
 
 
+def _en_time(said: str) -> str | None:
+    """A time of day as ``H:MM`` on a 24-hour clock (``_EN_TIME``): "pm" or an afternoon,
+    evening or night adds 12 hours to an hour before noon, "am" or "midnight" takes 12 from
+    12."""
+    special = {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}
+    if said in special:
+        return special[said]
+    m = _EN_TIME_PARTS.match(said)
+    hour = _en_int(m["hour"]) if m else None
+    if m is None or hour is None or hour > 24:
+        return None
+    minute = int(m["minute"] or 0)
+    if m["past"]:
+        offset = cw.EN_PAST_HOUR[m["past"]]
+        hour, minute = (hour, offset) if offset >= 0 else (hour - 1, 60 + offset)
+    rest = said[m.end() :].replace(".", "")
+    later = any(rest.strip().endswith(part) for part, hours in cw.EN_DAY_PARTS.items() if hours)
+    if later or re.match(r"\s*pm", rest):
+        hour = hour % 12 + 12
+    elif re.match(r"\s*am", rest):
+        hour %= 12
+    return _clock(hour, minute)
+
+
 def _en_value(kind: str, m: re.Match[str]) -> str | None:
     g = [x for x in m.groups()]
     if kind == "money":
@@ -313,15 +380,7 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
             return None
         return str(number) if kind == "people" else f"{number} {cw.EN_DURATION_UNITS[g[1]]}"
     if kind == "time":
-        if g[0]:
-            hour, minute, suffix = int(g[0]), int(g[1] or 0), g[2].replace(".", "")
-            hour = hour % 12 + (12 if suffix == "pm" else 0)
-            return _clock(hour, minute)
-        if g[3]:
-            return _clock(int(g[3]), int(g[4]))
-        if g[5] or g[6]:
-            return _clock(int(g[5] or g[6]), 0)
-        return {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}[g[7]]
+        return _en_time(m.group())
     if kind == "travel":
         return cw.EN_TRAVEL_MODES[g[0]]
     if kind == "date":
@@ -384,16 +443,21 @@ def _zh_value(kind: str, m: re.Match[str]) -> str | None:
     return g[0] if g else m.group()
 
 
+_SENTENCE_END = re.compile(r"[.!?]\s*$")
+
+
 def _en_names(text: str) -> set[str]:
-    """Capitalised runs after the first word, and acronyms or inner capitals anywhere:
-    "Lotus Garden", "GitHub Actions", "AWS", "Fly.io" — not weekdays, months or "I"."""
+    """Capitalised runs after a sentence's first word, and acronyms or inner capitals
+    anywhere: "Lotus Garden", "GitHub Actions", "AWS", "Fly.io" — not weekdays, months, "I"
+    or the first word of a sentence said after another ("No. Thanks.")."""
     out: set[str] = set()
     run: list[str] = []
     end = -1
     for i, m in enumerate(_EN_TOKEN.finditer(text)):
         word = m.group()
         capitalised = word[0].isupper() and word.lower() not in EN_STOPWORDS
-        named = _INNER_CAPS.match(word) or (i > 0 and capitalised)
+        first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
+        named = _INNER_CAPS.match(word) or (not first and capitalised)
         joined = run and m.start() == end + 1
         if named and (joined or not run):
             run.append(word)
@@ -438,6 +502,9 @@ class Said:
     additive: bool
     tentative: bool
     booking: Literal["request", "done"] | None
+    rejects: bool = False
+    """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
+    answer the decision said in the message before."""
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -493,7 +560,25 @@ def _tentative(hedges: re.Pattern[str], text: str, failure: re.Pattern[str]) -> 
     return not (stated and 0 < stated.start() < first)
 
 
+_CLAUSE_END = re.compile(r"(?<=,)\s+")
+
+
+def _failure_before_offer(sentence: str) -> str | None:
+    """The clauses that say a booking failed, when an offer or a question follows them
+    ("Sorry, I could not book it at that time, shall I try 7:30 pm?"): what failed is
+    said before the offer, whose values are not the request's."""
+    clauses = _CLAUSE_END.split(sentence)
+    for k in range(1, len(clauses)):
+        head, rest = " ".join(clauses[:k]), " ".join(clauses[k:])
+        if _EN["failure"].search(_english(head)):
+            offered = _EN["tentative"].search(_english(rest)) or _QUESTION_MARK.search(rest)
+            return head if offered else None
+    return None
+
+
 def _said_english(sentence: str) -> Said:
+    if (head := _failure_before_offer(sentence)) is not None:
+        return _said_english(head)
     s = _english(sentence)
     found, rest = _values(_EN_VALUES, _en_value, s, " ")
     names = _en_names(sentence)
@@ -512,6 +597,8 @@ def _said_english(sentence: str) -> Said:
     elif tokens & cw.EN_BOOKING_REQUEST:
         booking = "request"
     change, weak = _change(_EN, s)
+    if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
+        change, weak = None, False
     return Said(
         values=_kinds(found),
         subject=subject,
@@ -521,6 +608,7 @@ def _said_english(sentence: str) -> Said:
         additive=bool(_EN["additive"].search(s)),
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
+        rejects=change == "correction" and bool(_EN["rejection"].search(s)),
     )
 
 
@@ -545,6 +633,7 @@ def _said_chinese(sentence: str) -> Said:
         additive=bool(_ZH["additive"].search(sentence)),
         tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
         booking=booking,
+        rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
     )
 
 
@@ -552,6 +641,19 @@ def _said_chinese(sentence: str) -> Said:
 def said(sentence: str) -> Said:
     """What one sentence says (cached: pins come back at every compaction)."""
     return _said_chinese(sentence) if is_chinese(sentence) else _said_english(sentence)
+
+
+def is_bare_correction(sentence: str) -> bool:
+    """Only a correction's words ("No.", "Nope.", "This is incorrect.", "不对。", "Sorry, I
+    need to change that."): the correction is said by the sentence after it. Words that
+    also just carry on a conversation make one only in a few words ("No, that would be
+    all" is no correction)."""
+    what = said(sentence)
+    if what.change != "correction" or what.values or what.subject:
+        return False
+    if is_chinese(sentence):
+        return not what.weak or len(sentence.strip()) <= BARE_CHARS_ZH
+    return not what.weak or len(_english(sentence).split()) <= BARE_WORDS
 
 
 # --- which earlier decisions a sentence replaces ---------------------------------------
@@ -573,12 +675,36 @@ def _shared_values(a: Said, b: Said) -> int:
     return sum(len(a.values[k] & b.values[k]) for k in a.values.keys() & b.values.keys())
 
 
+_DAY_OF_MONTH = re.compile(r"^(?:(?P<month>\d+)-|d)(?P<day>\d+)$|^m(?P<only>\d+)$")
+
+
+def _same_value(kind: str, a: str, b: str) -> bool:
+    """One value, maybe said more or less fully: "the 9th" is "March 9th", "in March" is
+    "March 9th" (the day or the month said without the other)."""
+    if a == b:
+        return True
+    if kind != "date":
+        return False
+    ma, mb = _DAY_OF_MONTH.match(a), _DAY_OF_MONTH.match(b)
+    if not (ma and mb):
+        return False
+    months = (ma["month"] or ma["only"], mb["month"] or mb["only"])
+    days = (ma["day"], mb["day"])
+    said_both = [pair for pair in (months, days) if None not in pair]
+    return bool(said_both) and all(x == y for x, y in said_both)
+
+
+def _other(kind: str, values: frozenset[str], held: frozenset[str]) -> frozenset[str]:
+    """The values that are none of ``held`` (``_same_value``)."""
+    return frozenset(v for v in values if not any(_same_value(kind, v, h) for h in held))
+
+
 def _new_values(new: Said, old: Said, *, weak: bool) -> set[str]:
     """Kinds both hold where the new sentence has a value the old one lacks."""
     return {
         k
         for k in new.values.keys() & old.values.keys()
-        if (weak or k not in WEAK_KINDS) and new.values[k] - old.values[k]
+        if (weak or k not in WEAK_KINDS) and _other(k, new.values[k], old.values[k])
     }
 
 
@@ -588,9 +714,10 @@ def _same_subject(new: Said, old: Said) -> bool:
 
 
 def _new_value(new: Said, old: Said) -> bool:
-    """Rule 1: the same subject (a word shared, one's within the other's), exactly one kind
-    of value differs."""
-    if not (new.subject & old.subject and _same_subject(new, old)):
+    """Rule 1: the same subject (a word shared — or both say a booking — and one's within
+    the other's), exactly one kind of value differs."""
+    restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
+    if not ((new.subject & old.subject or restated) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
     return len(differing) == 1
@@ -628,12 +755,32 @@ def _tied(new: Said, old: Said) -> bool:
     return bool(new.subject & old.subject or shared - WEAK_KINDS)
 
 
-def _weakly(new: Said, old: Said, decided: bool) -> bool:
-    """Weak change words count when the sentence is a decision or tied to the earlier one,
-    and a weak correction must bring a new value ("Actually, I need a taxi too" does not)."""
-    if not (decided or _tied(new, old)):
+def _swapped(new: Said, old: Said) -> bool:
+    """One thing named in place of another beside a word both say ("the kitchen speaker" →
+    "my bedroom speaker"): a new value said in plain words."""
+    both, added, dropped = (
+        new.subject & old.subject,
+        new.subject - old.subject,
+        old.subject - new.subject,
+    )
+    return bool(both and dropped) and 0 < len(added) <= SWAPPED_WORDS
+
+
+def _weakly(new: Said, old: Said, decided: bool, answered: bool = False) -> bool:
+    """Weak change words count when the sentence is a decision, tied to the earlier one or
+    its answer, and a weak correction must bring a new value ("Actually, I need a taxi too"
+    does not) — in answer to it, another thing named in plain words will do."""
+    if not (decided or answered or _tied(new, old)):
         return False
-    return new.change == "reversal" or bool(_new_values(new, old, weak=True))
+    if new.change == "reversal" or _new_values(new, old, weak=True):
+        return True
+    return answered and _swapped(new, old)
+
+
+def _answers(age: int | None) -> bool:
+    """Said in answer to the decision: in the message just after it ("Please confirm: a
+    table for 2 at 7 pm." → "No, for 3 people.")."""
+    return age is not None and age <= ANSWER_MESSAGES
 
 
 def _best(scores: Sequence[int]) -> tuple[int, ...]:
@@ -644,13 +791,19 @@ def _best(scores: Sequence[int]) -> tuple[int, ...]:
     return (max(i for i, s in enumerate(scores) if s == top),)
 
 
-def _newest_request(earlier: Sequence[Said], ages: Sequence[int | None], window: int) -> int | None:
-    """The newest booking request among the decisions said in the last ``window`` messages."""
+def _newest_request(
+    earlier: Sequence[Said], ages: Sequence[int | None], window: int, *, details: bool = False
+) -> int | None:
+    """The newest booking request among the decisions said in the last ``window`` messages
+    (``details``: or a decision that gives a booking's time, day, party size or stay:
+    "Put it for 10:30.")."""
     for i in range(len(earlier) - 1, -1, -1):
         age = ages[i]
         if age is None or age > window:
             return None
-        if earlier[i].booking == "request":
+        made = earlier[i].booking == "done" or "code" in earlier[i].values  # "ref ABC123"
+        detailed = details and not made and bool(earlier[i].values.keys() & RETRIED_KINDS)
+        if earlier[i].booking == "request" or detailed:
             return i
     return None
 
@@ -665,9 +818,13 @@ def _fits(new: Said, request: Said) -> bool:
 def _failed_request(
     new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
 ) -> tuple[int, ...]:
-    """Rule 4: the newest booking request of the last two turns, when the failure can mean
-    it: no detail of its own and nothing else booked."""
+    """Rule 4: the newest booking request of the last two turns (none, and the failure says
+    a booking's word: the newest decision giving a time, day, party size or stay — "Put it
+    for 10:30."), when the failure can mean it: no detail of its own and nothing else
+    booked."""
     i = _newest_request(earlier, ages, FAILURE_MESSAGES)
+    if i is None and new.booking is not None:  # "I could not book it", not "it's not available"
+        i = _newest_request(earlier, ages, FAILURE_MESSAGES, details=True)
     if i is None or not _adds_no_detail(new, earlier[i]) or not _fits(new, earlier[i]):
         return ()
     return (i,)
@@ -690,9 +847,55 @@ def _retried_request(
     other = [
         k
         for k in RETRIED_KINDS & new.values.keys() & old.values.keys()
-        if not new.values[k] & old.values[k] and not (new.values[k] | old.values[k]) & _RELATIVE
+        if _other(k, new.values[k], old.values[k]) == new.values[k]
+        and not (new.values[k] | old.values[k]) & _RELATIVE
     ]
     return (i,) if len(other) == 1 else ()
+
+
+def _names_nothing_else(echo: Said, held: Sequence[Said]) -> bool:
+    """The echo names no place, venue or thing booked that ``held`` do not: "Book the hotel
+    for Friday" is no echo of "a table for Friday"."""
+    names = echo.values.get("name", frozenset())
+    known = frozenset().union(*(h.values.get("name", frozenset()) for h in held))
+    booked = echo.subject & cw.EN_BOOKED_KINDS
+    named = frozenset().union(*(h.subject & cw.EN_BOOKED_KINDS for h in held))
+    return names <= known and (not named or booked <= named)
+
+
+def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
+    """The echo says a value the replaced decision held and that no longer holds: of a
+    kind the new sentence gives another value of, or — for a failed booking — its time,
+    day, party size or stay."""
+    kinds = RETRIED_KINDS if failed else new.values.keys() - WEAK_KINDS
+    for kind in kinds & echo.values.keys() & old.values.keys():
+        now = frozenset() if failed else new.values.get(kind, frozenset())
+        if _other(kind, echo.values[kind], now) & old.values[kind]:
+            return True
+    return False
+
+
+def _echoes(
+    new: Said, gone: Iterable[int], olds: Sequence[Said], ages: Sequence[int | None], failed: bool
+) -> set[int]:
+    """Rule 6: the decisions said with a replaced one (within ``ECHO_SPAN`` of it) that
+    assert what no longer holds (``_asserts_replaced``) — a request and its confirmation,
+    a confirmation said in several sentences — naming nothing else and adding nothing
+    beside it."""
+    gone = set(gone)
+    out: set[int] = set()
+    for i in gone:
+        for j in range(max(i - ECHO_SPAN, 0), min(i + ECHO_SPAN + 1, len(olds))):
+            echo, at, said_at = olds[j], ages[i], ages[j]
+            if j in gone or echo.additive or echo.change == "failure":
+                continue
+            if at is not None and said_at is not None and abs(at - said_at) > RETRY_MESSAGES:
+                continue
+            if _asserts_replaced(echo, olds[i], new, failed) and _names_nothing_else(
+                echo, [olds[i], new]
+            ):
+                out.add(j)
+    return out
 
 
 def _about(new: Said, old: Said) -> bool:
@@ -702,10 +905,13 @@ def _about(new: Said, old: Said) -> bool:
 
 
 def _recent(new: Said, olds: Sequence[Said], ages: Sequence[int | None]) -> list[int]:
-    """The last decision, and the ones just before it about the same thing as ``new`` (a
-    request and its confirmation), said in the last ``RECENT_MESSAGES`` messages: what a
-    sentence without a clear change word may change."""
+    """The last decision (every one said in its message: "Booking a table at Sakoon. The
+    reservation is at 6:30 pm."), and the ones just before it about the same thing as
+    ``new`` (a request and its confirmation), said in the last ``RECENT_MESSAGES``
+    messages: what a sentence without a clear change word may change."""
     start = len(olds) - RECENT_DECISIONS
+    while start > 0 and ages[start] is not None and ages[start - 1] == ages[start]:
+        start -= 1
     while start > 0 and _about(new, olds[start - 1]) and _about(new, olds[start]):
         start -= 1
     return [
@@ -744,9 +950,11 @@ def replacement(
     if new.change in ("correction", "reversal"):
         score = _correction_score if new.change == "correction" else _reversal_score
         scores = [score(new, o) for o in olds]
-        if new.weak:  # a recent decision only, with a decision or a tie to it
+        if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
-                s if i in recent and _weakly(new, o, decided) else 0
+                s
+                if i in recent and _weakly(new, o, decided, new.rejects and _answers(ages[i]))
+                else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]
         picked = _best(scores)
@@ -758,16 +966,20 @@ def replacement(
         reason = new.change
     elif new.change == "failure":
         found = _failed_request(new, olds, ages)
-        return Replacement(found, "failed booking", decided) if found else Replacement(pin=decided)
+        if not found:
+            return Replacement(pin=decided)
+        found += tuple(sorted(_echoes(new, found, olds, ages, failed=True)))
+        return Replacement(tuple(sorted(found)), "failed booking", decided)
     if retried := set(_retried_request(new, olds, ages)) - gone:
         gone |= retried
         reason = reason or "booking made with another value"
-    if decided:
+    if decided or new.booking == "request":  # a booking said again with another value
         same = {i for i in recent if _new_value(new, olds[i])}
         if same - gone:
             reason = reason or "new value"
         gone |= same
     gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
+    gone |= _echoes(new, gone, olds, ages, failed=False)
     if not gone:
         return Replacement(pin=decided)
     return Replacement(tuple(sorted(gone)), reason, True)
