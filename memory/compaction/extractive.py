@@ -19,6 +19,7 @@ from memory.compaction.analysis.decisions import (
     decision_strength,
     is_bare_confirmation,
     is_small_talk,
+    unquoted,
 )
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
@@ -154,7 +155,9 @@ def fold_pins(
             if decided and _restates(sentence, texts):
                 continue
             ages = [None if at is None else index - at for _, _, at in held]
-            change = replacement(sentence, texts, decided=decided, ages=ages)
+            # A quoted message is reported, not said: "Your latest message: "Let's book …""
+            # neither replaces the pin it quotes nor is pinned for it.
+            change = replacement(unquoted(sentence), texts, decided=decided, ages=ages)
             gone = set(change.replaced)
             replaced += [t for i, (t, previous, _) in enumerate(held) if i in gone and previous]
             held = [h for i, h in enumerate(held) if i not in gone]

@@ -17,7 +17,7 @@ _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』')
 _WORD = re.compile(r"[A-Za-z0-9]+|[\u4e00-\u9fff]")
 
 
-def _unquoted(sentence: str) -> str:
+def unquoted(sentence: str) -> str:
     """The sentence without reported speech: a quote of three or more words is not ours.
 
     A short quote stays ("we named the puppy "Luna""); a bot quoting the user's
@@ -32,7 +32,7 @@ def decision_strength(sentence: str) -> float:
 
     Cached: the summary's sentences come back at every compaction.
     """
-    text = _unquoted(sentence)
+    text = unquoted(sentence)
     rules = decisions_zh if is_chinese(text) else decisions_en
     return rules.decision_strength(text)
 
@@ -42,7 +42,7 @@ def is_small_talk(sentence: str) -> bool:
     """Encouragement, advice, a compliment, a feeling, a platitude (``analysis.smalltalk``):
     never a pin, whoever says it — not even as a change of plan ("Glad everyone could make
     it." has the words of "make it 6 people" and replaces nothing)."""
-    text = _unquoted(sentence)
+    text = unquoted(sentence)
     return (decisions_zh if is_chinese(text) else decisions_en).is_small_talk(text)
 
 
