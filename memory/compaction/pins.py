@@ -22,6 +22,7 @@ The rules, in the order they apply:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -83,8 +84,21 @@ def excerpt(text: str, around: str | None = None) -> str:
     if at <= 0:
         return text[: PIN_EXCERPT_CHARS - 1].rstrip() + ELLIPSIS
     if at + PIN_EXCERPT_CHARS - 1 >= len(text):  # the message's end: an ellipsis only in front
-        return ELLIPSIS + text[len(text) - PIN_EXCERPT_CHARS + 1 :].lstrip()
+        return ELLIPSIS + _from_a_word(text, len(text) - PIN_EXCERPT_CHARS + 1)
     return ELLIPSIS + text[at : at + PIN_EXCERPT_CHARS - 2].rstrip() + ELLIPSIS
+
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9]")
+WORD_SEARCH_CHARS = 24
+"""How far an excerpt's start may move to begin at a word instead of inside one."""
+
+
+def _from_a_word(text: str, start: int) -> str:
+    """``text`` from ``start``, moved on to the next word when ``start`` falls inside one
+    ("…terministic offline reply" reads as a typo); Chinese has no spaces to move to."""
+    inside = 0 < start < len(text) and all(_WORD_CHAR.match(c) for c in text[start - 1 : start + 1])
+    space = text.find(" ", start, start + WORD_SEARCH_CHARS) if inside else -1
+    return text[space + 1 if space >= 0 else start :].lstrip()
 
 
 def _source(message: ChatThreadMessage, around: str | None) -> PinSource:

@@ -74,8 +74,11 @@ def test_an_excerpt_is_short_and_shows_where_the_pin_was_said() -> None:
 def test_an_excerpt_of_a_pin_said_last_ends_with_the_message() -> None:
     long = "word " * 100 + 'She said "we fly to Lisbon."'
     cut = excerpt(long, "we fly to Lisbon.")
-    assert PIN_EXCERPT_CHARS - 2 <= len(cut) <= PIN_EXCERPT_CHARS
+    assert PIN_EXCERPT_CHARS - 8 <= len(cut) <= PIN_EXCERPT_CHARS
     assert cut.startswith("…") and cut.endswith('Lisbon."')
+    for shift in range(5):  # wherever the cut falls, the excerpt starts at a word
+        cut = excerpt("x" * shift + " deterministic" * 20 + " we fly to Lisbon.", "we fly")
+        assert cut.startswith("…deterministic "), cut
 
 
 async def _as_the_previous_release(mem: MemoryService, token: str, compactor: str) -> None:
