@@ -14,6 +14,7 @@ file or network I/O, so it runs inside the event loop (jieba is loaded off it fi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from memory.compaction.analysis.decisions import (
     decision_strength,
@@ -124,9 +125,18 @@ def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
     return max(together, 1)
 
 
+class FoldedPins(NamedTuple):
+    """What a fold pins: its new decisions in order, the previous pins they replace, and
+    its own decisions a later one in the same fold replaced (history for the summary)."""
+
+    pins: list[str]
+    replaced: list[str]
+    superseded: list[str]
+
+
 def fold_pins(
     folded: Sequence[ChatThreadMessage], pinned: Sequence[str], said_last: int = 1
-) -> tuple[list[str], list[str]]:
+) -> FoldedPins:
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
     Small talk (``decisions.is_small_talk``) is passed over: neither a pin nor a change of
@@ -146,6 +156,7 @@ def fold_pins(
         (p, True, -1 if i >= last else None) for i, p in enumerate(pinned)
     ]
     replaced: list[str] = []
+    superseded: list[str] = []
     for index, message in enumerate(folded):
         for sentence, decided in marked_sentences(message.text):
             if not decided and is_small_talk(sentence) and said(sentence).change != "failure":
@@ -159,16 +170,18 @@ def fold_pins(
             # neither replaces the pin it quotes nor is pinned for it.
             change = replacement(unquoted(sentence), texts, decided=decided, ages=ages)
             gone = set(change.replaced)
-            replaced += [t for i, (t, previous, _) in enumerate(held) if i in gone and previous]
+            for i, (text, previous, _) in enumerate(held):
+                if i in gone:
+                    (replaced if previous else superseded).append(text)
             held = [h for i, h in enumerate(held) if i not in gone]
             if change.pin:
                 held.append((sentence, False, index))
-    return [t for t, previous, _ in held if not previous], replaced
+    return FoldedPins([t for t, previous, _ in held if not previous], replaced, superseded)
 
 
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
     """The folded turns' decisions, in order, that no earlier pin already states."""
-    return fold_pins(folded, pinned)[0]
+    return fold_pins(folded, pinned).pins
 
 
 class ExtractiveCompactor:
@@ -187,12 +200,12 @@ class ExtractiveCompactor:
 
     def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
         together = said_with_last(request.pins, request.pinned_decisions)
-        pins, replaced = fold_pins(request.folded, request.pinned_decisions, together)
+        pins, replaced, superseded = fold_pins(request.folded, request.pinned_decisions, together)
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(
-            with_history(request.summary, replaced),
+            with_history(request.summary, [*replaced, *superseded]),
             request.folded,
-            known=known,  # the pins to be
+            known=[*known, *superseded],  # the pins to be, and what this fold changed (history)
             limit=self.limits.summary_chars,
             kept=[m.text for m in request.kept],
         )

@@ -220,6 +220,16 @@ def test_the_summary_keeps_what_held_before_the_change() -> None:
     assert f"{HISTORY_LABEL}{before}" in output.summary
 
 
+def test_a_change_within_one_fold_leaves_the_earlier_decision_as_history_once() -> None:
+    before = "We decided to use PostgreSQL for the booking app."
+    after = "不对，数据库改成 MySQL 吧。"
+    output = compact(before, "Noted.", "What do we have so far?", "Noted.", after)
+    assert output.pinned_decisions == [after]
+    assert output.replaced_decisions == []  # never a pin: nothing previous to replace
+    assert output.summary.count("PostgreSQL") == 1
+    assert f"{HISTORY_LABEL}{before}" in output.summary
+
+
 async def test_a_conversation_that_changes_its_mind_ends_with_the_new_decision(db_url: str) -> None:
     """Through the service on both backends: the change lands several folds later."""
     token = new_token()
