@@ -59,11 +59,13 @@ def new_token() -> str:
 _secret_cache: dict[str, bytes] = {}
 
 
-def load_secret(directory: Path | None = None) -> bytes:
-    """The HMAC secret: ``AIMIND_SESSION_SECRET``, else a dev secret kept in the data folder.
+def configured_secret() -> bytes | None:
+    """``AIMIND_SESSION_SECRET``, or None in development, where ``load_secret`` keeps one in
+    the data folder.
 
-    In production (``AIMIND_ENV=production``) a missing secret is a start-up error,
-    never a request-time 500.
+    In production (``AIMIND_ENV=production``) a missing secret raises ``SecretConfigError``.
+    It touches no file, so a server checks it as it loads (``adapters.server.settings_check``)
+    and stops before it serves — a start-up error, never a request-time 500.
     """
     settings = memory_settings()  # the secret's length is checked there
     if settings.session_secret is not None:
@@ -74,6 +76,15 @@ def load_secret(directory: Path | None = None) -> bytes:
             f"{SECRET_MIN_CHARS} characters (e.g. `python -c 'import secrets; "
             "print(secrets.token_urlsafe(48))'`)."
         )
+    return None
+
+
+def load_secret(directory: Path | None = None) -> bytes:
+    """The HMAC secret: ``configured_secret()``, else a dev secret kept in the data folder,
+    made by the first call that needs it (file I/O: call it off the event loop)."""
+    configured = configured_secret()
+    if configured is not None:
+        return configured
     path = _dev_secret_path(directory).resolve()
     key = str(path)
     if key in _secret_cache:

@@ -9,10 +9,12 @@
 #   AIMIND_SESSION_SECRET=...             >= 32 characters, the same on every replica (required)
 #   PORT=8000 HOST=127.0.0.1              where this replica listens (these are the defaults)
 #
-# It installs what it needs on first use, prepares the database (whichever replica comes
-# first; the others wait for it), refuses to start with one sentence when a variable is
-# missing, answers GET /health once ready, and on SIGTERM finishes its runs, lets pending
-# compactions land and exits within 20 s.
+# It installs what it needs on first use and again only when requirements.lock,
+# pyproject.toml or the Python changed (bootstrap.sh compares a stamp in .venv: a restart
+# installs nothing), prepares the database (whichever replica comes first; the others
+# wait for it), refuses to start with one sentence when a variable is missing, answers
+# GET /health once ready, and on SIGTERM finishes its runs, lets pending compactions land
+# and exits within 20 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AIMIND_SKIP_BROWSER_INSTALL=1 bash scripts/bootstrap.sh

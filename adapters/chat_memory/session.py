@@ -84,15 +84,6 @@ class MemoryNotServedError(AIMindError, RuntimeError):
         super().__init__(NOT_SERVED)
 
 
-def _studio_identity() -> SessionHash | None:
-    """Studio's development identity under ``langgraph dev``; None elsewhere and in production."""
-    if not is_langgraph_dev():
-        return None
-    return derived_identity(f"studio:{STUDIO_USER}", load_secret())
-
-
-# At import, i.e. at server start-up: the secret file is read once, never inside a run.
-_STUDIO_IDENTITY = _studio_identity()
 _said: set[str] = set()
 
 
@@ -135,10 +126,14 @@ def _is_authenticated(user: Any, identity: Any) -> bool:
 
 
 async def user_identity(identity: str) -> SessionHash:
-    """The memory identity of a user of an auth of the user's own: ``user:<identity>``
-    under the session secret (read off the event loop: it may be a file)."""
-    secret = await asyncio.to_thread(load_secret)
-    return derived_identity(f"{USER_LABEL}:{identity}", secret)
+    """The memory identity of a user of an auth of the user's own: ``user:<identity>``."""
+    return await _derived(f"{USER_LABEL}:{identity}")
+
+
+async def _derived(label: str) -> SessionHash:
+    """``label``'s identity under the session secret, read off the event loop (in
+    development it is a file, made on first use: never when this module is imported)."""
+    return derived_identity(label, await asyncio.to_thread(load_secret))
 
 
 async def session_of(config: RunnableConfig | None, context: Any) -> str | None:
@@ -153,8 +148,8 @@ async def session_of(config: RunnableConfig | None, context: Any) -> str | None:
         return SessionHash(identity)
     studio = _is_studio(user, identity)
     if studio:
-        if _STUDIO_IDENTITY is not None:
-            return _STUDIO_IDENTITY
+        if is_langgraph_dev():  # Studio's development identity; none elsewhere, nor in production
+            return await _derived(f"studio:{STUDIO_USER}")
     elif isinstance(identity, str) and _is_authenticated(user, identity):
         _say_once(USER_IDENTITY_NOTICE, logging.INFO)
         return await user_identity(identity)

@@ -14,12 +14,15 @@ the user's, forget not confirmed, no memory to show, a file that cannot be writt
 malformed setting — ``adapters.settings``, checked before anything runs);
 2 a command line argparse cannot read; 3 memory could not be reached. Every refusal is
 one sentence on stderr; nothing else is printed then.
+
+Only the standard library and ``memory.errors`` are imported at module level: each
+command imports memory, the settings and the model messages when it runs, so ``--help``
+and a mistyped command line answer without loading them.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import json
 import logging
@@ -28,19 +31,14 @@ import shlex
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
-
-from langchain_core.messages import AIMessage, AIMessageChunk
+from typing import TYPE_CHECKING, Any
 
 from adapters.cli.graphs import GraphLoadError, load_graph
-from adapters.settings import check_settings
-from memory import MemoryService, ThreadState
-from memory.compaction import STATUS_EVENT
 from memory.errors import MemoryEditError, MemoryUnavailableError, SettingsError
-from memory.models import Pin
-from memory.session import TOKEN_RE
-from memory.storage import database_url
-from memory.storage.paths import open_private
+
+if TYPE_CHECKING:  # at run time each command imports what it uses: --help stays fast
+    from memory import MemoryService, ThreadState
+    from memory.models import Pin
 
 DEFAULT_SESSION_NAME = "default"
 DEMO_SESSION_NAME = "aimind-demo-session"
@@ -71,6 +69,8 @@ shared memory across graphs."""
 
 def session_token(name: str) -> str:
     """A valid session token for ``name``, the same one every time."""
+    from memory.session import TOKEN_RE
+
     if TOKEN_RE.fullmatch(name):
         return name
     digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:CLI_TOKEN_HEX_CHARS]
@@ -120,6 +120,10 @@ async def run_turn(graph: Any, token: str, text: str) -> tuple[str, bool]:
     The chat graph's answer streams token by token; another graph's final
     message is printed when its run ends.
     """
+    from langchain_core.messages import AIMessage, AIMessageChunk
+
+    from memory.compaction import STATUS_EVENT
+
     answer: list[str] = []
     final = ""
     compacted = False
@@ -171,6 +175,8 @@ async def _memory_state(token: str) -> ThreadState:
 
 
 async def chat(session: str) -> int:
+    import asyncio
+
     from adapters.chat_memory.runtime import close_memory
     from adapters.tools.mcp.sessions import close_mcp_sessions
 
@@ -211,7 +217,7 @@ def _refuse(sentence: str, code: int = EXIT_REFUSED) -> int:
     return code
 
 
-MemoryAction = Callable[[MemoryService, str], Awaitable[int]]
+MemoryAction = Callable[["MemoryService", str], Awaitable[int]]
 
 
 async def with_memory(session: str, action: MemoryAction) -> int:
@@ -278,6 +284,7 @@ async def memory_unpin(session: str, pin_id: str) -> int:
 
 async def memory_forget(session: str, *, yes: bool) -> int:
     """Forget the session's memory for good, after a confirmation unless ``yes``."""
+    import asyncio
 
     async def forget(service: MemoryService, token: str) -> int:
         state = await service.load(token)
@@ -303,6 +310,7 @@ async def memory_forget(session: str, *, yes: bool) -> int:
 async def memory_export(session: str, out: Path | None) -> int:
     """The session's memory as one JSON document, on stdout or into ``out`` (mode 0600:
     it holds the conversation)."""
+    import asyncio
 
     async def export(service: MemoryService, token: str) -> int:
         document = json.dumps(await service.export(token), ensure_ascii=False, indent=2)
@@ -324,6 +332,8 @@ def _count(items: list[Any], noun: str) -> str:
 
 
 def _write_private(path: Path, text: str) -> None:
+    from memory.storage.paths import open_private
+
     fd = open_private(path, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -378,6 +388,8 @@ async def demo() -> int:
 
 
 def _storage() -> str:
+    from memory.storage import database_url
+
     url = database_url()
     return url.split("@")[-1] if url.startswith("postgres") else url
 
@@ -427,6 +439,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="[%(levelname)s] %(message)s")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
+    import asyncio
+
+    from adapters.settings import check_settings
+
     try:
         check_settings()
         if args.command == "chat":

@@ -55,6 +55,7 @@ from adapters.server.memory_routes import router as memory_router
 from adapters.server.replies import error_reply as _error
 from adapters.server.request_guard import RequestGuard
 from adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors, log_unhandled
+from adapters.server.session_token import server_secret
 from adapters.server.thread_labels import ThreadLabels
 
 log = logging.getLogger("aimind.http")
@@ -97,12 +98,14 @@ async def _server_error_handler(request: Request, exc: Exception) -> Response:
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open chat memory at start-up (a bad database URL shows in the log at once) and
-    close it, and the MCP servers the chat started, at shutdown: after this replica's
-    runs (Aegra: ``aegra_runs.drain``), so their pending compactions get their grace to
-    land. A failure to open is logged and retried on first use. Under Aegra this runs
-    after Aegra's own start-up: the next replica may start now (``aegra_start``)."""
+    """Read the session secret (in development it is made now, on the first start) and open
+    chat memory at start-up (a bad database URL shows in the log at once); close memory,
+    and the MCP servers the chat started, at shutdown: after this replica's runs (Aegra:
+    ``aegra_runs.drain``), so their pending compactions get their grace to land. A failure
+    to start either is logged and retried on first use. Under Aegra this runs after
+    Aegra's own start-up: the next replica may start now (``aegra_start``)."""
     try:
+        await server_secret()
         await get_memory()
     except Exception as exc:
         log.warning(

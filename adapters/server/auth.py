@@ -48,9 +48,8 @@ from adapters.server.run_input import (
     check_run_input,
     graph_names,
 )
-from adapters.server.session_token import SessionTokenError, session_identity
+from adapters.server.session_token import SessionTokenError, request_identity
 from adapters.settings import exit_on_bad_settings
-from memory.session import load_secret
 
 OWNER_KEY = "owner"
 SYSTEM_CREATOR = {"created_by": "system"}
@@ -60,9 +59,10 @@ random id: its input is only checked for shape."""
 
 # Loaded at import, i.e. at server start-up: a malformed setting or a missing production
 # secret stops the server with one sentence instead of failing each request with a 500
-# (contract §12.6), and never leaves Aegra serving without this module's auth.
-with exit_on_bad_settings():  # the settings themselves: settings_check, above
-    _SECRET = load_secret()
+# (contract §12.6), and never leaves Aegra serving without this module's auth. The
+# secret itself is read on first use (``session_token.server_secret``): importing writes
+# nothing, not even the development secret.
+with exit_on_bad_settings():  # the settings themselves and the secret's: settings_check
     _LIMITS = RequestLimits.from_env()
 storage_notice.announce()  # where memory and the secret are: shared with the chat page or not
 
@@ -81,7 +81,7 @@ async def authenticate(headers: Mapping[str | bytes, str | bytes]) -> Auth.types
     two different tokens never gets here (``adapters.server.identity_guard``)."""
     named = {_text(k).lower(): _text(v) for k, v in headers.items()}
     try:
-        identity = session_identity(named, _SECRET)
+        identity = await request_identity(named)
     except SessionTokenError as exc:
         raise Auth.exceptions.HTTPException(status_code=401, detail=exc.message) from None
     return {"identity": str(identity), "display_name": "session", "is_authenticated": True}

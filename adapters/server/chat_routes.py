@@ -33,13 +33,13 @@ from adapters.server.session_token import (
     COOKIE_SOURCE,
     SESSION_COOKIE,
     SessionTokenError,
-    session_identity,
+    request_identity,
+    server_secret,
 )
-from adapters.settings import exit_on_bad_settings
 from memory import MemoryLimits
 from memory.errors import MemoryUnavailableError
 from memory.hydration import hydration_dto
-from memory.session import SessionHash, hash_token, load_secret, memory_thread_id, new_token
+from memory.session import SessionHash, hash_token, memory_thread_id, new_token
 
 __all__ = ["STATIC_DIR", "page_router", "router"]
 
@@ -51,11 +51,6 @@ SESSION_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 """A year: the chat memory should outlive a browser restart."""
 NO_PAGE = "The chat page is not installed on this server."
 
-# Loaded at start-up, like the auth module: a malformed setting or a missing production
-# secret stops the server with one sentence.
-with exit_on_bad_settings():  # the settings themselves: settings_check, imported by app first
-    _SECRET = load_secret()
-
 Empty = Callable[[SessionHash], dict[str, Any]]
 Read = Callable[[SessionHash], Awaitable[Response]]
 
@@ -65,7 +60,7 @@ async def reader(request: Request) -> SessionHash | None:
     session (no token, or a malformed cookie: page script cannot clear an HttpOnly
     cookie). A malformed header is the caller's bug: SessionTokenError (a 401)."""
     try:
-        return session_identity(request.headers, _SECRET)
+        return await request_identity(request.headers)
     except SessionTokenError as exc:
         if exc.source in (None, COOKIE_SOURCE):
             return None
@@ -100,7 +95,7 @@ def session_read(empty: Empty, read: Read) -> Callable[[Request, SessionHash | N
         if identity is not None:
             return await read(identity)
         token = new_token()
-        response = json_reply(empty(hash_token(token, _SECRET)))
+        response = json_reply(empty(hash_token(token, await server_secret())))
         set_session_cookie(response, token, secure=is_https(request))
         return response
 

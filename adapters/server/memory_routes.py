@@ -44,7 +44,7 @@ from adapters.server.forget import ForgetIncompleteError, forget_session
 from adapters.server.memory_panel import MemoryPanel, memory_panel_reply
 from adapters.server.replies import MEMORY_UNAVAILABLE, error_reply, json_reply
 from adapters.server.server_errors import GENERIC_ERROR
-from adapters.server.session_token import SessionTokenError, session_identity
+from adapters.server.session_token import SessionTokenError, request_identity
 from memory import MemoryService
 from memory.errors import (
     AIMindError,
@@ -56,7 +56,7 @@ from memory.errors import (
 from memory.hydration import PinDTO, pin_dto
 from memory.limits import MESSAGE_ID_MAX_CHARS
 from memory.models import Role
-from memory.session import SessionHash, load_secret
+from memory.session import SessionHash
 
 __all__ = ["Caller", "Memory", "MemoryRoute", "documented_errors", "router"]
 
@@ -71,8 +71,6 @@ STATUS: tuple[tuple[type[AIMindError], int], ...] = (
     (MemoryUnavailableError, 503),
 )
 """Memory's errors by class, most specific first; their messages are safe sentences."""
-
-_SECRET = load_secret()  # at start-up, like the auth module
 
 
 # --- bodies ------------------------------------------------------------------------------------
@@ -207,7 +205,7 @@ class MemoryRoute(APIRoute):
 
 async def caller(request: Request) -> SessionHash:
     """The session that sent the request; SessionTokenError (a 401) when there is none."""
-    return session_identity(request.headers, _SECRET)
+    return await request_identity(request.headers)
 
 
 async def memory_service() -> MemoryService:

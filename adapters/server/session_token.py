@@ -26,12 +26,13 @@ parser, so another site cookie that is not RFC-clean (``theme={"a":1}``,
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping
 
 from starlette.requests import cookie_parser
 
 from memory.errors import AIMindError
-from memory.session import InvalidSessionError, SessionHash, hash_token
+from memory.session import InvalidSessionError, SessionHash, hash_token, load_secret
 
 __all__ = [
     "COOKIE_SOURCE",
@@ -39,6 +40,8 @@ __all__ = [
     "SESSION_HEADER",
     "SessionTokenError",
     "conflicting_tokens",
+    "request_identity",
+    "server_secret",
     "session_identity",
 ]
 
@@ -177,3 +180,21 @@ def session_identity(headers: Mapping[str, str], secret: bytes) -> SessionHash:
         return hash_token(token, secret)
     except InvalidSessionError:
         raise SessionTokenError(_MALFORMED[source], source) from None
+
+
+_secret: list[bytes] = []
+
+
+async def server_secret() -> bytes:
+    """The session secret (``memory.session.load_secret``), read once per process when the
+    server first needs it — its start-up (``adapters.server.app``'s lifespan) or, behind an
+    app of the user's own, the first request — and off the event loop: in development the
+    secret is a file in the data folder, made then, never when a module is imported."""
+    if not _secret:
+        _secret[:] = [await asyncio.to_thread(load_secret)]
+    return _secret[0]
+
+
+async def request_identity(headers: Mapping[str, str]) -> SessionHash:
+    """``session_identity`` under the server's secret; raises SessionTokenError."""
+    return session_identity(headers, await server_secret())

@@ -26,13 +26,18 @@ CLI_TIMEOUT_S = 300
 def _aimind(
     args: list[str], cwd: Path, stdin: str = "", extra: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    return _run([str(Path(sys.executable).parent / "aimind"), *args], cwd, stdin, extra)
+
+
+def _run(
+    command: list[str], cwd: Path, stdin: str = "", extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AIMIND_"))}
     env["PYTHONIOENCODING"] = "utf-8"
     env["AIMIND_DATA_DIR"] = os.environ["AIMIND_DATA_DIR"]  # the test's own (tests/conftest.py)
     env.update(extra or {})
-    script = Path(sys.executable).parent / "aimind"
     return subprocess.run(
-        [str(script), *args],
+        command,
         cwd=cwd,
         env=env,
         input=stdin,
@@ -51,6 +56,43 @@ def test_session_names_map_to_valid_tokens_deterministically() -> None:
         assert session_token(name) == token
     assert session_token("already-a-valid-token-1") == "already-a-valid-token-1"
     assert session_token("alice") != session_token("bob")
+
+
+HEAVY_MODULES = ("langchain_core", "langgraph", "pydantic", "memory.service", "adapters.settings")
+"""What a command loads when it runs, and ``--help`` or a mistyped command line need not."""
+
+LOADED_AFTER = """
+import sys
+from adapters.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    print("exit", exc.code, sorted({m for m in sys.modules if m.startswith(HEAVY)}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "said"),
+    [
+        (["--help"], 0, "{chat,memory,demo}"),
+        (["memory", "pin", "--help"], 0, "what to remember (at most 300 characters)"),
+        (["memory", "unpinn", "x"], 2, "invalid choice: 'unpinn'"),
+        (["memory", "edit", "only-an-id"], 2, "the following arguments are required: text"),
+    ],
+)
+def test_help_and_argument_errors_answer_without_loading_memory(
+    tmp_path: Path, args: list[str], code: int, said: str
+) -> None:
+    """The command line is read before anything heavy is imported, so ``aimind --help`` and a
+    typo answer at once (the runtime takes about a second of CPU to load), writing nothing."""
+    program = f"HEAVY = {HEAVY_MODULES!r}\n{LOADED_AFTER}"
+    data = tmp_path / "data"
+    run = _run(
+        [sys.executable, "-c", program, *args], tmp_path, extra={"AIMIND_DATA_DIR": str(data)}
+    )
+    assert run.stdout.splitlines()[-1] == f"exit {code} []", run.stderr
+    assert said in run.stdout + run.stderr
+    assert not data.exists()
 
 
 def test_demo_runs_to_the_end_on_a_fresh_data_folder(tmp_path: Path) -> None:

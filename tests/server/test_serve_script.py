@@ -87,3 +87,64 @@ def test_a_second_bootstrap_does_no_pip_work() -> None:
     assert again.returncode == 0, again.stderr
     assert (again.stdout, again.stderr) == ("", "")
     assert STAMP.stat().st_mtime_ns == stamp.st_mtime_ns
+
+
+FAKE_PYTHON = """#!/usr/bin/env bash
+# Python as bootstrap calls it: 3.12+, a version line, and pip recorded (failing on demand).
+case "$1" in
+  -VV) echo "Python 3.13.0 (stand-in)" ;;
+  -m) echo "$*" >>"$(dirname "$0")/../pip-calls"; [ ! -e "$(dirname "$0")/../pip-fails" ] ;;
+esac
+"""
+
+
+def test_bootstrap_installs_only_when_the_lock_changed(tmp_path: Path) -> None:
+    """A replica restart (``serve-prod.sh``, ``serve.sh``) installs nothing while the stamp
+    matches the lock; a missing or stale stamp installs, and a failed install leaves the
+    stamp stale, so the next start tries again. The real script on a copy of the lock, with a
+    stand-in interpreter that records pip's calls instead of installing."""
+    (tmp_path / "scripts").mkdir()
+    for name in ("scripts/bootstrap.sh", "requirements.lock", "pyproject.toml"):
+        (tmp_path / name).write_bytes((REPO_ROOT / name).read_bytes())
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(FAKE_PYTHON)
+    python.chmod(0o755)
+    calls, stamp = tmp_path / ".venv" / "pip-calls", tmp_path / ".venv" / ".aimind-installed"
+
+    def start() -> tuple[subprocess.CompletedProcess[str], list[str]]:
+        calls.unlink(missing_ok=True)
+        done = subprocess.run(
+            ["bash", str(tmp_path / "scripts" / "bootstrap.sh")],
+            env={**os.environ, "AIMIND_SKIP_BROWSER_INSTALL": "1"},
+            capture_output=True,
+            text=True,
+            timeout=REFUSAL_S,
+        )
+        return done, calls.read_text().splitlines() if calls.exists() else []
+
+    first, pip = start()  # no stamp: a fresh machine
+    assert first.returncode == 0, first.stderr
+    assert "Installing the locked dependencies" in first.stdout
+    assert pip == [
+        "-m pip install --require-hashes -r requirements.lock",
+        "-m pip install --no-deps -e .",
+    ]
+    written = stamp.read_text()
+
+    again, pip = start()  # a restart: nothing to do, nothing said
+    assert (again.returncode, again.stdout, again.stderr, pip) == (0, "", "", [])
+    assert stamp.read_text() == written
+
+    with (tmp_path / "requirements.lock").open("a") as lock:
+        lock.write("# a new pin\n")
+    (tmp_path / ".venv" / "pip-fails").touch()
+    failed, pip = start()  # the lock changed and the install fails: said, stamp left stale
+    assert failed.returncode == 1 and "installing the dependencies failed" in failed.stderr
+    assert len(pip) == 1 and stamp.read_text() == written
+
+    (tmp_path / ".venv" / "pip-fails").unlink()
+    retried, pip = start()  # the next start installs the new lock
+    assert retried.returncode == 0 and len(pip) == 2, retried.stderr
+    assert stamp.read_text() not in ("", written)
+    assert start()[1] == []
