@@ -123,6 +123,9 @@ def test_decisions_stated_as_arrangements_are_pinned(arrangement: str) -> None:
         ("我们决定数据库用 PostgreSQL。", "我们决定缓存用 Redis。"),
         ("去程坐周五早上八点的高铁。", "回程坐周日晚上六点的高铁。"),
         ("我们决定把客厅刷成白色。", "卧室改成木地板。"),
+        # which one of a kind: two kiosks, not a kiosk whose hours changed
+        ("We decided the kiosk 0 opens at 7 am.", "We decided the kiosk 1 opens at 8 am."),
+        ("We decided team 2 demos on Monday.", "We decided team 3 demos on Tuesday."),
     ],
 )
 def test_unrelated_decisions_never_replace_each_other(first: str, second: str) -> None:

@@ -4,7 +4,8 @@ A later sentence replaces an earlier decision when it is about the same thing an
 something else of it. What both sentences say is read three ways (``Said``):
 
 - **values**, typed by kind: a number of people, a date, a time of day, a duration, an
-  amount of money, a way of travelling (fly, drive, 坐高铁), a colour, a name or tool
+  amount of money, a way of travelling (fly, drive, 坐高铁), a colour, which one of a kind
+  ("kiosk 1", "gate 12", "option 2"), a name or tool
   (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
   "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
   "周四下午三点" dates and times; "half past 5 in the evening" is 17:30. A date said
@@ -269,6 +270,13 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("colour", re.compile(r"\b(" + "|".join(sorted(cw.EN_COLOURS)) + r")\b")),
+    (
+        "id",
+        re.compile(
+            r"\b(" + "|".join(sorted(cw.EN_LABEL_NOUNS)) + r")\s+(?:no\.?\s*|number\s+|#\s*)?"
+            r"(\d+[a-z]?)\b(?![:.,]\d)"
+        ),
+    ),
     ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
 )
 _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
@@ -395,6 +403,8 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
         if g[6]:
             return cw.EN_WEEKDAYS[g[6]]
         return g[7]
+    if kind == "id":
+        return f"{g[0]} {g[1]}"
     return g[0]
 
 
