@@ -258,3 +258,24 @@ def test_a_long_chinese_chat_lists_what_was_recommended_by_name() -> None:
     assert listed.startswith("- 还提到：") and "；" in listed and "; " not in listed
     named = [name for trio in DISHES for name in trio]
     assert sum(name in summary for name in named) >= 0.75 * len(named)
+
+
+def test_a_markdown_report_is_summarised_as_its_words() -> None:
+    """A delivery report's table rows are layout, and its marks are not words."""
+    report = "\n".join(
+        [
+            "# Delivery Chain Report",
+            "",
+            "**Status:** completed",
+            "",
+            "| Reviewer | Verdict |",
+            "|---|---|",
+            "| review | pass |",
+            "",
+            "The export ships as `reports.csv` with **UTF-8** headers on May 3.",
+        ]
+    )
+    summary = merge_summary("", messages("Deliver CSV export.", report), known=[], limit=2_500)
+    assert "The export ships as reports.csv with UTF-8 headers on May 3." in summary
+    assert "Status: completed." in summary
+    assert not any(mark in summary for mark in ("|", "#", "**", "`")), summary

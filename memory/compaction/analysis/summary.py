@@ -92,6 +92,10 @@ _LABELLED = re.compile(r"^-?\s*(User|Assistant):\s*(.*)$")
 _UNLABELLED = re.compile(r"^[-*•]\s*")
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
 _WORD = re.compile(r"\w+")
+_TABLE_ROW = re.compile(r"\|.*\||[|:\-\s]+")
+"""A markdown table's row or rule ("| review | pass |", "|---|---|"): layout, not a sentence."""
+_MARKUP = re.compile(r"^#{1,6}\s+|\*\*|__|`")
+"""Markdown a report is written in (a heading's #, bold, code marks): the words stay."""
 _ENDED = re.compile(r"[.!?。！？…]['\"”’」』）)\]]*$")
 _QUESTION = re.compile(r"[?？]\W*$")
 
@@ -185,8 +189,10 @@ def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
     held = set(pinned)
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
-        for order, raw in enumerate(split_sentences(part.text)):
-            cut = raw
+        for order, said in enumerate(split_sentences(part.text)):
+            if _TABLE_ROW.fullmatch(said.strip()):
+                continue
+            raw = cut = _MARKUP.sub("", said).strip()
             if _QUOTED.search(raw):
                 texts = texts or [normalize(p.text) for p in parts]
                 others = [t for j, t in enumerate(texts) if j != index] + pinned
@@ -423,5 +429,7 @@ def merge_summary(
         return f"{prose}\n{tail}" if tail else prose
     if previous.strip():
         return clip(previous, limit)
-    last = folded[-1]  # only chatter was folded: keep a trace of it, never an empty summary
+    # only chatter (or only pins) was folded: keep a trace of it, never an empty summary —
+    # the user's words, not an answer's boilerplate
+    last = next((m for m in reversed(folded) if m.role == "user"), folded[-1])
     return clip(_label(last.role) + clip(last.text, SENTENCE_CHARS), limit)
