@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from memory.compaction.analysis.decisions import is_small_talk, pin_strength
+from memory.compaction.analysis.decisions import is_small_talk, pin_strength, unquoted
 from memory.compaction.analysis.sentences import split_sentences
 from memory.limits import PIN_EXCERPT_CHARS, PIN_SOURCES_MAX, UNPINNED_MAX, MemoryLimits
 from memory.models import ChatThreadMessage, Pin, PinOrigin, PinSource, legacy_pin_id, utcnow
@@ -118,7 +118,10 @@ def sources_for(
     folded: all of those (the newest ``PIN_SOURCES_MAX``)."""
     if origin == "extractive":
         key = normalize(text)
-        saying = [m for m in folded if key and key in normalize(m.text)]
+        # who said it, before who quoted it ("Your latest message: "…"" names no source)
+        saying = [m for m in folded if key and key in normalize(unquoted(m.text))] or [
+            m for m in folded if key and key in normalize(m.text)
+        ]
         if saying:
             return tuple(_source(m, text) for m in saying[-PIN_SOURCES_MAX:])
     return tuple(_source(m, None) for m in folded[-PIN_SOURCES_MAX:])

@@ -1,6 +1,6 @@
 """The quick start's offline model quotes the user's message back; memory pins the user's
 words, never the quote (it once pinned 'Your latest message: "Let's book …"' in their place,
-then the next reply's list of pins around it)."""
+then the next reply's list of pins around it), and names the user's message as the source."""
 
 from __future__ import annotations
 
@@ -28,4 +28,5 @@ async def test_the_offline_models_quotes_are_never_pinned(memory_url: str) -> No
         await graph.ainvoke({"messages": [user(text)]}, context={"session_id": TOKEN})
     state = await memory.load(TOKEN)
     assert state.pinned_decisions == ["Actually, make it 6 people.", "不对，数据库改成 MySQL 吧。"]
-    assert all(p.sources[0].role == "user" for p in state.pins)
+    # each came from the user's message alone: the answer quoting it back said nothing
+    assert [[s.role for s in p.sources] for p in state.pins] == [["user"], ["user"]]
