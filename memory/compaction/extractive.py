@@ -205,7 +205,8 @@ class ExtractiveCompactor:
         summary = merge_summary(
             with_history(request.summary, [*replaced, *superseded]),
             request.folded,
-            known=[*known, *superseded],  # the pins to be, and what this fold changed (history)
+            known=known,  # the pins to be
+            history=superseded,  # with_history lists them
             limit=self.limits.summary_chars,
             kept=[m.text for m in request.kept],
         )

@@ -231,6 +231,13 @@ def test_a_change_within_one_fold_leaves_the_earlier_decision_as_history_once() 
     assert output.replaced_decisions == []  # never a pin: nothing previous to replace
     assert output.summary.count("PostgreSQL") == 1
     assert f"{HISTORY_LABEL}{before}" in output.summary
+    # beside a previous pin replaced in the same fold: both kept as history
+    booked = "Let's book the table at Marco's for 4 people on Friday at 7 pm."
+    output = compact(before, "Noted.", "Actually, make it 6 people.", "OK.", after, pins=[booked])
+    assert output.pinned_decisions == ["Actually, make it 6 people.", after]
+    assert output.replaced_decisions == [booked]
+    assert f"{HISTORY_LABEL}{booked}" in output.summary
+    assert f"{HISTORY_LABEL}{before}" in output.summary
 
 
 async def test_a_conversation_that_changes_its_mind_ends_with_the_new_decision(db_url: str) -> None:

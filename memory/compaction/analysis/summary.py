@@ -182,11 +182,14 @@ def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int
     return out
 
 
-def _candidates(parts: list[Part], known: Sequence[str]) -> list[_Sentence]:
-    """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped."""
+def _candidates(
+    parts: list[Part], known: Sequence[str], history: Sequence[str] = ()
+) -> list[_Sentence]:
+    """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped, and
+    the sentences memory holds elsewhere (a pin; a changed decision, kept as history)."""
     texts: list[str] = []  # the parts normalised, made when a quote needs them
     pinned = [normalize(k) for k in known]
-    held = set(pinned)
+    held = {*pinned, *(normalize(h) for h in history)}
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
         for order, said in enumerate(split_sentences(part.text)):
@@ -402,16 +405,18 @@ def merge_summary(
     known: Sequence[str],
     limit: int,
     kept: Sequence[str] = (),
+    history: Sequence[str] = (),
 ) -> str:
     """The new summary: old lines and folded messages ranked together, at most ``limit`` chars.
 
     ``known`` is text memory holds elsewhere (the pins): quoting it is an echo, and a
     sentence that is a pin is not repeated here. ``kept`` are the turns that stay
-    verbatim: what they say is not new.
+    verbatim: what they say is not new. ``history``: folded decisions that no longer hold,
+    which ``previous`` already lists as history; they are not repeated as said.
     """
     old_tail, lines = _tail_of(previous)
     parts = previous_parts(lines) + [Part(m.role, m.text) for m in folded]
-    candidates = _candidates(parts, known)
+    candidates = _candidates(parts, known, history)
     held = [*known, *kept]
     said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
     style = TAIL["zh" if is_chinese(said) else "en"]  # the conversation's language
