@@ -124,6 +124,26 @@ async def test_postgres_down_behind_pgbouncer() -> None:
     assert max(calls) < CALL_S and max(calls[1:]) < 1.0, calls
 
 
+async def test_sqlite_write_waits_for_another_connections_lock(sqlite_url: str) -> None:
+    """Memory's writer has no busy timeout of its own: a turn written while another
+    connection (a saver committing a checkpoint, another process) holds the write lock
+    waits for it and lands once it is released, not a ``memory-unavailable``."""
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    async with open_memory(sqlite_url) as mem:
+        assert (await mem.append_turn(SESSION, turn(0))).written
+        with sqlite_write_lock(path) as held:
+            write = asyncio.ensure_future(write_and_collect(mem, 1))
+            await asyncio.sleep(0.3)
+            assert not write.done()  # it waits for the lock …
+            held.execute("ROLLBACK")
+            held.execute("BEGIN")  # … the context manager's own ROLLBACK ends this one
+            result, events = await write
+        assert result.written, result
+        assert "failed" not in [e["status"] for e in events]
+        state = await mem.load(SESSION)
+    assert [m.text for m in state.messages if m.role == "user"] == ["question 0", "question 1"]
+
+
 async def test_sqlite_locked_mid_session_then_back(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
