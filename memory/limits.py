@@ -143,6 +143,9 @@ SQLITE_WRITE_POLL_MAX_S = 0.005
 """Memory's SQLite writes ask again for a write lock another connection holds after this
 pause, doubling up to the maximum (``memory/storage/sqlite.py``: SQLite's own busy handler
 sleeps 1, 2, 5, 10 ms … however soon the lock is free)."""
+SQLITE_QUEUE_WAIT_S = 1.0
+"""How long a write to a SQLite file waits its turn behind this process's other writers
+of that file before it goes to SQLite's own write lock anyway (``memory/storage/sqlite.py``)."""
 SCRUB_ATTEMPTS = 3
 SCRUB_RETRY_S = 0.2
 """Forgetting on SQLite empties the WAL; a reader elsewhere may hold it for a moment."""

@@ -10,12 +10,16 @@ parent`` statement, which SQLite runs atomically under its write lock. Nothing o
 those connections ever opens a transaction (other sessions' statements would join it
 and share its fate).
 
-The writer waits for SQLite's write lock itself, on the event loop: an agent's turn
-writes memory while its saver — on another connection — commits the model step's
-checkpoint, and SQLite's busy handler would sleep 1, then 2, then 5 ms however soon
-that commit is done (8 ms for a commit of one). The writer has no busy timeout; a
-write refused as busy (nothing done) is sent again after ``SQLITE_WRITE_POLL_S``,
-doubling up to ``SQLITE_WRITE_POLL_MAX_S``, for ``sqlite_busy_timeout_s`` in all. Across
+Writers of one file wait for each other without SQLite's busy handler where they can:
+an agent's turn writes memory while its saver — on another connection, often another
+saver instance than memory's — commits the model step's checkpoint in the background,
+and the busy handler sleeps 1, then 2, then 5 ms however soon that commit is done (8 ms
+for a commit of one), on either side. In one process, every saver and memory writer of
+the file take their turn in its ``write_queue`` (an asyncio lock per event loop and
+file, waited for at most ``SQLITE_QUEUE_WAIT_S``); across processes, memory's writer has
+no busy timeout: a write refused as busy (nothing done) is sent again after
+``SQLITE_WRITE_POLL_S``, doubling up to ``SQLITE_WRITE_POLL_MAX_S``, for
+``sqlite_busy_timeout_s`` in all. Across
 processes, a record lock per thread (``memory.storage.locks``) keeps writers of one
 session in line and the shared stamps (``memory.storage.stamps``) let a reader skip the
 query when its copy is still the latest. The database file is created 0600 (SQLite
@@ -35,10 +39,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 from langgraph.checkpoint.base import ChannelVersions
@@ -48,6 +53,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from memory.limits import (
     SCRUB_ATTEMPTS,
     SCRUB_RETRY_S,
+    SQLITE_QUEUE_WAIT_S,
     SQLITE_SETUP_ATTEMPTS,
     SQLITE_SETUP_RETRY_S,
     SQLITE_WRITE_POLL_MAX_S,
@@ -59,6 +65,9 @@ from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.storage.locks import FileLocks
 from memory.storage.paths import create_private
 from memory.storage.stamps import SharedStamps
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 # --- memory threads ------------------------------------------------------------------------
 
@@ -161,13 +170,63 @@ COPY_THREAD_SQL = (
 )
 
 
+_QUEUES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def write_queue(path: Path) -> asyncio.Lock:
+    """This event loop's queue of the writers of the database file at ``path``: every saver
+    and memory writer this process opens on it (a server's saver and memory's service are
+    opened apart, each with its connections)."""
+    queues = _QUEUES.setdefault(asyncio.get_running_loop(), {})
+    return queues.setdefault(str(path), asyncio.Lock())
+
+
+@asynccontextmanager
+async def _queued(queue: asyncio.Lock | None) -> AsyncIterator[None]:
+    """The block, holding ``queue`` if it comes within ``SQLITE_QUEUE_WAIT_S`` (else
+    without it: a writer whose turn is held up by a holder waiting on something of its
+    own, the saver's lock behind an ``alist`` whose caller writes, must not deadlock)."""
+    if queue is None:
+        yield
+        return
+    try:
+        async with asyncio.timeout(SQLITE_QUEUE_WAIT_S):
+            await queue.acquire()
+    except TimeoutError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        queue.release()
+
+
 class SqliteServerSaver(AsyncSqliteSaver):
     """``AsyncSqliteSaver`` as released, plus ``aprune``, ``adelete_for_runs`` and
-    ``acopy_thread``, each one transaction on the saver's connection under its lock."""
+    ``acopy_thread``, each one transaction on the saver's connection under its lock.
+
+    Its writes take their turn in the file's ``write_queue`` (``SqliteMemoryThreads``
+    says why)."""
+
+    queue: asyncio.Lock | None = None
+
+    async def aput(self, *args: Any, **kwargs: Any) -> RunnableConfig:
+        async with _queued(self.queue):
+            return await super().aput(*args, **kwargs)
+
+    async def aput_writes(self, *args: Any, **kwargs: Any) -> None:
+        async with _queued(self.queue):
+            await super().aput_writes(*args, **kwargs)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        async with _queued(self.queue):
+            await super().adelete_thread(thread_id)
 
     async def _transaction(self, statements: Sequence[str], params: dict[str, Any]) -> None:
         await self.setup()
-        async with self.lock:
+        async with _queued(self.queue), self.lock:
             try:
                 for statement in statements:
                     await self.conn.execute_fetchall(statement, params)
@@ -217,11 +276,16 @@ class SqliteMemoryThreads:
     scrubs), ``writer`` (no busy timeout) writes through ``_write``."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, writer: aiosqlite.Connection, serde: SerializerProtocol
+        self,
+        conn: aiosqlite.Connection,
+        writer: aiosqlite.Connection,
+        serde: SerializerProtocol,
+        queue: asyncio.Lock | None = None,
     ) -> None:
         self.conn = conn
         self.writer = writer
         self.serde = serde
+        self.queue = queue
 
     async def _write(self, statement: str, params: dict[str, Any]) -> list[Any]:
         """``statement``'s rows, run on the writer; sent again while another connection
@@ -230,14 +294,15 @@ class SqliteMemoryThreads:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + memory_settings().sqlite_busy_timeout_s
         delay = SQLITE_WRITE_POLL_S
-        while True:
-            try:
-                return list(await self.writer.execute_fetchall(statement, params))
-            except sqlite3.OperationalError as exc:
-                if not _is_busy(exc) or loop.time() + delay > deadline:
-                    raise
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, SQLITE_WRITE_POLL_MAX_S)
+        async with _queued(self.queue):
+            while True:
+                try:
+                    return list(await self.writer.execute_fetchall(statement, params))
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc) or loop.time() + delay > deadline:
+                        raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, SQLITE_WRITE_POLL_MAX_S)
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
         params = {"tid": thread_id, "known": known_id}
@@ -325,6 +390,7 @@ async def open_sqlite_saver(url: str) -> AsyncIterator[SqliteServerSaver]:
     await asyncio.to_thread(_prepare_file, path)
     async with _connect(path, autocommit=False) as conn:  # as the stock saver expects
         saver = SqliteServerSaver(conn)
+        saver.queue = write_queue(path)
         await _set_up(saver)
         yield saver
 
@@ -363,5 +429,5 @@ async def open_sqlite(url: str) -> AsyncIterator[Backend]:
         stack.callback(locks.close)
         stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
         stack.callback(stamps.close)
-        threads = SqliteMemoryThreads(conn, writer, saver.serde)
+        threads = SqliteMemoryThreads(conn, writer, saver.serde, queue=saver.queue)
         yield Backend("sqlite", saver, threads, locks=locks, stamps=stamps)
