@@ -421,9 +421,11 @@ WHY_BEHIND = {
     "late_turn_p50": lambda c: (
         _KEPT
         if c == "kept"
-        else "the agent's own checkpointer (a checkpoint per step) costs about what the peer's "
-        "does, and ours adds memory's read and write per turn; without a checkpointer ours is "
-        "ahead"
+        else "both write the same four checkpoints and three sets of writes a turn; ours adds "
+        "memory's own write, a durable commit of its own thread (apart from the agent's by "
+        "design; on SQLite it takes its turn with the saver's commits, no busy-handler "
+        "sleep) and, on PostgreSQL, memory's read, a round trip; without a checkpointer "
+        "ours is ahead"
     ),
     "context_chars_mean": lambda c: (
         "ours sends the pinned decisions (contract §7) and headers "
@@ -432,11 +434,21 @@ WHY_BEHIND = {
         else "with the same summary and no pins, what remains is those headers and the window"
     ),
     "rows": lambda c: (
-        "LangGraph stores a checkpoint per step and a write per step, an empty "
-        "one included: ours' after_agent step, once a turn, costs what the peer's before_model "
-        "step costs, plus the model step's branch to it and memory's own thread"
+        "both store four checkpoints a turn and the writes of its input, model step and "
+        "two branches; ours' after_agent step writes the thread's account of the memory ids "
+        "it wrote (for forks) every turn, and with trim_state the removal of the turn that "
+        "left the window, where the peer's before_model writes its summary one turn in "
+        "three; plus memory's own thread"
+        if c != "stateless"
+        else "memory's own thread"
     ),
-    "bytes": lambda c: _KEPT,
+    "bytes": lambda c: (
+        _KEPT
+        if c == "kept"
+        else "ours' agent thread stores every turn the thread's account of the memory ids it "
+        "wrote (for forks), as a write and, on PostgreSQL, a blob of its own, and memory's own "
+        "thread keeps up to 8 checkpoints between prunes, each with the pins' provenance"
+    ),
     "latest_bytes": lambda c: (
         "memory keeps up to 8 checkpoints of its thread between "
         "prunes, each with the summary, pins and window; the peer's pruned thread is one "

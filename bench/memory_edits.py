@@ -176,7 +176,7 @@ class _PreviousRelease(ThreadState):
 
     def to_channels(self) -> dict[str, Any]:
         channels = super().to_channels()
-        del channels["pins"], channels["unpinned"]
+        del channels["pins"], channels["pin_provenance"], channels["unpinned"]
         return channels
 
 

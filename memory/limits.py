@@ -138,6 +138,14 @@ server that restarted or dropped the connection is seen sooner, for free: its go
 is waiting on the socket (``memory/storage/postgres.py`` ``_has_pending_input``)."""
 SQLITE_BUSY_TIMEOUT_S = 30.0
 """How long a SQLite write waits on another writer's lock before memory reports failure."""
+SQLITE_WRITE_POLL_S = 0.0005
+SQLITE_WRITE_POLL_MAX_S = 0.005
+"""Memory's SQLite writes ask again for a write lock another connection holds after this
+pause, doubling up to the maximum (``memory/storage/sqlite.py``: SQLite's own busy handler
+sleeps 1, 2, 5, 10 ms … however soon the lock is free)."""
+SQLITE_QUEUE_WAIT_S = 1.0
+"""How long a write to a SQLite file waits its turn behind this process's other writers
+of that file before it goes to SQLite's own write lock anyway (``memory/storage/sqlite.py``)."""
 SCRUB_ATTEMPTS = 3
 SCRUB_RETRY_S = 0.2
 """Forgetting on SQLite empties the WAL; a reader elsewhere may hold it for a moment."""

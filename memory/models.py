@@ -57,6 +57,8 @@ class ChatThreadMessage(BaseModel):
         return value
 
 
+PIN_PROVENANCE_CHANNEL = "pin_provenance"
+"""The stored channel of the pins' sources: pin id → its sources (``ThreadState``)."""
 PinOrigin = Literal["extractive", "model", "user"]
 """Who pinned it: the extractive compactor, a model compactor, or the user (contract §9a)."""
 PIN_ID_PREFIX = "pin-"
@@ -108,6 +110,12 @@ class ThreadState(BaseModel):
     hand) gets a record per pin with what can be known: a stable id, ``extractive``,
     and the last compaction's time. ``unpinned`` holds the comparison keys of pins the
     user removed, so that no compaction pins them again.
+
+    Stored (``to_channels``), a pin's sources are a channel of their own, ``pin_provenance``
+    (pin id → its sources), beside the pins' records: they are most of a pin's bytes and
+    change only when pins come or go, so the user's edit of a pin's text writes the small
+    records, not every pin's excerpts again (on PostgreSQL each changed channel is a new
+    row). A pin stored with its sources inline (before that channel) reads as it was.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -117,6 +125,23 @@ class ThreadState(BaseModel):
     pins: list[Pin] = Field(default_factory=list)
     last_compacted_at: datetime | None = None
     unpinned: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_sources(cls, data: Any) -> Any:
+        """Each pin's sources from ``pin_provenance``, as ``to_channels`` stores them."""
+        if not isinstance(data, dict) or PIN_PROVENANCE_CHANNEL not in data:
+            return data
+        data = dict(data)
+        sources = data.pop(PIN_PROVENANCE_CHANNEL) or {}
+        if sources and isinstance(data.get("pins"), list):
+            data["pins"] = [
+                {**p, "sources": sources[p["id"]]}
+                if isinstance(p, dict) and p.get("id") in sources
+                else p
+                for p in data["pins"]
+            ]
+        return data
 
     @model_validator(mode="before")
     @classmethod
@@ -154,8 +179,15 @@ class ThreadState(BaseModel):
         return self.model_copy(update={"messages": kept})
 
     def to_channels(self) -> dict[str, Any]:
-        """Plain JSON values for the checkpoint: no pickled classes at rest."""
-        return self.model_dump(mode="json")
+        """Plain JSON values for the checkpoint: no pickled classes at rest; the pins'
+        sources in ``pin_provenance`` (the class's docstring says why)."""
+        channels = self.model_dump(mode="json")
+        sources = {}
+        for pin in channels["pins"]:
+            if said := pin.pop("sources"):
+                sources[pin["id"]] = said
+        channels[PIN_PROVENANCE_CHANNEL] = sources
+        return channels
 
 
 class FinalTurn(BaseModel):

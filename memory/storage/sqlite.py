@@ -4,11 +4,22 @@ connection beside it.
 All SQL of this backend is in this module. The server's saver is
 ``AsyncSqliteSaver`` as released, plus what it lacks (``aprune``,
 ``adelete_for_runs``, ``acopy_thread``), on its own connection under its own
-lock. Memory threads use a second connection in autocommit mode, shared by every
-session: a turn is one ``INSERT … SELECT … WHERE latest IS parent`` statement,
-which SQLite runs atomically under its write lock. Nothing on that connection
-ever opens a transaction (other sessions' statements would join it and share its
-fate): a clear, two statements, runs on a connection of its own. Across
+lock. Memory threads use two more connections in autocommit mode, shared by every
+session: one reads, one writes. A turn is one ``INSERT … SELECT … WHERE latest IS
+parent`` statement, which SQLite runs atomically under its write lock. Nothing on
+those connections ever opens a transaction (other sessions' statements would join it
+and share its fate).
+
+Writers of one file wait for each other without SQLite's busy handler where they can:
+an agent's turn writes memory while its saver — on another connection, often another
+saver instance than memory's — commits the model step's checkpoint in the background,
+and the busy handler sleeps 1, then 2, then 5 ms however soon that commit is done (8 ms
+for a commit of one), on either side. In one process, every saver and memory writer of
+the file take their turn in its ``write_queue`` (an asyncio lock per event loop and
+file, waited for at most ``SQLITE_QUEUE_WAIT_S``); across processes, memory's writer has
+no busy timeout: a write refused as busy (nothing done) is sent again after
+``SQLITE_WRITE_POLL_S``, doubling up to ``SQLITE_WRITE_POLL_MAX_S``, for
+``sqlite_busy_timeout_s`` in all. Across
 processes, a record lock per thread (``memory.storage.locks``) keeps writers of one
 session in line and the shared stamps (``memory.storage.stamps``) let a reader skip the
 query when its copy is still the latest. The database file is created 0600 (SQLite
@@ -28,10 +39,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 from langgraph.checkpoint.base import ChannelVersions
@@ -41,8 +53,11 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from memory.limits import (
     SCRUB_ATTEMPTS,
     SCRUB_RETRY_S,
+    SQLITE_QUEUE_WAIT_S,
     SQLITE_SETUP_ATTEMPTS,
     SQLITE_SETUP_RETRY_S,
+    SQLITE_WRITE_POLL_MAX_S,
+    SQLITE_WRITE_POLL_S,
 )
 from memory.settings import memory_settings
 from memory.storage import sqlite_path
@@ -50,6 +65,9 @@ from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from memory.storage.locks import FileLocks
 from memory.storage.paths import create_private
 from memory.storage.stamps import SharedStamps
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 # --- memory threads ------------------------------------------------------------------------
 
@@ -152,13 +170,63 @@ COPY_THREAD_SQL = (
 )
 
 
+_QUEUES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def write_queue(path: Path) -> asyncio.Lock:
+    """This event loop's queue of the writers of the database file at ``path``: every saver
+    and memory writer this process opens on it (a server's saver and memory's service are
+    opened apart, each with its connections)."""
+    queues = _QUEUES.setdefault(asyncio.get_running_loop(), {})
+    return queues.setdefault(str(path), asyncio.Lock())
+
+
+@asynccontextmanager
+async def _queued(queue: asyncio.Lock | None) -> AsyncIterator[None]:
+    """The block, holding ``queue`` if it comes within ``SQLITE_QUEUE_WAIT_S`` (else
+    without it: a writer whose turn is held up by a holder waiting on something of its
+    own, the saver's lock behind an ``alist`` whose caller writes, must not deadlock)."""
+    if queue is None:
+        yield
+        return
+    try:
+        async with asyncio.timeout(SQLITE_QUEUE_WAIT_S):
+            await queue.acquire()
+    except TimeoutError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        queue.release()
+
+
 class SqliteServerSaver(AsyncSqliteSaver):
     """``AsyncSqliteSaver`` as released, plus ``aprune``, ``adelete_for_runs`` and
-    ``acopy_thread``, each one transaction on the saver's connection under its lock."""
+    ``acopy_thread``, each one transaction on the saver's connection under its lock.
+
+    Its writes take their turn in the file's ``write_queue`` (``SqliteMemoryThreads``
+    says why)."""
+
+    queue: asyncio.Lock | None = None
+
+    async def aput(self, *args: Any, **kwargs: Any) -> RunnableConfig:
+        async with _queued(self.queue):
+            return await super().aput(*args, **kwargs)
+
+    async def aput_writes(self, *args: Any, **kwargs: Any) -> None:
+        async with _queued(self.queue):
+            await super().aput_writes(*args, **kwargs)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        async with _queued(self.queue):
+            await super().adelete_thread(thread_id)
 
     async def _transaction(self, statements: Sequence[str], params: dict[str, Any]) -> None:
         await self.setup()
-        async with self.lock:
+        async with _queued(self.queue), self.lock:
             try:
                 for statement in statements:
                     await self.conn.execute_fetchall(statement, params)
@@ -204,11 +272,37 @@ class SqliteServerSaver(AsyncSqliteSaver):
 
 
 class SqliteMemoryThreads:
-    """Memory threads on a connection of their own, in autocommit mode."""
+    """Memory threads on connections of their own, in autocommit mode: ``conn`` reads (and
+    scrubs), ``writer`` (no busy timeout) writes through ``_write``."""
 
-    def __init__(self, conn: aiosqlite.Connection, serde: SerializerProtocol) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        writer: aiosqlite.Connection,
+        serde: SerializerProtocol,
+        queue: asyncio.Lock | None = None,
+    ) -> None:
         self.conn = conn
+        self.writer = writer
         self.serde = serde
+        self.queue = queue
+
+    async def _write(self, statement: str, params: dict[str, Any]) -> list[Any]:
+        """``statement``'s rows, run on the writer; sent again while another connection
+        holds the write lock (a busy statement does nothing), ``sqlite_busy_timeout_s`` in
+        all, then the busy error."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + memory_settings().sqlite_busy_timeout_s
+        delay = SQLITE_WRITE_POLL_S
+        async with _queued(self.queue):
+            while True:
+                try:
+                    return list(await self.writer.execute_fetchall(statement, params))
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc) or loop.time() + delay > deadline:
+                        raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, SQLITE_WRITE_POLL_MAX_S)
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
         params = {"tid": thread_id, "known": known_id}
@@ -239,19 +333,19 @@ class SqliteMemoryThreads:
             "checkpoint": blob,
             "metadata": json.dumps(head.metadata, ensure_ascii=False).encode(),
         }
-        if not await self.conn.execute_fetchall(PUT_SQL, params):
+        if not await self._write(PUT_SQL, params):
             return False
         if prune:
-            await self.conn.execute_fetchall(PRUNE_SQL, {"tid": thread_id, "cid": head.id})
+            await self._write(PRUNE_SQL, {"tid": thread_id, "cid": head.id})
         return True
 
     async def delete(self, thread_id: str) -> None:
-        """One statement on memory's own autocommit connection: the thread's checkpoints go
-        in one atomic step, and no transaction is held that other sessions' writes could
+        """One statement on memory's own autocommit writer: the thread's checkpoints go in
+        one atomic step, and no transaction is held that other sessions' writes could
         join (or be rolled back with). Memory reads nothing else; ``writes`` rows (never
         memory's own) go in a second statement."""
         for statement in DELETE_THREAD_SQL:
-            await self.conn.execute_fetchall(statement, {"tid": thread_id})
+            await self._write(statement, {"tid": thread_id})
 
     async def scrub(self) -> None:
         """Leave no deleted text in the files: the WAL's frames go into the database file
@@ -268,10 +362,13 @@ class SqliteMemoryThreads:
 
 
 @asynccontextmanager
-async def _connect(path: Path, *, autocommit: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+async def _connect(
+    path: Path, *, autocommit: bool = True, waits: bool = True
+) -> AsyncIterator[aiosqlite.Connection]:
     """A connection to the database (``autocommit``: no implicit transactions) that
-    deletes securely."""
-    timeout = memory_settings().sqlite_busy_timeout_s
+    deletes securely; one that ``waits`` sleeps in SQLite's busy handler, up to
+    ``sqlite_busy_timeout_s``, for a lock another connection holds (else: SQLITE_BUSY)."""
+    timeout = memory_settings().sqlite_busy_timeout_s if waits else 0
     isolation = {"isolation_level": None} if autocommit else {}
     async with aiosqlite.connect(str(path), timeout=timeout, **isolation) as conn:
         await conn.execute_fetchall(SECURE_DELETE_SQL)
@@ -293,12 +390,17 @@ async def open_sqlite_saver(url: str) -> AsyncIterator[SqliteServerSaver]:
     await asyncio.to_thread(_prepare_file, path)
     async with _connect(path, autocommit=False) as conn:  # as the stock saver expects
         saver = SqliteServerSaver(conn)
+        saver.queue = write_queue(path)
         await _set_up(saver)
         yield saver
 
 
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 """The error names (and their extended ones) of a database another connection holds."""
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    return str(getattr(exc, "sqlite_errorname", "")).startswith(_BUSY)
 
 
 async def _set_up(saver: SqliteServerSaver) -> None:
@@ -309,8 +411,7 @@ async def _set_up(saver: SqliteServerSaver) -> None:
             await saver.setup()
             return
         except sqlite3.OperationalError as exc:
-            busy = str(getattr(exc, "sqlite_errorname", "")).startswith(_BUSY)
-            if not busy or attempt == SQLITE_SETUP_ATTEMPTS - 1:
+            if not _is_busy(exc) or attempt == SQLITE_SETUP_ATTEMPTS - 1:
                 raise
             await saver.conn.rollback()
             await asyncio.sleep(SQLITE_SETUP_RETRY_S * (attempt + 1))
@@ -323,9 +424,10 @@ async def open_sqlite(url: str) -> AsyncIterator[Backend]:
     async with AsyncExitStack() as stack:
         saver = await stack.enter_async_context(open_sqlite_saver(url))
         conn = await stack.enter_async_context(_connect(path))
+        writer = await stack.enter_async_context(_connect(path, waits=False))
         locks = await asyncio.to_thread(FileLocks, Path(f"{path}.lock"))
         stack.callback(locks.close)
         stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
         stack.callback(stamps.close)
-        threads = SqliteMemoryThreads(conn, saver.serde)
+        threads = SqliteMemoryThreads(conn, writer, saver.serde, queue=saver.queue)
         yield Backend("sqlite", saver, threads, locks=locks, stamps=stamps)

@@ -44,13 +44,15 @@ LAST_COMPACTION_KEY = "aimind_last_compaction"
 class MemoryChannels(TypedDict, total=False):
     """The memory thread's channels: the persisted ThreadState as plain JSON values.
 
-    ``pins`` are the pins with their provenance; ``pinned_decisions`` their texts (for
-    anyone reading the thread with stock tools; a thread stored before pins had records
-    has only those)."""
+    ``pins`` are the pins' records and ``pin_provenance`` their provenance (pin id → the
+    messages it came from; ``ThreadState`` says why apart); ``pinned_decisions`` their
+    texts (for anyone reading the thread with stock tools; a thread stored before pins
+    had records has only those)."""
 
     messages: list[dict[str, Any]]
     summary: str
     pins: list[dict[str, Any]]
+    pin_provenance: dict[str, list[dict[str, Any]]]
     pinned_decisions: list[str]
     last_compacted_at: str | None
     unpinned: list[str]

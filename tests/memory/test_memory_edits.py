@@ -143,6 +143,35 @@ async def test_edit_keeps_the_id_and_makes_the_pin_the_users(db_url: str) -> Non
     assert "for 4 people" not in "\n".join(state.pinned_decisions)
 
 
+async def test_an_edit_keeps_the_stored_provenance_and_an_unpin_drops_it(db_url: str) -> None:
+    """Stored, the pins' sources are a channel of their own: an edit of a pin's text leaves
+    it as it was (it does not write every pin's excerpts again) and a fresh reader sees each
+    pin with its sources; an unpin takes the pin's excerpts out of the latest checkpoint."""
+    token = new_token()
+    said = "We decided to book the table for 4 people."
+    async with open_memory(db_url) as mem:
+        await mem.append_turn(token, turn(said, "Done."))
+        await mem.append_turn(token, turn("We decided the venue is Lisbon.", "Noted."))
+        for i in range(4):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        table, venue = await mem.pins(token)
+        thread_id = mem.thread_id(token)
+        before = await mem.backend.threads.latest(thread_id, None)
+        await mem.edit_pin(token, table.id, "Book the table for 6 people.")
+        after = await mem.backend.threads.latest(thread_id, None)
+    versions = [h.checkpoint["channel_versions"] for h in (before, after)]
+    assert versions[0]["pin_provenance"] == versions[1]["pin_provenance"]
+    assert versions[0]["pins"] != versions[1]["pins"]
+    async with open_memory(db_url) as reader:  # no kept copy: decoded from the rows
+        stored = {p.id: p for p in await reader.pins(token)}
+        assert stored[table.id].sources == table.sources and table.sources
+        assert stored[table.id].text == "Book the table for 6 people."
+        assert stored[venue.id].sources == venue.sources and venue.sources
+        await reader.unpin(token, table.id)
+        latest = await reader.backend.threads.latest(thread_id, None)
+    assert said not in repr(latest.checkpoint["channel_values"])
+
+
 @dataclass
 class HeldModel:
     """A model compactor playing ``outputs`` in turn, each once ``release`` is set."""

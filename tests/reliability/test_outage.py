@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.base import empty_checkpoint
 
-from memory import FinalTurn, MemoryUnavailableError, open_memory
+from memory import FinalTurn, MemoryUnavailableError, open_checkpointer, open_memory
 from tests.support.faults import SQLITE_BUSY_ENV, assert_bounded, own_postgres, sqlite_write_lock
 from tests.support.pgbouncer import RECOMMENDED, pgbouncer
 
@@ -122,6 +123,43 @@ async def test_postgres_down_behind_pgbouncer() -> None:
             state = await mem.load(SESSION)
     assert [m.text for m in state.messages if m.role == "user"] == ["question 0", "question 2"]
     assert max(calls) < CALL_S and max(calls[1:]) < 1.0, calls
+
+
+async def test_sqlite_write_waits_for_another_connections_lock(sqlite_url: str) -> None:
+    """Memory's writer has no busy timeout of its own: a turn written while another
+    connection (a saver committing a checkpoint, another process) holds the write lock
+    waits for it and lands once it is released, not a ``memory-unavailable``."""
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    async with open_memory(sqlite_url) as mem:
+        assert (await mem.append_turn(SESSION, turn(0))).written
+        with sqlite_write_lock(path) as held:
+            write = asyncio.ensure_future(write_and_collect(mem, 1))
+            await asyncio.sleep(0.3)
+            assert not write.done()  # it waits for the lock …
+            held.execute("ROLLBACK")
+            held.execute("BEGIN")  # … the context manager's own ROLLBACK ends this one
+            result, events = await write
+        assert result.written, result
+        assert "failed" not in [e["status"] for e in events]
+        state = await mem.load(SESSION)
+    assert [m.text for m in state.messages if m.role == "user"] == ["question 0", "question 1"]
+
+
+async def test_a_memory_write_inside_a_saver_listing_does_not_deadlock(sqlite_url: str) -> None:
+    """Writers of one SQLite file in one process take turns (``write_queue``): a saver's
+    write waiting for its saver's lock, held by a listing whose caller writes memory, holds
+    memory's turn up only for a bounded wait; then both writes land."""
+    config: Any = {"configurable": {"thread_id": "agent-thread", "checkpoint_ns": ""}}
+    async with open_memory(sqlite_url) as mem, open_checkpointer(sqlite_url) as saver:
+        await saver.aput(config, empty_checkpoint(), {}, {})
+        async for _ in saver.alist(config):  # holds the saver's lock while it lists
+            put = asyncio.ensure_future(saver.aput(config, empty_checkpoint(), {}, {}))
+            await asyncio.sleep(0.05)  # its turn taken, it waits for the listing
+            assert (await mem.append_turn(SESSION, turn(1))).written
+        await put
+        assert len([c async for c in saver.alist(config)]) == 2
+        state = await mem.load(SESSION)
+    assert [m.text for m in state.messages] == ["question 1", "answer 1"]
 
 
 async def test_sqlite_locked_mid_session_then_back(
