@@ -126,6 +126,7 @@ def test_decisions_stated_as_arrangements_are_pinned(arrangement: str) -> None:
         # which one of a kind: two kiosks, not a kiosk whose hours changed
         ("We decided the kiosk 0 opens at 7 am.", "We decided the kiosk 1 opens at 8 am."),
         ("We decided team 2 demos on Monday.", "We decided team 3 demos on Tuesday."),
+        ("We decided to order 3 extra chairs for room 1.", "We decided to order 4 for room 2."),
     ],
 )
 def test_unrelated_decisions_never_replace_each_other(first: str, second: str) -> None:

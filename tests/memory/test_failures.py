@@ -25,7 +25,7 @@ FIRST = {"summary": "We talked about the database.", "pinned_decisions": ["Use P
 
 
 def _sleeps(_messages: list) -> dict:
-    time.sleep(0.5)  # a hung model call; the compaction timeout is far shorter
+    time.sleep(1.5)  # a hung model call; the compaction timeout is far shorter
     return dict(FIRST)
 
 
@@ -43,7 +43,8 @@ FAILURES = {
 @pytest.mark.parametrize("failure", list(FAILURES))
 async def test_failed_llm_compaction_still_stores_the_turn(db_url: str, failure: str) -> None:
     model = ScriptedChatModel(script=[dict(FIRST), FAILURES[failure]])
-    limits = MemoryLimits(compaction_timeout_s=0.05)
+    # long enough for the first, scripted answer on a loaded machine (0.05 s was not)
+    limits = MemoryLimits(compaction_timeout_s=0.3)
     events: list[dict] = []
     token = new_token()
     async with open_memory(db_url, compactor=model, limits=limits) as mem:

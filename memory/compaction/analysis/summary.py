@@ -434,7 +434,15 @@ def merge_summary(
         return f"{prose}\n{tail}" if tail else prose
     if previous.strip():
         return clip(previous, limit)
-    # only chatter (or only pins) was folded: keep a trace of it, never an empty summary —
-    # the user's words, not an answer's boilerplate
-    last = next((m for m in reversed(folded) if m.role == "user"), folded[-1])
+    last = _trace(folded)  # only chatter (or pins) was folded: never an empty summary
     return clip(_label(last.role) + clip(last.text, SENTENCE_CHARS), limit)
+
+
+def _trace(folded: Sequence[ChatThreadMessage]) -> ChatThreadMessage:
+    """The newest folded message that is not boilerplate (a reply said the same way every
+    turn, as the offline model's is): a trace of what was said."""
+    parts = [Part(m.role, m.text) for m in folded]
+    said = [(i, s) for i, m in enumerate(folded) for s in split_sentences(m.text)]
+    boilerplate = _boilerplate(said, parts)
+    plain = {said[k][0] for k in range(len(said)) if k not in boilerplate}
+    return next((m for i, m in reversed(list(enumerate(folded))) if i in plain), folded[-1])

@@ -725,12 +725,13 @@ def _same_subject(new: Said, old: Said) -> bool:
 
 def _new_value(new: Said, old: Said) -> bool:
     """Rule 1: the same subject (a word shared — or both say a booking — and one's within
-    the other's), exactly one kind of value differs."""
+    the other's), exactly one kind of value differs — not which one it is: "chairs for
+    room 2" after "chairs for room 1" is another room's (a correction may change it)."""
     restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
     if not ((new.subject & old.subject or restated) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
-    return len(differing) == 1
+    return len(differing) == 1 and "id" not in differing
 
 
 def _correction_score(new: Said, old: Said) -> int:
