@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 
 from bench import dialogues
-from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, public_changes, set_figures
+from bench.changes import (
+    LANGUAGES,
+    NOW_GOAL,
+    STALE_GOAL,
+    cases,
+    public_changes,
+    set_figures,
+    slot_asserts,
+)
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
 from memory.compaction.extractive import HISTORY_LABEL
@@ -275,7 +283,7 @@ def test_sgd_dialogue_states_give_each_changed_value_once(
     (tmp_path / "train").mkdir()
     monkeypatch.setenv(dialogues.SGD_ENV, str(tmp_path))
     assert dialogues.load("sgd", "train")[0] is None  # a copy without its files: said so
-    for number in range(1, dialogues.SGD_FILES + 1):
+    for number in dialogues.sgd_files(1):
         rows = [{"dialogue_id": "1_00000", "turns": said}] if number == 1 else []
         (tmp_path / "train" / f"dialogues_{number:03d}.json").write_text(json.dumps(rows))
     (dialogue,), _ = dialogues.load("sgd", "train")
@@ -285,6 +293,49 @@ def test_sgd_dialogue_states_give_each_changed_value_once(
     )
     assert public_changes(dialogue) == list(dialogue.changes)
     assert dialogue.turns[-1] == ("Make it 7 pm for 3 people.", "Booked: 3 people at 7 pm.")
+
+
+def test_sgd_parts_are_fixed_files_and_read_only_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Part 2 of the test split (the held-out side since wave 35) is its own fixed files:
+    their dialogues and none of part 1's, named in where the figures came from; a copy
+    without one of them says so instead of choosing other dialogues."""
+    said = [
+        _sgd_turn("USER", "A table for 2, please.", party_size=["2"]),
+        _sgd_turn("SYSTEM", "For 2?"),
+    ]
+    (tmp_path / "test").mkdir()
+    for number in range(1, 25):
+        rows = [{"dialogue_id": f"1_{number:05d}", "turns": said}]
+        (tmp_path / "test" / f"dialogues_{number:03d}.json").write_text(json.dumps(rows))
+    monkeypatch.setenv(dialogues.SGD_ENV, str(tmp_path))
+    first, _ = dialogues.load("sgd", "test")
+    second, where = dialogues.load("sgd", "test", part=2)
+    assert first is not None and second is not None
+    assert [d.id for d in first] == [f"1_{n:05d}" for n in range(1, 11)]
+    assert [d.id for d in second] == [f"1_{n:05d}" for n in dialogues.sgd_files(2)]
+    assert not {d.id for d in first} & {d.id for d in second}
+    assert where.startswith("test 011–024, 9 files")
+    (tmp_path / "test" / "dialogues_024.json").unlink()
+    assert dialogues.load("sgd", "test", part=2)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("pin", "count", "said"),
+    [
+        ("Please make it 1 ticket instead.", "1", True),
+        ("Book one ticket for the 8 pm show.", "1", True),
+        ("I need 4 tickets for the game.", "4", True),
+        ("Reserve 3 seats on the bus.", "3", True),
+        ("The show starts at 1 pm.", "1", False),
+        ("Book 4 tickets for the game.", "1", False),
+    ],
+)
+def test_a_ticket_count_of_one_is_a_people_count(pin: str, count: str, said: bool) -> None:
+    """SGD's ticket, seat and rider counts are people counts, in the singular too: a
+    pinned "1 ticket" holds the new value (and an old "4 tickets" is stale)."""
+    assert slot_asserts("Events_1-people", count, pin) is said
 
 
 # --- a booking confirmed, then changed (wave 34: SGD's train split, read by kind) -------
