@@ -8,7 +8,8 @@ something else of it. What both sentences say is read three ways (``Said``):
   (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
   "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
   "周四下午三点" dates and times; "half past 5 in the evening" is 17:30. A date said
-  more or less fully is one date ("the 9th", "March 9th", "9号", "3月9日");
+  more or less fully is one date ("the 9th", "March 9th", "9号", "3月9日"). Times and
+  dates said in words are read by ``timewords``;
 - **subject words**: content words that are neither values nor words of the decision
   frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
   compared by their two-character units, so 主持 meets 主持人;
@@ -80,6 +81,7 @@ from typing import Literal
 
 from memory.compaction.analysis import change_words as cw
 from memory.compaction.analysis import decisions_en
+from memory.compaction.analysis import timewords as tw
 from memory.compaction.analysis.sentences import is_chinese
 from memory.compaction.analysis.words import EN_STOPWORDS, content_words
 
@@ -202,29 +204,8 @@ def _values(
 # --- values ----------------------------------------------------------------------------
 
 _EN_NUM = r"(\d+|" + "|".join(cw.NUMBER_WORDS) + r")"
-_EN_MONTH = r"(" + "|".join(sorted(cw.EN_MONTHS, key=len, reverse=True)) + r")"
-_EN_HOUR = r"(?:\d{1,2}|" + "|".join(cw.NUMBER_WORDS) + r")"
-_EN_PAST = "|".join(map(re.escape, cw.EN_PAST_HOUR))
-_EN_PART = "|".join(map(re.escape, cw.EN_DAY_PARTS))
-_EN_CLOCK = r"(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|o['\"]clock\b"
-"""What makes a number a time of day: am/pm or o'clock ("o\"clock" too: a slipped key)."""
-_EN_TIME = re.compile(
-    rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s*(?:{_EN_CLOCK})(?:\s+(?:{_EN_PART}))?|"
-    rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s+(?:{_EN_PART})\b|"
-    rf"\b(?:{_EN_PAST})\s+{_EN_HOUR}\b|"
-    r"\b\d{1,2}:\d{2}\b|"
-    r"\bat \d{1,2}\b(?![:.,]?\d)(?!\s*(?:people|persons|guests|nights?|days?|hours?|weeks?|"
-    rf"%|th\b|st\b|nd\b|rd\b|[a-z]+ street|{_EN_CLOCK}|{_EN_PART}))|"
-    r"\b(?:noon|midday|midnight)\b"
-)
-"""A time of day: "7 pm", "19:15", "at 7", "eleven am", "1:30 in the afternoon", "half past
-5 in the evening", "quarter to 8". Read before the number of people: "for 7 in the
-evening" is a time, not seven people."""
-_EN_TIME_PARTS = re.compile(
-    rf"(?:at\s+)?(?:(?P<past>{_EN_PAST})\s+)?(?P<hour>{_EN_HOUR})(?::(?P<minute>\d{{2}}))?"
-)
 _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("time", _EN_TIME),
+    ("time", tw.EN_TIME),
     (
         "money",
         re.compile(
@@ -249,17 +230,7 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "duration",
         re.compile(rf"\b{_EN_NUM}\s+(" + "|".join(cw.EN_DURATION_UNITS) + r")\b"),
     ),
-    (
-        "date",
-        re.compile(
-            rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
-            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}\b|"
-            rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b(?!\s+\d)|"
-            r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b|"
-            r"\b(" + "|".join(cw.EN_WEEKDAYS) + r")s?\b|"
-            r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
-        ),
-    ),
+    ("date", tw.EN_DATE),
     (
         "travel",
         re.compile(
@@ -275,7 +246,7 @@ _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
 _INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
 _NAME_JOINERS = frozenset({"of", "de", "la", "&"})
 
-_ZH_NUM = r"(\d+|[零〇一二两三四五六七八九十百千万]+)"
+_ZH_NUM = tw.ZH_NUM
 _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "money",
@@ -283,21 +254,8 @@ _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"{_ZH_NUM}(?:\.(\d+))?\s*(万|千)?\s*(?:元|块|美元|欧元)|{_ZH_NUM}\s*万(?![人个])"
         ),
     ),
-    (
-        "date",
-        re.compile(
-            rf"{_ZH_NUM}\s*月\s*{_ZH_NUM}\s*[日号]|(?:周|星期|礼拜)([一二三四五六日天末])|"
-            r"(" + "|".join(cw.ZH_RELATIVE_DAYS) + r")|"
-            rf"(?<![月\d]){_ZH_NUM}\s*[日号](?![子本语元楼])"
-        ),
-    ),
-    (
-        "time",
-        re.compile(
-            r"(" + "|".join(cw.ZH_PERIODS) + r")?\s*"
-            rf"(?:{_ZH_NUM}\s*点\s*(半|一刻|三刻|{_ZH_NUM}\s*分?)?|(\d{{1,2}})[:：](\d{{2}}))"
-        ),
-    ),
+    ("date", tw.ZH_DATE),
+    ("time", tw.ZH_TIME),
     (
         "people",
         re.compile(rf"{_ZH_NUM}\s*(?:" + "|".join(cw.ZH_PEOPLE_UNITS) + r")(?![民员生家士物们次])"),
@@ -315,59 +273,6 @@ _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-def _zh_int(text: str) -> int | None:
-    """A Chinese or Arabic numeral as a number: 十五 15, 两 2, 二十 20, 三千 3000."""
-    if text.isdigit():
-        return int(text)
-    total = section = digit = 0
-    for ch in text:
-        if ch in cw.ZH_DIGITS:
-            digit = cw.ZH_DIGITS[ch]
-        elif ch == "万":
-            total += (section + digit) * 10_000
-            section = digit = 0
-        elif ch in cw.ZH_UNITS:
-            section += (digit or 1) * cw.ZH_UNITS[ch]
-            digit = 0
-        else:
-            return None
-    return total + section + digit
-
-
-def _en_int(text: str) -> int | None:
-    return int(text) if text.isdigit() else cw.NUMBER_WORDS.get(text)
-
-
-def _clock(hour: int, minute: int, shift: int = 0) -> str:
-    if shift and hour < 12:
-        hour += shift
-    return f"{hour}:{minute:02d}"
-
-
-def _en_time(said: str) -> str | None:
-    """A time of day as ``H:MM`` on a 24-hour clock (``_EN_TIME``): "pm" or an afternoon,
-    evening or night adds 12 hours to an hour before noon, "am" or "midnight" takes 12 from
-    12."""
-    special = {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}
-    if said in special:
-        return special[said]
-    m = _EN_TIME_PARTS.match(said)
-    hour = _en_int(m["hour"]) if m else None
-    if m is None or hour is None or hour > 24:
-        return None
-    minute = int(m["minute"] or 0)
-    if m["past"]:
-        offset = cw.EN_PAST_HOUR[m["past"]]
-        hour, minute = (hour, offset) if offset >= 0 else (hour - 1, 60 + offset)
-    rest = said[m.end() :].replace(".", "")
-    later = any(rest.strip().endswith(part) for part, hours in cw.EN_DAY_PARTS.items() if hours)
-    if later or re.match(r"\s*pm", rest):
-        hour = hour % 12 + 12
-    elif re.match(r"\s*am", rest):
-        hour %= 12
-    return _clock(hour, minute)
-
-
 def _en_value(kind: str, m: re.Match[str]) -> str | None:
     g = [x for x in m.groups()]
     if kind == "money":
@@ -375,64 +280,33 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
         scale = {"k": 1_000, "m": 1_000_000}.get(g[2] or g[4] or "", 1)
         return f"{float(amount) * scale:g}" if amount else None
     if kind in ("people", "duration"):
-        number = next((_en_int(x) for x in g if x and _en_int(x) is not None), None)
+        number = next((tw.en_int(x) for x in g if x and tw.en_int(x) is not None), None)
         if number is None:
             return None
         return str(number) if kind == "people" else f"{number} {cw.EN_DURATION_UNITS[g[1]]}"
     if kind == "time":
-        return _en_time(m.group())
+        return tw.en_time(m.group())
     if kind == "travel":
         return cw.EN_TRAVEL_MODES[g[0]]
     if kind == "date":
-        if g[0]:
-            return f"{cw.EN_MONTHS[g[0]]}-{int(g[1])}"
-        if g[2]:
-            return f"{cw.EN_MONTHS[g[3]]}-{int(g[2])}"
-        if g[4]:
-            return f"m{cw.EN_MONTHS[g[4]]}"
-        if g[5]:
-            return f"d{int(g[5])}"
-        if g[6]:
-            return cw.EN_WEEKDAYS[g[6]]
-        return g[7]
+        return tw.en_date(m)
     return g[0]
 
 
 def _zh_value(kind: str, m: re.Match[str]) -> str | None:
     g = m.groups()
     if kind == "money":
-        number = _zh_int(g[0] or g[3] or "")
+        number = tw.zh_int(g[0] or g[3] or "")
         if number is None:
             return None
         scale = {"万": 10_000, "千": 1_000}.get(g[2] or "", 1) if g[0] else 10_000
         return f"{(number + float('0.' + g[1]) if g[1] else number) * scale:g}"
     if kind == "date":
-        if g[0]:
-            month, day = _zh_int(g[0]), _zh_int(g[1])
-            return f"{month}-{day}" if month and day else None
-        if g[2]:
-            name = g[2]
-            return "sun" if name in cw.ZH_WEEKDAY_SUNDAY else cw.ZH_WEEKDAYS.get(name, "weekend")
-        if g[3]:
-            return g[3]
-        day = _zh_int(g[4])
-        return f"d{day}" if day else None
+        return tw.zh_date(m)
     if kind == "time":
-        shift = cw.ZH_PERIODS.get(g[0] or "", 0)
-        if g[4]:
-            return _clock(int(g[4]), int(g[5]), shift)
-        if m.group().strip() == "一点":
-            return None  # 快一点: "a bit", not one o'clock
-        hour = _zh_int(g[1])
-        if hour is None or hour > 24:
-            return None
-        extra = g[2] or ""
-        minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
-        if minute is None:
-            minute = _zh_int(g[3]) if g[3] else 0
-        return _clock(hour, minute or 0, shift)
+        return tw.zh_time(m)
     if kind in ("people", "duration"):
-        number = _zh_int(g[0])
+        number = tw.zh_int(g[0])
         if number is None:
             return None
         return str(number) if kind == "people" else f"{number} {cw.ZH_DURATION_UNITS[g[1]]}"
@@ -675,23 +549,9 @@ def _shared_values(a: Said, b: Said) -> int:
     return sum(len(a.values[k] & b.values[k]) for k in a.values.keys() & b.values.keys())
 
 
-_DAY_OF_MONTH = re.compile(r"^(?:(?P<month>\d+)-|d)(?P<day>\d+)$|^m(?P<only>\d+)$")
-
-
 def _same_value(kind: str, a: str, b: str) -> bool:
-    """One value, maybe said more or less fully: "the 9th" is "March 9th", "in March" is
-    "March 9th" (the day or the month said without the other)."""
-    if a == b:
-        return True
-    if kind != "date":
-        return False
-    ma, mb = _DAY_OF_MONTH.match(a), _DAY_OF_MONTH.match(b)
-    if not (ma and mb):
-        return False
-    months = (ma["month"] or ma["only"], mb["month"] or mb["only"])
-    days = (ma["day"], mb["day"])
-    said_both = [pair for pair in (months, days) if None not in pair]
-    return bool(said_both) and all(x == y for x, y in said_both)
+    """One value, maybe said more or less fully (a date: ``timewords.same_date``)."""
+    return a == b or (kind == "date" and tw.same_date(a, b))
 
 
 def _other(kind: str, values: frozenset[str], held: frozenset[str]) -> frozenset[str]:
