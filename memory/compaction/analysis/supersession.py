@@ -3,8 +3,8 @@
 A later sentence replaces an earlier decision when it is about the same thing and says
 something else of it. What both sentences say is read three ways (``Said``):
 
-- **values**, typed by kind: a number of people, a date, a time of day, a duration, an
-  amount of money, a way of travelling (fly, drive, 坐高铁), a colour, a name or tool
+- **values**, typed by kind: a number of people or of tickets, a date, a time of day, a
+  duration, an amount of money, a way of travelling (fly, drive, 坐高铁), a colour, a name or tool
   (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
   "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
   "周四下午三点" dates and times; "half past 5 in the evening" is 17:30. A date said
@@ -41,7 +41,9 @@ The rules, in order of the evidence they need, each conservative:
    after all"; "we won't deploy on Fridays" drops nothing about AWS).
 4. **Failed booking**: replaces the newest booking request among the decisions of the
    last two turns ("book a table for 8 at 15:45" → "That time is all booked up"; none:
-   the newest decision giving a time, day, party size or stay, "Put it for 10:30"); the
+   the newest decision giving a time, day, party size or stay, "Put it for 10:30", when
+   the failure says a booking's word or the decision's subject: "the alarm could not be
+   set" answers "Set an alarm for 3:30 pm"); the
    failure's own dates, times and numbers, if any, must be the request's, and it names no
    other thing booked ("no taxi" does not answer "book a room").
 5. **Booking made with another value**: a booking made ("I have a reservation for you at
@@ -57,6 +59,10 @@ The rules, in order of the evidence they need, each conservative:
    repeats, a confirmation's other sentences ("Please confirm: a table at Lucca. The
    reservation is at 1:30 pm.") — when they name nothing else: the old value was said
    several times, and one change replaces it everywhere.
+7. **Accepted offer** (``accepted_offer``): an offer or a confirmation asked ("Should I
+   try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?") and accepted in
+   the answer after it ("Sure.", "Yes please", "That works") is the decision: it replaces
+   the decision of the last three turns it gives another value of, with its echoes.
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -66,9 +72,9 @@ previous pins its message held). A booking said again with another value ("The
 reservation should be for March 14th.") changes the last one like a decision (rule 1).
 A failed booking's offer ("…, shall I try 7:30 pm?") is not what failed.
 
-Never from a question, a hedge, or a sentence that adds a decision. A correction or
-reversal that replaces something is a decision itself (the caller pins it); a failed
-booking is not. Pure functions, cached per sentence; no I/O.
+Never from a question or a hedge (unless accepted: rule 7), or a sentence that adds a
+decision. A correction or reversal that replaces something is a decision itself (the
+caller pins it); a failed booking is not. Pure functions, cached per sentence; no I/O.
 """
 
 from __future__ import annotations
@@ -86,9 +92,13 @@ from memory.compaction.analysis.sentences import is_chinese
 from memory.compaction.analysis.words import EN_STOPWORDS, content_words
 
 Change = Literal["correction", "reversal", "failure"]
-WEAK_KINDS = frozenset({"number", "code"})
+WEAK_KINDS = frozenset({"number", "code", "tickets"})
 """Values too common, or too incidental (a reference code), to say two decisions are about
-one thing without a change word."""
+one thing without a change word; a count of tickets too ("One ticket please." after
+"Seven tickets are booked for TR4256" is most often another train)."""
+OFFERED_KINDS = frozenset({"tickets"})
+"""Weak kinds an accepted offer still changes: "You want 4 tickets?" "Yes." after "Buy 3
+tickets"."""
 _CODE = re.compile(r"^(?=[A-Za-z-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9-]{4,}$|^[A-Z]{6,}$")
 """A reference or booking code ("RVESWV8I", "TR8912"): not a name to tell things apart by."""
 MIN_SCORE = 1
@@ -160,6 +170,9 @@ _EN = {
     "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
     "rejection": _phrase_pattern(cw.EN_REJECTION, False),
+    "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
+    "offer": _phrase_pattern(cw.EN_OFFER, False),
+    "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -171,6 +184,9 @@ _ZH = {
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
     "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
+    "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
+    "offer": _phrase_pattern(cw.ZH_OFFER, True),
+    "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
 }
 _RELATIVE = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
 """Days said relative to now ("today", "明天"): the same day as a weekday or date may be."""
@@ -211,6 +227,14 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"([$€£¥])\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\b|"
             r"\b(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b"
+        ),
+    ),
+    (
+        "tickets",  # "4 tickets", "tickets for 4"
+        re.compile(
+            rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_TICKET_UNITS) + r")\b|"
+            r"\b(?:" + "|".join(cw.EN_TICKET_UNITS) + rf")\s+for\s+{_EN_NUM}\b(?![:.]\d)"
+            r"(?!\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b)"
         ),
     ),
     (
@@ -279,11 +303,11 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
         amount = (g[1] or g[3] or "").replace(",", "")
         scale = {"k": 1_000, "m": 1_000_000}.get(g[2] or g[4] or "", 1)
         return f"{float(amount) * scale:g}" if amount else None
-    if kind in ("people", "duration"):
+    if kind in ("people", "tickets", "duration"):
         number = next((tw.en_int(x) for x in g if x and tw.en_int(x) is not None), None)
         if number is None:
             return None
-        return str(number) if kind == "people" else f"{number} {cw.EN_DURATION_UNITS[g[1]]}"
+        return f"{number} {cw.EN_DURATION_UNITS[g[1]]}" if kind == "duration" else str(number)
     if kind == "time":
         return tw.en_time(m.group())
     if kind == "travel":
@@ -379,6 +403,8 @@ class Said:
     rejects: bool = False
     """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
     answer the decision said in the message before."""
+    words: tuple[str, ...] = ()
+    """Its content words in order (English), for a thing named in place of another."""
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -483,6 +509,7 @@ def _said_english(sentence: str) -> Said:
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
+        words=tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS),
     )
 
 
@@ -530,6 +557,31 @@ def is_bare_correction(sentence: str) -> bool:
     return not what.weak or len(_english(sentence).split()) <= BARE_WORDS
 
 
+def is_acceptance(sentence: str) -> bool:
+    """An answer that accepts what was just offered or asked to confirm ("Sure.", "Yes
+    please", "That works", "好的"), changing nothing of it itself."""
+    what = said(sentence)
+    if what.change is not None or what.values.keys() & RETRIED_KINDS:
+        return False
+    if is_chinese(sentence):
+        return bool(_ZH["acceptance"].search(sentence.strip()))
+    return bool(_EN["acceptance"].search(_english(sentence).strip()))
+
+
+def is_offer(sentence: str, message: str) -> bool:
+    """A sentence the answer after it may accept: a question that offers or proposes
+    ("Should I try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?"; not
+    "What is your favourite team?"), or any sentence of a message that asks to confirm
+    ("Booking a table for 2 at 7 pm. Please confirm.")."""
+    patterns, text, whole = (
+        (_ZH, sentence, message)
+        if is_chinese(message)
+        else (_EN, _english(sentence), _english(message))
+    )
+    offered = said(sentence).tentative and bool(patterns["offer"].search(text))
+    return offered or bool(patterns["confirm"].search(whole))
+
+
 # --- which earlier decisions a sentence replaces ---------------------------------------
 
 
@@ -550,8 +602,15 @@ def _shared_values(a: Said, b: Said) -> int:
 
 
 def _same_value(kind: str, a: str, b: str) -> bool:
-    """One value, maybe said more or less fully (a date: ``timewords.same_date``)."""
-    return a == b or (kind == "date" and tw.same_date(a, b))
+    """One value, maybe said more or less fully: a date (``timewords.same_date``), a name
+    with more words after it ("Peacock's Koriander" is "Peacock's Koriander Indian
+    Cuisine")."""
+    if a == b:
+        return True
+    if kind == "name":
+        short, full = sorted((a.split(), b.split()), key=len)
+        return full[: len(short)] == short
+    return kind == "date" and tw.same_date(a, b)
 
 
 def _other(kind: str, values: frozenset[str], held: frozenset[str]) -> frozenset[str]:
@@ -575,12 +634,38 @@ def _same_subject(new: Said, old: Said) -> bool:
 
 def _new_value(new: Said, old: Said) -> bool:
     """Rule 1: the same subject (a word shared — or both say a booking — and one's within
-    the other's), exactly one kind of value differs."""
+    the other's), exactly one kind of value differs; or the same values, one thing named
+    in place of another ("I'll play Gold on the bedroom speaker" after "… on the kitchen
+    speaker")."""
+    if _replugged(new, old):
+        return True
     restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
     if not ((new.subject & old.subject or restated) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
+    if old.booking != "done":  # "You want 2 tickets" after "You want 4 tickets"; not a
+        # train's "Seven tickets are booked" before the next dialogue's "One ticket please"
+        differing |= _new_values(new, old, weak=True) & OFFERED_KINDS
     return len(differing) == 1
+
+
+def _replugged(new: Said, old: Said) -> bool:
+    """The same named things and values, and the same words but one in place of another
+    before the word they both name ("the bedroom speaker" for "the kitchen speaker"): the
+    sentence said again about another thing, not in other words."""
+    if not new.values or new.values != old.values:
+        return False
+    added, dropped = set(new.words) - set(old.words), set(old.words) - set(new.words)
+    if len(added) != 1 or len(dropped) != 1:
+        return False
+    (swapped_in,), (swapped_out,) = added, dropped
+
+    def next_word(words: tuple[str, ...], word: str) -> str | None:
+        at = words.index(word) + 1
+        return words[at] if at < len(words) else None
+
+    named = next_word(new.words, swapped_in)
+    return named is not None and named == next_word(old.words, swapped_out)
 
 
 def _correction_score(new: Said, old: Said) -> int:
@@ -610,9 +695,11 @@ def _reversal_score(new: Said, old: Said) -> int:
 
 
 def _tied(new: Said, old: Said) -> bool:
-    """A subject word or a value (not a mere number or code) both sentences name."""
+    """A subject word or a value (not a mere number or code) both sentences name, or both
+    count tickets ("tickets for 4" and "I just want 1 ticket")."""
     shared = {k for k in new.values.keys() & old.values.keys() if new.values[k] & old.values[k]}
-    return bool(new.subject & old.subject or shared - WEAK_KINDS)
+    counted = new.values.keys() & old.values.keys() & OFFERED_KINDS
+    return bool(new.subject & old.subject or shared - WEAK_KINDS or counted)
 
 
 def _swapped(new: Said, old: Said) -> bool:
@@ -679,12 +766,14 @@ def _failed_request(
     new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
 ) -> tuple[int, ...]:
     """Rule 4: the newest booking request of the last two turns (none, and the failure says
-    a booking's word: the newest decision giving a time, day, party size or stay — "Put it
-    for 10:30."), when the failure can mean it: no detail of its own and nothing else
-    booked."""
+    a booking's word or a subject word of it: the newest decision giving a time, day,
+    party size or stay — "Put it for 10:30.", "Set an alarm for 3:30 pm."), when the
+    failure can mean it: no detail of its own and nothing else booked."""
     i = _newest_request(earlier, ages, FAILURE_MESSAGES)
-    if i is None and new.booking is not None:  # "I could not book it", not "it's not available"
+    if i is None:  # "I could not book it", "the alarm could not be set"; not "not available"
         i = _newest_request(earlier, ages, FAILURE_MESSAGES, details=True)
+        if i is not None and new.booking is None and not new.subject & earlier[i].subject:
+            i = None
     if i is None or not _adds_no_detail(new, earlier[i]) or not _fits(new, earlier[i]):
         return ()
     return (i,)
@@ -730,7 +819,8 @@ def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
     kinds = RETRIED_KINDS if failed else new.values.keys() - WEAK_KINDS
     for kind in kinds & echo.values.keys() & old.values.keys():
         now = frozenset() if failed else new.values.get(kind, frozenset())
-        if _other(kind, echo.values[kind], now) & old.values[kind]:
+        gone = _other(kind, echo.values[kind], now)  # what the echo says that holds no more
+        if any(_same_value(kind, v, o) for v in gone for o in old.values[kind]):
             return True
     return False
 
@@ -785,6 +875,67 @@ def _anaphoric(new: Said) -> bool:
     """A correction that names only the new thing ("换成小李", "make it the grey one"): it
     means the last decision."""
     return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
+
+
+def _offer_changes(new: Said, old: Said) -> bool:
+    """What an accepted offer changes: a decision it is tied to (``_tied``: a subject word or
+    a value shared) or a booking request (not one made: a new search may follow it) it
+    gives another time, day, party size or stay, where it
+    says another value of a kind both hold; or the same sentence with one thing named in
+    place of another (``_replugged``). "Have you been to Paris?" "Yes!" changes no trip to
+    London."""
+    if _replugged(new, old):
+        return True
+    differing = {
+        k
+        for k in _new_values(new, old, weak=True) - (WEAK_KINDS - OFFERED_KINDS)
+        if not (new.values[k] | old.values[k]) & _RELATIVE  # "today" may be "Wednesday"
+    }
+    if not differing:
+        return False
+    return _tied(new, old) or (old.booking == "request" and bool(differing & RETRIED_KINDS))
+
+
+def accepted_offer(
+    offer: str,
+    earlier: Sequence[str],
+    *,
+    ages: Sequence[int | None] | None = None,
+    retry: bool = False,
+) -> Replacement:
+    """Rule 7: an offer accepted in the answer after it (``is_offer``, ``is_acceptance``:
+    "Should I try 12:30 pm?" → "Sure.") is the decision, whatever question form it was
+    said in: it replaces the decision of the last three turns (before the offer's message)
+    that it changes (``_offer_changes``: another time, date, name … of a decision it is
+    tied to or a booking's; "the bedroom speaker" for "the kitchen speaker"; the newest,
+    the most shared among equals), with that decision's echoes, when it names
+    nothing else booked. Pinned only when it replaces something: an offer accepted with
+    nothing before it stays as the conversation said it — unless it is a ``retry``, said
+    after a failure in its message ("Sorry, 12 pm is full. Should I try 12:30 pm?"), whose
+    time, day, party size or stay is the booking now (the failure dropped the request).
+    ``ages`` as for ``replacement``, counted from the offer."""
+    new = said(offer)
+    if new.additive or new.change in ("failure", "reversal"):
+        return NOTHING
+    olds = [said(e) for e in earlier]
+    ages = [0] * len(olds) if ages is None else ages
+    scores = [
+        _correction_score(new, old)
+        if age is not None
+        and 0 < age <= RETRY_MESSAGES  # not the offer's own message: its other sentences
+        and _offer_changes(new, old)
+        and _fits(new, old)
+        else 0
+        for old, age in zip(olds, ages, strict=True)
+    ]
+    picked = _best(scores)
+    gone = set(picked) | _echoes(new, picked, olds, ages, failed=False)
+    gone -= {i for i, e in enumerate(earlier) if e.strip() == offer.strip()}
+    if gone:
+        return Replacement(tuple(sorted(gone)), "accepted offer", True)
+    if retry and new.values.keys() & RETRIED_KINDS:
+        return Replacement(reason="accepted retry", pin=True)
+    return NOTHING
 
 
 def replacement(
