@@ -11,8 +11,9 @@ or a bare git repository of the project (the file is read with ``git show``):
 - CrossWOZ (Apache-2.0): ``data/crosswoz/test.json.zip`` of its repository;
 - SGD, the Schema-Guided Dialogue dataset (CC BY-SA 4.0; English), for the
   decision-change bench only: ``AIMIND_BENCH_SGD`` names its repository (a folder or a bare
-  git repository) whose first ten ``train/dialogues_NNN.json`` files are read in file order
-  (1,280 dialogues, of which the bench takes its first 300 with a change).
+  git repository) whose ``{split}/dialogues_NNN.json`` files are read a part at a time,
+  in file order: part 1 is files 001–010 (about 1,280 dialogues), part 2 the test split's
+  next files (``SGD_PARTS``); the bench takes a part's first 300 dialogues with a change.
 
 A dialogue becomes one session of user/assistant turns; its facts are the values of
 the dialogue acts that inform, recommend, offer or book (a name, time, day, place,
@@ -52,10 +53,16 @@ IN_REPO = {
     "crosswoz": "data/crosswoz/{split}.json.zip",
     "sgd": "{split}",
 }
-SGD_FILES = 10
-"""SGD's files read: ``dialogues_001.json`` … ``dialogues_010.json`` of a split (its train split
-has 127; the first ten hold more dialogues with a change than the bench takes, and reading
-them all would cost the bench half a minute)."""
+SGD_PARTS: dict[int, tuple[int, ...]] = {
+    1: tuple(range(1, 11)),
+    2: (11, 13, 14, 15, 17, 18, 20, 21, 24),
+}
+"""SGD's files (``dialogues_NNN.json``) in each part of a split, in file order: a part is a
+fixed selection, so the held-out side can be a part no tuning ever replayed. Part 1 is
+files 001–010 (the train split has 127 files, the test split 34; ten hold more dialogues
+with a change than the bench takes, and reading them all would cost half a minute). Part
+2 is the test split's next files that the mirror the bench was run from holds (012, 016,
+019, 022 and 023 are not in it): the first 300 dialogues with a change end in file 024."""
 SGD_COUNTED = {
     "party_size": "people",
     "number_of_seats": "people",
@@ -199,12 +206,29 @@ def _is_bare_repo(source: Path) -> bool:
     return (source / "HEAD").exists() and (source / "objects").is_dir()
 
 
-def _read_sgd(source: Path, split: str) -> dict[str, Any]:
-    """SGD's first ``SGD_FILES`` files of a split, from a folder or a bare git repository,
-    keyed by dialogue id in file order; any file missing is an error (the held-out selection
-    is the first dialogues of these files: a gap would change it)."""
+def sgd_files(part: int) -> tuple[int, ...]:
+    """The numbers of SGD's files in ``part`` of a split (``SGD_PARTS``)."""
+    if part not in SGD_PARTS:
+        raise ValueError(f"SGD has no part {part}: {sorted(SGD_PARTS)}")
+    return SGD_PARTS[part]
+
+
+def part_label(corpus: str, split: str, part: int = 1) -> str:
+    """How a report names a split's part: ``test``; for SGD its files, ``test 001–010``, or
+    ``test 011–024, 9 files`` when the part skips some."""
+    if corpus != "sgd":
+        return split
+    files = sgd_files(part)
+    label = f"{split} {files[0]:03d}–{files[-1]:03d}"
+    return label if files[-1] - files[0] + 1 == len(files) else f"{label}, {len(files)} files"
+
+
+def _read_sgd(source: Path, split: str, part: int) -> dict[str, Any]:
+    """SGD's files of one part of a split (``sgd_files``), from a folder or a bare git
+    repository, keyed by dialogue id in file order; any file missing is an error (the
+    held-out selection is the first dialogues of these files: a gap would change it)."""
     out: dict[str, Any] = {}
-    for number in range(1, SGD_FILES + 1):
+    for number in sgd_files(part):
         inside = f"{split}/dialogues_{number:03d}.json"
         blob = (
             _git_show(source, inside) if _is_bare_repo(source) else (source / inside).read_bytes()
@@ -213,10 +237,13 @@ def _read_sgd(source: Path, split: str) -> dict[str, Any]:
     return out
 
 
-def _read(source: Path, corpus: str, split: str) -> dict[str, Any]:
-    """The split's JSON from a file, a zip, a folder or a bare git repository."""
+def _read(source: Path, corpus: str, split: str, part: int) -> dict[str, Any]:
+    """The split's JSON from a file, a zip, a folder or a bare git repository (SGD: one part
+    of it)."""
     if corpus == "sgd":
-        return _read_sgd(source, split)
+        return _read_sgd(source, split, part)
+    if part != 1:
+        raise ValueError(f"{corpus} is read whole: no part {part}")
     name = f"{split}.json"
     if source.is_dir():
         inside = IN_REPO[corpus].format(split=split)
@@ -332,8 +359,9 @@ LOADERS = {
 }
 
 
-def load(corpus: str, split: str = "test") -> tuple[list[Dialogue] | None, str]:
-    """The corpus's dialogues of one split and where they came from, or ``None`` and why not."""
+def load(corpus: str, split: str = "test", part: int = 1) -> tuple[list[Dialogue] | None, str]:
+    """The corpus's dialogues of one split (SGD: of one part of it, ``sgd_files``) and where
+    they came from, or ``None`` and why not."""
     variable, convert = LOADERS[corpus]
     where = bench_settings().of(variable)
     if where is None:
@@ -342,7 +370,11 @@ def load(corpus: str, split: str = "test") -> tuple[list[Dialogue] | None, str]:
     if not source.exists():
         return None, f"{variable} names a path that does not exist"
     try:
-        data = _read(source, corpus, split)
-        return convert(data), f"{IN_REPO[corpus].format(split=split)} ({source.name})"
+        data = _read(source, corpus, split, part)
+        inside = IN_REPO[corpus].format(split=part_label(corpus, split, part))
+        return convert(data), f"{inside} ({source.name})"
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError, zipfile.BadZipFile):
-        return None, f"{variable} names no readable {corpus} {split} split"
+        return (
+            None,
+            f"{variable} names no readable {corpus} {part_label(corpus, split, part)} split",
+        )

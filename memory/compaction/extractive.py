@@ -25,7 +25,16 @@ from memory.compaction.analysis.decisions import (
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
 from memory.compaction.analysis.summary import TAIL, merge_summary
-from memory.compaction.analysis.supersession import is_bare_correction, replacement, said
+from memory.compaction.analysis.supersession import (
+    Replacement,
+    Said,
+    accepted_offer,
+    is_acceptance,
+    is_bare_correction,
+    is_offer,
+    replacement,
+    said,
+)
 from memory.compaction.analysis.words import content_words
 from memory.compaction.pins import merge_pins
 from memory.compaction.protocol import CompactionRequest
@@ -125,6 +134,13 @@ def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
     return max(together, 1)
 
 
+def _changes(what: Said) -> bool:
+    """A sentence said in a stance's words that still changes a decision: a failed booking
+    ("It looks like all the options are booked"), or a rejection that gives the new value
+    ("Nope. I wish to have 4 tickets.")."""
+    return what.change == "failure" or (what.rejects and bool(what.values))
+
+
 class FoldedPins(NamedTuple):
     """What a fold pins: its new decisions in order, the previous pins they replace, and
     its own decisions a later one in the same fold replaced (history for the summary)."""
@@ -135,20 +151,26 @@ class FoldedPins(NamedTuple):
 
 
 def fold_pins(
-    folded: Sequence[ChatThreadMessage], pinned: Sequence[str], said_last: int = 1
+    folded: Sequence[ChatThreadMessage],
+    pinned: Sequence[str],
+    said_last: int = 1,
+    after: ChatThreadMessage | None = None,
 ) -> FoldedPins:
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
     Small talk (``decisions.is_small_talk``) is passed over: neither a pin nor a change of
     one — except a failed booking, which a service says in a stance's form ("It looks like
-    all the options are booked") and which drops the request it answers. Each other
+    all the options are booked") and which drops the request it answers, and a rejection
+    with its new value ("Nope. I wish to have 4 tickets."). Each other
     sentence is weighed against the decisions held so far (the previous pins, then this
     fold's): one that restates a decision is not pinned again; one that
     replaces a decision (``supersession.replacement``) takes its place — a previous pin
     goes to the replaced list, one of this fold is dropped, so only the later is pinned.
     How many messages ago each decision was said goes with it (the last previous pin, and
     the ``said_last`` newest said in its message: just before this fold; older ones: long
-    ago).
+    ago). An offer or a confirmation asked and accepted in the answer after it is a
+    decision (``supersession.accepted_offer``); ``after``, the first message still in the
+    window, is that answer when the fold ends with the offer.
     """
     # (decision, previous pin, the index of the message that said it)
     last = len(pinned) - max(said_last, 1)
@@ -157,25 +179,53 @@ def fold_pins(
     ]
     replaced: list[str] = []
     superseded: list[str] = []
+
+    def apply(change: Replacement, sentence: str, at: int) -> None:
+        nonlocal held
+        gone = set(change.replaced)
+        for i, (text, previous, _) in enumerate(held):
+            if i in gone:
+                (replaced if previous else superseded).append(text)
+        held = [h for i, h in enumerate(held) if i not in gone]
+        if change.pin:
+            held.append((sentence, False, at))
+
+    def accept(offers: Sequence[str], retry: bool, answer: ChatThreadMessage, index: int) -> None:
+        """The offers of message ``index - 1`` (``retry``: it said a failure first) accepted
+        by ``answer``, the other side's next message: "Should I try 12:30 pm?" → "Sure."."""
+        marked = marked_sentences(answer.text)
+        if not (offers and marked and folded[index - 1].role != answer.role):
+            return
+        if is_acceptance(marked[0][0]):
+            for offer in offers:
+                texts = [t for t, _, _ in held]
+                ages = [None if at is None else index - 1 - at for _, _, at in held]
+                apply(accepted_offer(offer, texts, ages=ages, retry=retry), offer, index - 1)
+
+    offers: list[str] = []  # the previous message's offers, not pinned: its answer may accept
+    failed = False  # … said after a failure in that message: a retry
     for index, message in enumerate(folded):
+        accept(offers, failed, message, index)
+        offers, failed = [], False
         for sentence, decided in marked_sentences(message.text):
-            if not decided and is_small_talk(sentence) and said(sentence).change != "failure":
+            # A quoted message is reported, not said: "Your latest message: "Let's book …""
+            # neither replaces the pin it quotes nor is pinned for it.
+            spoken = unquoted(sentence)
+            what = said(spoken)
+            failed = failed or what.change == "failure"
+            if not decided and is_small_talk(sentence) and not _changes(what):
                 continue  # never a pin, nor a change of one — a failed booking said with
                 # a stance's words ("It looks like all the options are booked") still drops it
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
             ages = [None if at is None else index - at for _, _, at in held]
-            # A quoted message is reported, not said: "Your latest message: "Let's book …""
-            # neither replaces the pin it quotes nor is pinned for it.
-            change = replacement(unquoted(sentence), texts, decided=decided, ages=ages)
-            gone = set(change.replaced)
-            for i, (text, previous, _) in enumerate(held):
-                if i in gone:
-                    (replaced if previous else superseded).append(text)
-            held = [h for i, h in enumerate(held) if i not in gone]
-            if change.pin:
-                held.append((sentence, False, index))
+            change = replacement(spoken, texts, decided=decided, ages=ages)
+            apply(change, sentence, index)
+            if not change.pin and is_offer(sentence, message.text):
+                offers.append(sentence)
+    if after is not None:  # the answer is still in the window: the fold ends at the offer
+        accept(offers, failed, after, len(folded))
     return FoldedPins([t for t, previous, _ in held if not previous], replaced, superseded)
 
 
@@ -200,7 +250,10 @@ class ExtractiveCompactor:
 
     def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
         together = said_with_last(request.pins, request.pinned_decisions)
-        pins, replaced, superseded = fold_pins(request.folded, request.pinned_decisions, together)
+        after = request.kept[0] if request.kept else None
+        pins, replaced, superseded = fold_pins(
+            request.folded, request.pinned_decisions, together, after
+        )
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(
             with_history(request.summary, [*replaced, *superseded]),

@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 
 from bench import dialogues
-from bench.changes import LANGUAGES, NOW_GOAL, STALE_GOAL, cases, public_changes, set_figures
+from bench.changes import (
+    LANGUAGES,
+    NOW_GOAL,
+    STALE_GOAL,
+    cases,
+    public_changes,
+    set_figures,
+    slot_asserts,
+)
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
 from memory.compaction.extractive import HISTORY_LABEL
@@ -296,7 +304,7 @@ def test_sgd_dialogue_states_give_each_changed_value_once(
     (tmp_path / "train").mkdir()
     monkeypatch.setenv(dialogues.SGD_ENV, str(tmp_path))
     assert dialogues.load("sgd", "train")[0] is None  # a copy without its files: said so
-    for number in range(1, dialogues.SGD_FILES + 1):
+    for number in dialogues.sgd_files(1):
         rows = [{"dialogue_id": "1_00000", "turns": said}] if number == 1 else []
         (tmp_path / "train" / f"dialogues_{number:03d}.json").write_text(json.dumps(rows))
     (dialogue,), _ = dialogues.load("sgd", "train")
@@ -306,6 +314,49 @@ def test_sgd_dialogue_states_give_each_changed_value_once(
     )
     assert public_changes(dialogue) == list(dialogue.changes)
     assert dialogue.turns[-1] == ("Make it 7 pm for 3 people.", "Booked: 3 people at 7 pm.")
+
+
+def test_sgd_parts_are_fixed_files_and_read_only_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Part 2 of the test split (the held-out side since wave 35) is its own fixed files:
+    their dialogues and none of part 1's, named in where the figures came from; a copy
+    without one of them says so instead of choosing other dialogues."""
+    said = [
+        _sgd_turn("USER", "A table for 2, please.", party_size=["2"]),
+        _sgd_turn("SYSTEM", "For 2?"),
+    ]
+    (tmp_path / "test").mkdir()
+    for number in range(1, 25):
+        rows = [{"dialogue_id": f"1_{number:05d}", "turns": said}]
+        (tmp_path / "test" / f"dialogues_{number:03d}.json").write_text(json.dumps(rows))
+    monkeypatch.setenv(dialogues.SGD_ENV, str(tmp_path))
+    first, _ = dialogues.load("sgd", "test")
+    second, where = dialogues.load("sgd", "test", part=2)
+    assert first is not None and second is not None
+    assert [d.id for d in first] == [f"1_{n:05d}" for n in range(1, 11)]
+    assert [d.id for d in second] == [f"1_{n:05d}" for n in dialogues.sgd_files(2)]
+    assert not {d.id for d in first} & {d.id for d in second}
+    assert where.startswith("test 011–024, 9 files")
+    (tmp_path / "test" / "dialogues_024.json").unlink()
+    assert dialogues.load("sgd", "test", part=2)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("pin", "count", "said"),
+    [
+        ("Please make it 1 ticket instead.", "1", True),
+        ("Book one ticket for the 8 pm show.", "1", True),
+        ("I need 4 tickets for the game.", "4", True),
+        ("Reserve 3 seats on the bus.", "3", True),
+        ("The show starts at 1 pm.", "1", False),
+        ("Book 4 tickets for the game.", "1", False),
+    ],
+)
+def test_a_ticket_count_of_one_is_a_people_count(pin: str, count: str, said: bool) -> None:
+    """SGD's ticket, seat and rider counts are people counts, in the singular too: a
+    pinned "1 ticket" holds the new value (and an old "4 tickets" is stale)."""
+    assert slot_asserts("Events_1-people", count, pin) is said
 
 
 # --- a booking confirmed, then changed (wave 34: SGD's train split, read by kind) -------
@@ -455,3 +506,180 @@ def test_a_bare_correction_in_its_own_sentence_changes_the_decision(
     # "change that" ends a bare correction: "they need to change that rule" changes nothing
     output = compact("Yeah, they need to change that rule!", "Sure.", pins=[before])
     assert output.replaced_decisions == []
+
+
+# --- an accepted offer is the decision (wave 35: SGD's test files 001–010, read by kind) --
+
+
+async def _pins_through_memory(db_url: str, turns: list[tuple[str, str]]) -> list[str]:
+    """The pins after these turns and enough others to fold them all, through the service:
+    an offer and the answer accepting it always land in different folds."""
+    token = new_token()
+    async with open_memory(db_url, compactor=ExtractiveCompactor(LIMITS)) as mem:
+        for user, assistant in turns:
+            await mem.append_turn(token, turn(user, assistant))
+        for i in range(LIMITS.recent_turns + 1):
+            await mem.append_turn(token, turn(f"What else? ({i})", f"Nothing else ({i})."))
+        return (await mem.load(token)).pinned_decisions
+
+
+@pytest.mark.parametrize(
+    ("offer", "accepted"),
+    [
+        ("Sorry, 12 pm is not available. Should I try 12:30 pm?", "Sure."),
+        ("That time is fully booked, I'm afraid. How about 12:30 pm instead?", "Yes please."),
+        ("12 pm is taken. Would 12:30 pm work for you?", "That works, thanks."),
+    ],
+)
+async def test_an_accepted_offer_replaces_the_request_it_retries(
+    db_url: str, offer: str, accepted: str
+) -> None:
+    """A booking failed and retried as a question, accepted and confirmed: the pins say
+    12:30 pm, the time that holds, and nothing says 12 pm any more."""
+    pins = await _pins_through_memory(
+        db_url,
+        [
+            ("Please book a table at Lucca for 2 at 12 pm.", offer),
+            (accepted, "Booked."),
+        ],
+    )
+    assert not [p for p in pins if "12 pm" in p]
+    assert [p for p in pins if "12:30 pm" in p]
+
+
+async def test_an_accepted_confirmation_replaces_the_decision_it_changes(db_url: str) -> None:
+    """ "The alarm Leave for home will be set at 4:45 pm, correct?" "That is correct." — the
+    alarm named Cleaning at 4 pm no longer holds."""
+    pins = await _pins_through_memory(
+        db_url,
+        [
+            (
+                "Please set an alarm named Cleaning for 4 pm.",
+                "An alarm called Cleaning will be set for 4 pm.",
+            ),
+            (
+                "What if you set it for 4:45 pm, named Leave for home?",
+                "The alarm Leave for home will be set at 4:45 pm, correct?",
+            ),
+            ("That is correct, thank you.", "The alarm has been added."),
+        ],
+    )
+    assert not [p for p in pins if "Cleaning" in p or "4 pm" in p]
+    assert [p for p in pins if "4:45 pm" in p]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        # declined: the booking made stays as it was
+        (
+            "Book a table for 2 at 7 pm at Lucca.",
+            "Done, your table at Lucca is booked for 7 pm. Would you like 8 pm instead?",
+            "No, 7 pm is fine.",
+            "OK.",
+        ),
+        # accepted, but nothing before it to change: no new pin from a question
+        ("What time works at Lucca?", "How about 6 pm?", "Sure.", "Great."),
+    ],
+)
+def test_an_offer_declined_or_changing_nothing_leaves_the_pins(texts: tuple[str, ...]) -> None:
+    pins = compact(*texts).pinned_decisions
+    assert not [p for p in pins if "8 pm" in p or "6 pm" in p]
+    assert [p for p in pins if "7 pm" in p] == ([texts[0]] if "7 pm" in texts[0] else [])
+
+
+def test_a_failed_action_drops_the_decision_it_names() -> None:
+    """Not only bookings fail: "the alarm could not be set" answers "Set an alarm …"."""
+    said = ("Set an alarm named Cleaning for 3:30 pm.", "Sorry, the alarm could not be set.")
+    assert compact(*said).pinned_decisions == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "now"),
+    [
+        ("Please reserve me tickets for 4.", "I just want 1 ticket.", "1 ticket"),
+        (
+            "Buy 3 tickets to the Panthers game.",
+            "Nope. I wish to have 4 tickets.",
+            "4 tickets",
+        ),
+        (
+            "We're booking you a table at Sakoon for 7 pm.",
+            "Let's make the restaurant Peacock's Koriander.",
+            "Peacock's Koriander",
+        ),
+        (
+            "Schedule me a visit for the 11th of March.",
+            "Wait, change that to the 10th.",
+            "10th",
+        ),
+    ],
+)
+def test_a_count_restaurant_or_date_changed_in_plain_words(
+    before: str, after: str, now: str
+) -> None:
+    """ "I just want 1 ticket", "Nope. I wish to have 4 tickets" (a count of tickets is a
+    number of people), "Let's make the restaurant X", "the 11th of March" → "the 10th"
+    (one date, not the 11th and March): the old decision is gone, the new one pinned."""
+    pins = compact(before, "Please confirm.", after, "OK.").pinned_decisions
+    assert before not in pins
+    assert [p for p in pins if now in p]
+
+
+def test_an_offer_folded_before_its_answer_is_accepted_from_the_window() -> None:
+    """The fold may end with the offer, its answer still in the window: the acceptance is
+    read there (and not again when the answer folds later)."""
+    said = messages(
+        "Book a table for 2 at 7 pm at Lucca.",
+        "Done: your table at Lucca is booked for 7 pm.",
+        "Can you move it to 8 pm?",
+        "The table at Lucca would then be for 8 pm, correct?",
+        "Yes please.",
+        "Booked.",
+    )
+    request = CompactionRequest("", [], said[:4], said[4:])
+    output = ExtractiveCompactor(LIMITS).compact_sync(request)
+    assert [p for p in output.pinned_decisions if "8 pm" in p]
+    assert not [p for p in output.pinned_decisions if "7 pm" in p]
+    later = CompactionRequest("", output.pinned_decisions, said[4:], [])
+    assert ExtractiveCompactor(LIMITS).compact_sync(later).replaced_decisions == []
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        (
+            "Please cast Gold by Nick Murphy on my kitchen device.",
+            "Please confirm that you want Gold played on the kitchen speaker.",
+            "No, sorry, let's make that my bedroom.",
+            "Please confirm that you would like Gold cast on the bedroom speaker.",
+            "Yes, you got that right.",
+            "Now playing the song.",
+        ),
+    ],
+)
+def test_another_thing_named_in_plain_words_replaces_the_one_it_replaces(
+    texts: tuple[str, ...],
+) -> None:
+    """The kitchen speaker → "let's make that my bedroom", and the confirmation of the
+    bedroom speaker accepted: only the bedroom is pinned."""
+    pins = compact(*texts).pinned_decisions
+    assert not [p for p in pins if "kitchen" in p]
+    assert [p for p in pins if "bedroom" in p]
+
+
+def test_a_count_of_tickets_confirmed_again_replaces_the_first() -> None:
+    """ "You want 4 tickets" → "You want 2 tickets": a count of tickets is a value of its
+    own, changed by another count of tickets (never by a number of people)."""
+    pins = compact(
+        "I would like 4 tickets to Bastille.",
+        "Please confirm the following: you want 4 tickets to Bastille.",
+        "Never mind, I would like two tickets.",
+        "Please confirm the following: you want 2 tickets to Bastille.",
+        "Yes, that would be great.",
+        "Your tickets have been bought.",
+    ).pinned_decisions
+    assert not [p for p in pins if "4 tickets" in p]
+    assert [p for p in pins if "2 tickets" in p or "two tickets" in p]
+    hotel = "Alright, you are booked on Sunday for 2 nights for 6 people."
+    assert compact("Sure, I booked you 1 ticket.", "OK.", pins=[hotel]).replaced_decisions == []

@@ -3,13 +3,14 @@
 A later sentence replaces an earlier decision when it is about the same thing and says
 something else of it. What both sentences say is read three ways (``Said``):
 
-- **values**, typed by kind: a number of people, a date, a time of day, a duration, an
-  amount of money, a way of travelling (fly, drive, 坐高铁), a colour, which one of a kind
-  ("kiosk 1", "gate 12", "option 2"), a name or tool
+- **values**, typed by kind: a number of people or of tickets, a date, a time of day, a
+  duration, an amount of money, a way of travelling (fly, drive, 坐高铁), a colour, which
+  one of a kind ("kiosk 1", "gate 12", "option 2"), a name or tool
   (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
   "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
   "周四下午三点" dates and times; "half past 5 in the evening" is 17:30. A date said
-  more or less fully is one date ("the 9th", "March 9th", "9号", "3月9日");
+  more or less fully is one date ("the 9th", "March 9th", "9号", "3月9日"). Times and
+  dates said in words are read by ``timewords``;
 - **subject words**: content words that are neither values nor words of the decision
   frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
   compared by their two-character units, so 主持 meets 主持人;
@@ -41,7 +42,9 @@ The rules, in order of the evidence they need, each conservative:
    after all"; "we won't deploy on Fridays" drops nothing about AWS).
 4. **Failed booking**: replaces the newest booking request among the decisions of the
    last two turns ("book a table for 8 at 15:45" → "That time is all booked up"; none:
-   the newest decision giving a time, day, party size or stay, "Put it for 10:30"); the
+   the newest decision giving a time, day, party size or stay, "Put it for 10:30", when
+   the failure says a booking's word or the decision's subject: "the alarm could not be
+   set" answers "Set an alarm for 3:30 pm"); the
    failure's own dates, times and numbers, if any, must be the request's, and it names no
    other thing booked ("no taxi" does not answer "book a room").
 5. **Booking made with another value**: a booking made ("I have a reservation for you at
@@ -57,6 +60,10 @@ The rules, in order of the evidence they need, each conservative:
    repeats, a confirmation's other sentences ("Please confirm: a table at Lucca. The
    reservation is at 1:30 pm.") — when they name nothing else: the old value was said
    several times, and one change replaces it everywhere.
+7. **Accepted offer** (``accepted_offer``): an offer or a confirmation asked ("Should I
+   try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?") and accepted in
+   the answer after it ("Sure.", "Yes please", "That works") is the decision: it replaces
+   the decision of the last three turns it gives another value of, with its echoes.
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -66,9 +73,9 @@ previous pins its message held). A booking said again with another value ("The
 reservation should be for March 14th.") changes the last one like a decision (rule 1).
 A failed booking's offer ("…, shall I try 7:30 pm?") is not what failed.
 
-Never from a question, a hedge, or a sentence that adds a decision. A correction or
-reversal that replaces something is a decision itself (the caller pins it); a failed
-booking is not. Pure functions, cached per sentence; no I/O.
+Never from a question or a hedge (unless accepted: rule 7), or a sentence that adds a
+decision. A correction or reversal that replaces something is a decision itself (the
+caller pins it); a failed booking is not. Pure functions, cached per sentence; no I/O.
 """
 
 from __future__ import annotations
@@ -81,13 +88,18 @@ from typing import Literal
 
 from memory.compaction.analysis import change_words as cw
 from memory.compaction.analysis import decisions_en
+from memory.compaction.analysis import timewords as tw
 from memory.compaction.analysis.sentences import is_chinese
 from memory.compaction.analysis.words import EN_STOPWORDS, content_words
 
 Change = Literal["correction", "reversal", "failure"]
-WEAK_KINDS = frozenset({"number", "code"})
+WEAK_KINDS = frozenset({"number", "code", "tickets"})
 """Values too common, or too incidental (a reference code), to say two decisions are about
-one thing without a change word."""
+one thing without a change word; a count of tickets too ("One ticket please." after
+"Seven tickets are booked for TR4256" is most often another train)."""
+OFFERED_KINDS = frozenset({"tickets"})
+"""Weak kinds an accepted offer still changes: "You want 4 tickets?" "Yes." after "Buy 3
+tickets"."""
 _CODE = re.compile(r"^(?=[A-Za-z-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9-]{4,}$|^[A-Z]{6,}$")
 """A reference or booking code ("RVESWV8I", "TR8912"): not a name to tell things apart by."""
 MIN_SCORE = 1
@@ -159,6 +171,9 @@ _EN = {
     "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
     "rejection": _phrase_pattern(cw.EN_REJECTION, False),
+    "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
+    "offer": _phrase_pattern(cw.EN_OFFER, False),
+    "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -170,6 +185,9 @@ _ZH = {
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
     "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
+    "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
+    "offer": _phrase_pattern(cw.ZH_OFFER, True),
+    "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
 }
 _RELATIVE = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
 """Days said relative to now ("today", "明天"): the same day as a weekday or date may be."""
@@ -203,34 +221,21 @@ def _values(
 # --- values ----------------------------------------------------------------------------
 
 _EN_NUM = r"(\d+|" + "|".join(cw.NUMBER_WORDS) + r")"
-_EN_MONTH = r"(" + "|".join(sorted(cw.EN_MONTHS, key=len, reverse=True)) + r")"
-_EN_HOUR = r"(?:\d{1,2}|" + "|".join(cw.NUMBER_WORDS) + r")"
-_EN_PAST = "|".join(map(re.escape, cw.EN_PAST_HOUR))
-_EN_PART = "|".join(map(re.escape, cw.EN_DAY_PARTS))
-_EN_CLOCK = r"(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|o['\"]clock\b"
-"""What makes a number a time of day: am/pm or o'clock ("o\"clock" too: a slipped key)."""
-_EN_TIME = re.compile(
-    rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s*(?:{_EN_CLOCK})(?:\s+(?:{_EN_PART}))?|"
-    rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s+(?:{_EN_PART})\b|"
-    rf"\b(?:{_EN_PAST})\s+{_EN_HOUR}\b|"
-    r"\b\d{1,2}:\d{2}\b|"
-    r"\bat \d{1,2}\b(?![:.,]?\d)(?!\s*(?:people|persons|guests|nights?|days?|hours?|weeks?|"
-    rf"%|th\b|st\b|nd\b|rd\b|[a-z]+ street|{_EN_CLOCK}|{_EN_PART}))|"
-    r"\b(?:noon|midday|midnight)\b"
-)
-"""A time of day: "7 pm", "19:15", "at 7", "eleven am", "1:30 in the afternoon", "half past
-5 in the evening", "quarter to 8". Read before the number of people: "for 7 in the
-evening" is a time, not seven people."""
-_EN_TIME_PARTS = re.compile(
-    rf"(?:at\s+)?(?:(?P<past>{_EN_PAST})\s+)?(?P<hour>{_EN_HOUR})(?::(?P<minute>\d{{2}}))?"
-)
 _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("time", _EN_TIME),
+    ("time", tw.EN_TIME),
     (
         "money",
         re.compile(
             r"([$€£¥])\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\b|"
             r"\b(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b"
+        ),
+    ),
+    (
+        "tickets",  # "4 tickets", "tickets for 4"
+        re.compile(
+            rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_TICKET_UNITS) + r")\b|"
+            r"\b(?:" + "|".join(cw.EN_TICKET_UNITS) + rf")\s+for\s+{_EN_NUM}\b(?![:.]\d)"
+            r"(?!\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b)"
         ),
     ),
     (
@@ -250,17 +255,7 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "duration",
         re.compile(rf"\b{_EN_NUM}\s+(" + "|".join(cw.EN_DURATION_UNITS) + r")\b"),
     ),
-    (
-        "date",
-        re.compile(
-            rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
-            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}\b|"
-            rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b(?!\s+\d)|"
-            r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b|"
-            r"\b(" + "|".join(cw.EN_WEEKDAYS) + r")s?\b|"
-            r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
-        ),
-    ),
+    ("date", tw.EN_DATE),
     (
         "travel",
         re.compile(
@@ -283,7 +278,7 @@ _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
 _INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
 _NAME_JOINERS = frozenset({"of", "de", "la", "&"})
 
-_ZH_NUM = r"(\d+|[零〇一二两三四五六七八九十百千万]+)"
+_ZH_NUM = tw.ZH_NUM
 _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "money",
@@ -291,21 +286,8 @@ _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"{_ZH_NUM}(?:\.(\d+))?\s*(万|千)?\s*(?:元|块|美元|欧元)|{_ZH_NUM}\s*万(?![人个])"
         ),
     ),
-    (
-        "date",
-        re.compile(
-            rf"{_ZH_NUM}\s*月\s*{_ZH_NUM}\s*[日号]|(?:周|星期|礼拜)([一二三四五六日天末])|"
-            r"(" + "|".join(cw.ZH_RELATIVE_DAYS) + r")|"
-            rf"(?<![月\d]){_ZH_NUM}\s*[日号](?![子本语元楼])"
-        ),
-    ),
-    (
-        "time",
-        re.compile(
-            r"(" + "|".join(cw.ZH_PERIODS) + r")?\s*"
-            rf"(?:{_ZH_NUM}\s*点\s*(半|一刻|三刻|{_ZH_NUM}\s*分?)?|(\d{{1,2}})[:：](\d{{2}}))"
-        ),
-    ),
+    ("date", tw.ZH_DATE),
+    ("time", tw.ZH_TIME),
     (
         "people",
         re.compile(rf"{_ZH_NUM}\s*(?:" + "|".join(cw.ZH_PEOPLE_UNITS) + r")(?![民员生家士物们次])"),
@@ -323,86 +305,23 @@ _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-def _zh_int(text: str) -> int | None:
-    """A Chinese or Arabic numeral as a number: 十五 15, 两 2, 二十 20, 三千 3000."""
-    if text.isdigit():
-        return int(text)
-    total = section = digit = 0
-    for ch in text:
-        if ch in cw.ZH_DIGITS:
-            digit = cw.ZH_DIGITS[ch]
-        elif ch == "万":
-            total += (section + digit) * 10_000
-            section = digit = 0
-        elif ch in cw.ZH_UNITS:
-            section += (digit or 1) * cw.ZH_UNITS[ch]
-            digit = 0
-        else:
-            return None
-    return total + section + digit
-
-
-def _en_int(text: str) -> int | None:
-    return int(text) if text.isdigit() else cw.NUMBER_WORDS.get(text)
-
-
-def _clock(hour: int, minute: int, shift: int = 0) -> str:
-    if shift and hour < 12:
-        hour += shift
-    return f"{hour}:{minute:02d}"
-
-
-def _en_time(said: str) -> str | None:
-    """A time of day as ``H:MM`` on a 24-hour clock (``_EN_TIME``): "pm" or an afternoon,
-    evening or night adds 12 hours to an hour before noon, "am" or "midnight" takes 12 from
-    12."""
-    special = {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}
-    if said in special:
-        return special[said]
-    m = _EN_TIME_PARTS.match(said)
-    hour = _en_int(m["hour"]) if m else None
-    if m is None or hour is None or hour > 24:
-        return None
-    minute = int(m["minute"] or 0)
-    if m["past"]:
-        offset = cw.EN_PAST_HOUR[m["past"]]
-        hour, minute = (hour, offset) if offset >= 0 else (hour - 1, 60 + offset)
-    rest = said[m.end() :].replace(".", "")
-    later = any(rest.strip().endswith(part) for part, hours in cw.EN_DAY_PARTS.items() if hours)
-    if later or re.match(r"\s*pm", rest):
-        hour = hour % 12 + 12
-    elif re.match(r"\s*am", rest):
-        hour %= 12
-    return _clock(hour, minute)
-
-
 def _en_value(kind: str, m: re.Match[str]) -> str | None:
     g = [x for x in m.groups()]
     if kind == "money":
         amount = (g[1] or g[3] or "").replace(",", "")
         scale = {"k": 1_000, "m": 1_000_000}.get(g[2] or g[4] or "", 1)
         return f"{float(amount) * scale:g}" if amount else None
-    if kind in ("people", "duration"):
-        number = next((_en_int(x) for x in g if x and _en_int(x) is not None), None)
+    if kind in ("people", "tickets", "duration"):
+        number = next((tw.en_int(x) for x in g if x and tw.en_int(x) is not None), None)
         if number is None:
             return None
-        return str(number) if kind == "people" else f"{number} {cw.EN_DURATION_UNITS[g[1]]}"
+        return f"{number} {cw.EN_DURATION_UNITS[g[1]]}" if kind == "duration" else str(number)
     if kind == "time":
-        return _en_time(m.group())
+        return tw.en_time(m.group())
     if kind == "travel":
         return cw.EN_TRAVEL_MODES[g[0]]
     if kind == "date":
-        if g[0]:
-            return f"{cw.EN_MONTHS[g[0]]}-{int(g[1])}"
-        if g[2]:
-            return f"{cw.EN_MONTHS[g[3]]}-{int(g[2])}"
-        if g[4]:
-            return f"m{cw.EN_MONTHS[g[4]]}"
-        if g[5]:
-            return f"d{int(g[5])}"
-        if g[6]:
-            return cw.EN_WEEKDAYS[g[6]]
-        return g[7]
+        return tw.en_date(m)
     if kind == "id":
         return f"{g[0]} {g[1]}"
     return g[0]
@@ -411,38 +330,17 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
 def _zh_value(kind: str, m: re.Match[str]) -> str | None:
     g = m.groups()
     if kind == "money":
-        number = _zh_int(g[0] or g[3] or "")
+        number = tw.zh_int(g[0] or g[3] or "")
         if number is None:
             return None
         scale = {"万": 10_000, "千": 1_000}.get(g[2] or "", 1) if g[0] else 10_000
         return f"{(number + float('0.' + g[1]) if g[1] else number) * scale:g}"
     if kind == "date":
-        if g[0]:
-            month, day = _zh_int(g[0]), _zh_int(g[1])
-            return f"{month}-{day}" if month and day else None
-        if g[2]:
-            name = g[2]
-            return "sun" if name in cw.ZH_WEEKDAY_SUNDAY else cw.ZH_WEEKDAYS.get(name, "weekend")
-        if g[3]:
-            return g[3]
-        day = _zh_int(g[4])
-        return f"d{day}" if day else None
+        return tw.zh_date(m)
     if kind == "time":
-        shift = cw.ZH_PERIODS.get(g[0] or "", 0)
-        if g[4]:
-            return _clock(int(g[4]), int(g[5]), shift)
-        if m.group().strip() == "一点":
-            return None  # 快一点: "a bit", not one o'clock
-        hour = _zh_int(g[1])
-        if hour is None or hour > 24:
-            return None
-        extra = g[2] or ""
-        minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
-        if minute is None:
-            minute = _zh_int(g[3]) if g[3] else 0
-        return _clock(hour, minute or 0, shift)
+        return tw.zh_time(m)
     if kind in ("people", "duration"):
-        number = _zh_int(g[0])
+        number = tw.zh_int(g[0])
         if number is None:
             return None
         return str(number) if kind == "people" else f"{number} {cw.ZH_DURATION_UNITS[g[1]]}"
@@ -515,6 +413,8 @@ class Said:
     rejects: bool = False
     """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
     answer the decision said in the message before."""
+    words: tuple[str, ...] = ()
+    """Its content words in order (English), for a thing named in place of another."""
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -619,6 +519,7 @@ def _said_english(sentence: str) -> Said:
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
+        words=tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS),
     )
 
 
@@ -666,6 +567,31 @@ def is_bare_correction(sentence: str) -> bool:
     return not what.weak or len(_english(sentence).split()) <= BARE_WORDS
 
 
+def is_acceptance(sentence: str) -> bool:
+    """An answer that accepts what was just offered or asked to confirm ("Sure.", "Yes
+    please", "That works", "好的"), changing nothing of it itself."""
+    what = said(sentence)
+    if what.change is not None or what.values.keys() & RETRIED_KINDS:
+        return False
+    if is_chinese(sentence):
+        return bool(_ZH["acceptance"].search(sentence.strip()))
+    return bool(_EN["acceptance"].search(_english(sentence).strip()))
+
+
+def is_offer(sentence: str, message: str) -> bool:
+    """A sentence the answer after it may accept: a question that offers or proposes
+    ("Should I try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?"; not
+    "What is your favourite team?"), or any sentence of a message that asks to confirm
+    ("Booking a table for 2 at 7 pm. Please confirm.")."""
+    patterns, text, whole = (
+        (_ZH, sentence, message)
+        if is_chinese(message)
+        else (_EN, _english(sentence), _english(message))
+    )
+    offered = said(sentence).tentative and bool(patterns["offer"].search(text))
+    return offered or bool(patterns["confirm"].search(whole))
+
+
 # --- which earlier decisions a sentence replaces ---------------------------------------
 
 
@@ -685,23 +611,16 @@ def _shared_values(a: Said, b: Said) -> int:
     return sum(len(a.values[k] & b.values[k]) for k in a.values.keys() & b.values.keys())
 
 
-_DAY_OF_MONTH = re.compile(r"^(?:(?P<month>\d+)-|d)(?P<day>\d+)$|^m(?P<only>\d+)$")
-
-
 def _same_value(kind: str, a: str, b: str) -> bool:
-    """One value, maybe said more or less fully: "the 9th" is "March 9th", "in March" is
-    "March 9th" (the day or the month said without the other)."""
+    """One value, maybe said more or less fully: a date (``timewords.same_date``), a name
+    with more words after it ("Peacock's Koriander" is "Peacock's Koriander Indian
+    Cuisine")."""
     if a == b:
         return True
-    if kind != "date":
-        return False
-    ma, mb = _DAY_OF_MONTH.match(a), _DAY_OF_MONTH.match(b)
-    if not (ma and mb):
-        return False
-    months = (ma["month"] or ma["only"], mb["month"] or mb["only"])
-    days = (ma["day"], mb["day"])
-    said_both = [pair for pair in (months, days) if None not in pair]
-    return bool(said_both) and all(x == y for x, y in said_both)
+    if kind == "name":
+        short, full = sorted((a.split(), b.split()), key=len)
+        return full[: len(short)] == short
+    return kind == "date" and tw.same_date(a, b)
 
 
 def _other(kind: str, values: frozenset[str], held: frozenset[str]) -> frozenset[str]:
@@ -726,12 +645,38 @@ def _same_subject(new: Said, old: Said) -> bool:
 def _new_value(new: Said, old: Said) -> bool:
     """Rule 1: the same subject (a word shared — or both say a booking — and one's within
     the other's), exactly one kind of value differs — not which one it is: "chairs for
-    room 2" after "chairs for room 1" is another room's (a correction may change it)."""
+    room 2" after "chairs for room 1" is another room's (a correction may change it); or
+    the same values, one thing named in place of another ("I'll play Gold on the bedroom
+    speaker" after "… on the kitchen speaker")."""
+    if _replugged(new, old):
+        return True
     restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
     if not ((new.subject & old.subject or restated) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
+    if old.booking != "done":  # "You want 2 tickets" after "You want 4 tickets"; not a
+        # train's "Seven tickets are booked" before the next dialogue's "One ticket please"
+        differing |= _new_values(new, old, weak=True) & OFFERED_KINDS
     return len(differing) == 1 and "id" not in differing
+
+
+def _replugged(new: Said, old: Said) -> bool:
+    """The same named things and values, and the same words but one in place of another
+    before the word they both name ("the bedroom speaker" for "the kitchen speaker"): the
+    sentence said again about another thing, not in other words."""
+    if not new.values or new.values != old.values:
+        return False
+    added, dropped = set(new.words) - set(old.words), set(old.words) - set(new.words)
+    if len(added) != 1 or len(dropped) != 1:
+        return False
+    (swapped_in,), (swapped_out,) = added, dropped
+
+    def next_word(words: tuple[str, ...], word: str) -> str | None:
+        at = words.index(word) + 1
+        return words[at] if at < len(words) else None
+
+    named = next_word(new.words, swapped_in)
+    return named is not None and named == next_word(old.words, swapped_out)
 
 
 def _correction_score(new: Said, old: Said) -> int:
@@ -761,9 +706,11 @@ def _reversal_score(new: Said, old: Said) -> int:
 
 
 def _tied(new: Said, old: Said) -> bool:
-    """A subject word or a value (not a mere number or code) both sentences name."""
+    """A subject word or a value (not a mere number or code) both sentences name, or both
+    count tickets ("tickets for 4" and "I just want 1 ticket")."""
     shared = {k for k in new.values.keys() & old.values.keys() if new.values[k] & old.values[k]}
-    return bool(new.subject & old.subject or shared - WEAK_KINDS)
+    counted = new.values.keys() & old.values.keys() & OFFERED_KINDS
+    return bool(new.subject & old.subject or shared - WEAK_KINDS or counted)
 
 
 def _swapped(new: Said, old: Said) -> bool:
@@ -830,12 +777,14 @@ def _failed_request(
     new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
 ) -> tuple[int, ...]:
     """Rule 4: the newest booking request of the last two turns (none, and the failure says
-    a booking's word: the newest decision giving a time, day, party size or stay — "Put it
-    for 10:30."), when the failure can mean it: no detail of its own and nothing else
-    booked."""
+    a booking's word or a subject word of it: the newest decision giving a time, day,
+    party size or stay — "Put it for 10:30.", "Set an alarm for 3:30 pm."), when the
+    failure can mean it: no detail of its own and nothing else booked."""
     i = _newest_request(earlier, ages, FAILURE_MESSAGES)
-    if i is None and new.booking is not None:  # "I could not book it", not "it's not available"
+    if i is None:  # "I could not book it", "the alarm could not be set"; not "not available"
         i = _newest_request(earlier, ages, FAILURE_MESSAGES, details=True)
+        if i is not None and new.booking is None and not new.subject & earlier[i].subject:
+            i = None
     if i is None or not _adds_no_detail(new, earlier[i]) or not _fits(new, earlier[i]):
         return ()
     return (i,)
@@ -881,7 +830,8 @@ def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
     kinds = RETRIED_KINDS if failed else new.values.keys() - WEAK_KINDS
     for kind in kinds & echo.values.keys() & old.values.keys():
         now = frozenset() if failed else new.values.get(kind, frozenset())
-        if _other(kind, echo.values[kind], now) & old.values[kind]:
+        gone = _other(kind, echo.values[kind], now)  # what the echo says that holds no more
+        if any(_same_value(kind, v, o) for v in gone for o in old.values[kind]):
             return True
     return False
 
@@ -936,6 +886,67 @@ def _anaphoric(new: Said) -> bool:
     """A correction that names only the new thing ("换成小李", "make it the grey one"): it
     means the last decision."""
     return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
+
+
+def _offer_changes(new: Said, old: Said) -> bool:
+    """What an accepted offer changes: a decision it is tied to (``_tied``: a subject word or
+    a value shared) or a booking request (not one made: a new search may follow it) it
+    gives another time, day, party size or stay, where it
+    says another value of a kind both hold; or the same sentence with one thing named in
+    place of another (``_replugged``). "Have you been to Paris?" "Yes!" changes no trip to
+    London."""
+    if _replugged(new, old):
+        return True
+    differing = {
+        k
+        for k in _new_values(new, old, weak=True) - (WEAK_KINDS - OFFERED_KINDS)
+        if not (new.values[k] | old.values[k]) & _RELATIVE  # "today" may be "Wednesday"
+    }
+    if not differing:
+        return False
+    return _tied(new, old) or (old.booking == "request" and bool(differing & RETRIED_KINDS))
+
+
+def accepted_offer(
+    offer: str,
+    earlier: Sequence[str],
+    *,
+    ages: Sequence[int | None] | None = None,
+    retry: bool = False,
+) -> Replacement:
+    """Rule 7: an offer accepted in the answer after it (``is_offer``, ``is_acceptance``:
+    "Should I try 12:30 pm?" → "Sure.") is the decision, whatever question form it was
+    said in: it replaces the decision of the last three turns (before the offer's message)
+    that it changes (``_offer_changes``: another time, date, name … of a decision it is
+    tied to or a booking's; "the bedroom speaker" for "the kitchen speaker"; the newest,
+    the most shared among equals), with that decision's echoes, when it names
+    nothing else booked. Pinned only when it replaces something: an offer accepted with
+    nothing before it stays as the conversation said it — unless it is a ``retry``, said
+    after a failure in its message ("Sorry, 12 pm is full. Should I try 12:30 pm?"), whose
+    time, day, party size or stay is the booking now (the failure dropped the request).
+    ``ages`` as for ``replacement``, counted from the offer."""
+    new = said(offer)
+    if new.additive or new.change in ("failure", "reversal"):
+        return NOTHING
+    olds = [said(e) for e in earlier]
+    ages = [0] * len(olds) if ages is None else ages
+    scores = [
+        _correction_score(new, old)
+        if age is not None
+        and 0 < age <= RETRY_MESSAGES  # not the offer's own message: its other sentences
+        and _offer_changes(new, old)
+        and _fits(new, old)
+        else 0
+        for old, age in zip(olds, ages, strict=True)
+    ]
+    picked = _best(scores)
+    gone = set(picked) | _echoes(new, picked, olds, ages, failed=False)
+    gone -= {i for i, e in enumerate(earlier) if e.strip() == offer.strip()}
+    if gone:
+        return Replacement(tuple(sorted(gone)), "accepted offer", True)
+    if retry and new.values.keys() & RETRIED_KINDS:
+        return Replacement(reason="accepted retry", pin=True)
+    return NOTHING
 
 
 def replacement(
