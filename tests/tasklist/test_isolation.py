@@ -10,6 +10,7 @@ from graphs.chat import build_graph as build_chat_graph
 from graphs.tasklist_agent import agent_config, new_thread_id
 from graphs.tasklist_agent.graph import THREAD_PREFIX
 from memory import MemoryService, assert_no_forbidden_fields
+from memory.models import PIN_PROVENANCE_CHANNEL
 from tests.support.fakes import ScriptedChatModel
 from tests.tasklist.support import (
     CONTEXT,
@@ -115,6 +116,7 @@ async def test_agent_and_memory_threads_are_distinct_in_one_database(
         "pinned_decisions",
         "last_compacted_at",
         "unpinned",
+        PIN_PROVENANCE_CHANNEL,
     }
 
 
