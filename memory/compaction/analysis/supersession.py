@@ -268,7 +268,7 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "id",
         re.compile(
-            r"\b(" + "|".join(sorted(cw.EN_LABEL_NOUNS)) + r")\s+(?:no\.?\s*|number\s+|#\s*)?"
+            r"\b(" + "|".join(sorted(cw.EN_ID_NOUNS)) + r")\s+(?:no\.?\s*|number\s+|#\s*)?"
             r"(\d+[a-z]?)\b(?![:.,]\d)"
         ),
     ),
