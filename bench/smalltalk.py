@@ -358,7 +358,17 @@ History, final pins that are small talk:
   neighbourhood's anchors (names, numbers, times in the messages around): decisions and
   small talk alike. None separates small talk from decisions in casual chat well enough to
   spend the held-out part on; it waits for the model path, which can be measured only with
-  a model."""
+  a model.
+- **fourth held-out part, first run (wave 36, rules at 79ac748, not tuned on since the
+  third part's first run but for the quotes and the "id" kind)**: DailyDialog 3/26
+  (0.115), Topical-Chat 13/27 (0.481), CPED 28/51 (0.549), KdConv 1/11 (0.091); **all
+  45/115 (0.391): the goal is missed by 29.1 points**, worse than the third part's first
+  run (0.336); decisions 15 of the 115 (DailyDialog's plans: "my friends and I are
+  planning on going to the beach on Sunday", "I'll choose Dalian"). What passes: on
+  Topical-Chat opinions and told rules of third parties ("The NFL can't brush it under the
+  table…", "Those hits have to do some major damage."), on CPED a sitcom's quips,
+  exhortations and complaints said with a rule's or a decision's words (不能, 不许, 决定,
+  不用). Labelled by the same author as the rules, after the run, by the rubric."""
 
 
 async def _print_split(split: chitchat.Split, show: bool, block: int) -> dict[str, Any]:
