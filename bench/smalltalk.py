@@ -1,8 +1,8 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part (the fourth; the first three are tuning data now) of public casual
-chats (``bench/chitchat.py``: DailyDialog and Topical-Chat in English, CPED and KdConv in
-Chinese; LoCoMo has no held-out part left) through ``open_memory`` with the extractive
+Replays the held-out part (the fifth; the first four are tuning data now) of public casual
+chats (``bench/chitchat.py``: DailyDialog and Topical-Chat in English, CPED in Chinese;
+LoCoMo and KdConv have no held-out part left) through ``open_memory`` with the extractive
 compactor and reads the pins against labels made by hand (``tests/memory/data/smalltalk/``:
 a hash of each pin, so no corpus text is in the repo): of the final pins, how many are
 small talk, and of every pin made on the way (a pin may be evicted before the end). A pin
@@ -294,7 +294,7 @@ while one is left. The goal (issue 30) is on all held-out corpora together; each
 its row too. The rules (`memory/compaction/analysis/smalltalk.py`) are tuned on the tuning
 parts only.
 
-**Three held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
+**Five held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
 CPED test 0–399, KdConv test 0–39 of each domain, LoCoMo's five chats contract §5 does not
 quote; fixed with the rubric in c25a2bf) was replayed before the rules (9acaf1c) and at
 their first run (0480603); two more rounds were then measured on it, so it became tuning
@@ -308,7 +308,10 @@ second part joined the tuning data too (`seen`, 6d1d6c4), and a third — DailyD
 in its own commit before any of it was replayed, rubric unchanged. After its first run (8d359c8) the
 third part joined the tuning data (`seen`), and a fourth — DailyDialog test 600–799,
 Topical-Chat `test_freq` 100–199, CPED test 1200–1599, KdConv test 120–149 — was fixed in
-its own commit before any of it was replayed, rubric unchanged.
+its own commit before any of it was replayed, rubric unchanged. After its first run
+(5eda2ab) the fourth part joined the tuning data (`seen`), and a fifth — DailyDialog test
+800–999, Topical-Chat `test_rare` 100–199, CPED test 1600–1999; KdConv has no dialogue
+left — was fixed in its own commit before any of it was replayed, rubric unchanged.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on

@@ -20,11 +20,11 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
     for inside in files:
         path = tmp_path / inside
         path.parent.mkdir(parents=True)
-        path.write_text("".join(f"{i} : {said}\n" for i in range(800)), encoding="utf-8")
+        path.write_text("".join(f"{i} : {said}\n" for i in range(1000)), encoding="utf-8")
     monkeypatch.setenv(chitchat.DAILYDIALOG_ENV, str(tmp_path))
-    for split, firsts in (("tune", [0]), ("seen", [0, 200, 400]), ("heldout", [600])):
+    for split, firsts in (("tune", [0]), ("seen", [0, 200, 400, 600]), ("heldout", [800])):
         chats, _ = chitchat.load("dailydialog", split)
-        # 200 dialogues a range, 50 a chat: the seen part is the three earlier held-out parts
+        # 200 dialogues a range, 50 a chat: the seen part is the four earlier held-out parts
         assert [c.turns[0][0] for c in chats[::4]] == [
             f"{first}: Let’s meet at the café at 5." for first in firsts
         ]
@@ -32,7 +32,7 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
         assert len(chats) == 4 * len(firsts) and len(chats[-1].turns) == 50
 
 
-def test_topicalchat_is_read_by_agent_and_holds_out_test_freq_s_second_hundred(
+def test_topicalchat_is_read_by_agent_and_holds_out_test_rare_s_second_hundred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     files = {inside for part in chitchat.TOPICALCHAT_FILES.values() for inside, _ in part}
@@ -46,10 +46,14 @@ def test_topicalchat_is_read_by_agent_and_holds_out_test_freq_s_second_hundred(
         path.write_text(json.dumps(conversations), encoding="utf-8")
     monkeypatch.setenv(chitchat.TOPICALCHAT_ENV, str(tmp_path))
     heldout, _ = chitchat.load("topicalchat", "heldout")
-    assert heldout[0].turns[0] == ("test_freq100 hi there", "yo") and heldout[0].language == "en"
-    assert heldout[-1].turns[-1] == ("test_freq199 hi there", "yo") and len(heldout) == 4
-    seen, _ = chitchat.load("topicalchat", "seen")  # the second and third held-out parts
-    assert [c.turns[0][0] for c in seen[::4]] == ["test_freq0 hi there", "test_rare0 hi there"]
+    assert heldout[0].turns[0] == ("test_rare100 hi there", "yo") and heldout[0].language == "en"
+    assert heldout[-1].turns[-1] == ("test_rare199 hi there", "yo") and len(heldout) == 4
+    seen, _ = chitchat.load("topicalchat", "seen")  # the second, third and fourth held-out parts
+    assert [c.turns[0][0] for c in seen[::4]] == [
+        "test_freq0 hi there",
+        "test_rare0 hi there",
+        "test_freq100 hi there",
+    ]
 
 
 def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
@@ -60,7 +64,7 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
         path.parent.mkdir(parents=True, exist_ok=True)
         tag = Path(inside).stem[0]  # v(alid) or t(est)
         rows = ["TV_ID,Dialogue_ID,Speaker,Utterance"]
-        for d in range(1600):
+        for d in range(2000):
             rows += [
                 f"1,{tag}{d},甲,{tag}{d}周五见",
                 f"1,{tag}{d},甲,别迟到",
@@ -73,10 +77,10 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     heldout, _ = chitchat.load("cped", "heldout")
     assert tune[0].turns[0] == ("v0周五见别迟到", "好的") and tune[0].language == "zh"
     assert seen[0].turns[0] == ("t0周五见别迟到", "好的")
-    assert seen[8].turns[0] == ("t800周五见别迟到", "好的") and len(seen) == 12
-    assert heldout[0].turns[0] == ("t1200周五见别迟到", "好的")
-    assert heldout[-1].turns[-1] == ("t1599周五见别迟到", "好的")
-    assert len(heldout) == 4  # dialogues 1200-1599, 100 a chat
+    assert seen[12].turns[0] == ("t1200周五见别迟到", "好的") and len(seen) == 16
+    assert heldout[0].turns[0] == ("t1600周五见别迟到", "好的")
+    assert heldout[-1].turns[-1] == ("t1999周五见别迟到", "好的")
+    assert len(heldout) == 4  # dialogues 1600-1999, 100 a chat
 
 
 def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
@@ -116,12 +120,13 @@ def test_kdconv_reads_each_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
             path.write_text(json.dumps(dialogues), encoding="utf-8")
     monkeypatch.setenv(chitchat.KDCONV_ENV, str(tmp_path))
     seen, _ = chitchat.load("kdconv", "seen")
-    heldout, _ = chitchat.load("kdconv", "heldout")
+    heldout, why = chitchat.load("kdconv", "heldout")
     domains = chitchat.KDCONV_DOMAINS
-    assert [c.turns[0] for c in seen] == [(f"{d}{n}", "嗯") for n in (0, 40, 80) for d in domains]
-    assert [c.turns[0] for c in heldout] == [(f"{d}120", "嗯") for d in domains]
-    assert [len(c.turns) for c in heldout] == [30, 30, 30]  # dialogues 120-149 of each domain
-    assert len({c.id for c in seen}) == 9  # one conversation per domain and range
+    starts = (0, 40, 80, 120)
+    assert [c.turns[0] for c in seen] == [(f"{d}{n}", "嗯") for n in starts for d in domains]
+    assert [len(c.turns) for c in seen[-3:]] == [30, 30, 30]  # dialogues 120-149 of each domain
+    assert len({c.id for c in seen}) == 12  # one conversation per domain and range
+    assert heldout == [] and why == "kdconv has no heldout part"  # its test split is used up
 
 
 def test_a_missing_copy_is_said_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
