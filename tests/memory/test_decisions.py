@@ -188,3 +188,32 @@ def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
         subprocess.run([sys.executable, "-c", script], check=True, timeout=HANG_S)
     except subprocess.TimeoutExpired:
         pytest.fail("the decision rules hung on repeated lead words")
+
+
+@pytest.mark.parametrize(
+    ("theirs", "ours"),
+    [
+        (
+            "Canadian radios also have to play 40% Canadian music.",
+            "Guests are not allowed to smoke in our house.",
+        ),
+        (
+            "They will just have to change their communication methods.",
+            "The API must stay backwards compatible until version 3.",
+        ),
+        (
+            "A player cannot lower his helmet and initiate contact.",
+            "Our interns must not deploy on Fridays.",
+        ),
+        (
+            "Saints cheerleaders can't eat in the same restaurant as the players.",
+            "Dogs are not allowed to sleep on the sofa here.",
+        ),
+    ],
+)
+def test_a_third_party_s_obligation_is_knowledge_and_ours_is_a_rule(theirs: str, ours: str) -> None:
+    """What a kind of people or a named third party must do is told knowledge or opinion
+    (the summary's); the same frame about what is ours — our house, our interns, here, the
+    thing the conversation is about — is a rule to pin."""
+    assert decision_sentences(theirs) == []
+    assert decision_sentences(ours) == [ours]

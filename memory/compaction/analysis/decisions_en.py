@@ -154,6 +154,11 @@ _MODAL = re.compile(
     rf"\s+(?:{_W.either('modals')})\s+(?P<neg>not\s+|never\s+|always\s+|only\s+)?(?P<rest>[a-z].*)"
 )
 _MODAL_SUBJECT_NOT = _W.words("modal_subject_not")
+_MODAL_AUXILIARIES = _W.words("modal_auxiliaries")
+_MODAL_THIRD_PERSONS = _W.words("modal_third_persons")
+_MODAL_GENERIC = _W.words("modal_generic")
+_MODAL_OURS = re.compile(rf"\b(?:{'|'.join(sorted(_W.words('modal_ours')))})\b")
+_NAME_WORD = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _MODAL_VAGUE = re.compile(rf"^(?:{_W.either('modal_vague')})\b")
 _PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 _ANYMORE = re.compile(rf"\b(?:{_W.either('anymore_subjects')})\b.*\b(?:anymore|any more)\b")
@@ -240,13 +245,14 @@ def _future(s: str, raw: str) -> float:
     return 0.0
 
 
-def _rule(s: str) -> float:
+def _rule(s: str, raw: str) -> float:
     """Rules and constraints: imperatives, modal obligations, 'from now on', limits."""
     for pattern in (_IMPERATIVE, _WE_RULE):
         m = pattern.search(s)
         if m and not _IMPERATIVE_EMOTIVE.match(m.group("rest")) and _enough(m.group("rest")):
             return RULE
-    if (m := _MODAL.search(s)) and m.group("subj") not in _MODAL_SUBJECT_NOT:
+    m = _MODAL.search(s)
+    if m and m.group("subj") not in _MODAL_SUBJECT_NOT and not _theirs(s, m.end("subj"), raw):
         rest = m.group("rest")
         obligation = not _MODAL_VAGUE.match(rest) and not rest.startswith("be ")
         passive = _PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
@@ -257,6 +263,27 @@ def _rule(s: str) -> float:
     if (m := _LIMIT_NOUN.search(s)) and anchors(m.group("rest")):
         return RULE
     return 0.0
+
+
+def _theirs(s: str, end: int, raw: str) -> bool:
+    """An obligation of a third party or of a kind — "they will have to adjust", "Canadian
+    radios have to play 40 % Canadian music", "a player cannot lower his helmet" — is
+    knowledge or opinion, not a rule of ours, unless the sentence makes it ours ("our
+    guests must …", "… here"). A definite thing of the conversation stays a rule ("the API
+    must stay backwards compatible"), a name alone does not ("Canada requires …")."""
+    words = s[:end].split()
+    while words and words[-1] in _MODAL_AUXILIARIES:
+        words.pop()
+    if not words or _MODAL_OURS.search(s):
+        return False
+    subject, before = words[-1], words[-2] if len(words) > 1 else ""
+    if subject in _MODAL_THIRD_PERSONS or before in _MODAL_GENERIC:
+        return True
+    plural = len(subject) > 3 and subject.endswith("s") and not subject.endswith(("ss", "us", "is"))
+    named = before not in ("the", "this") and any(
+        w.lower() in (subject, before) for w in _NAME_WORD.findall(raw[1:]) if w != "I"
+    )
+    return plural or named
 
 
 def _settled(s: str, raw: str) -> float:
@@ -341,7 +368,9 @@ def _arranged(s: str, raw: str) -> float:
 def _frames(s: str, raw: str) -> float:
     if _disqualified(s) or not _enough(s, raw=raw):
         return 0.0
-    return max(_settled(s, raw), _rule(s), _proposal(s, raw), _future(s, raw), _arranged(s, raw))
+    return max(
+        _settled(s, raw), _rule(s, raw), _proposal(s, raw), _future(s, raw), _arranged(s, raw)
+    )
 
 
 def is_small_talk(sentence: str) -> bool:
