@@ -209,6 +209,10 @@ def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
             "Saints cheerleaders can't eat in the same restaurant as the players.",
             "Dogs are not allowed to sleep on the sofa here.",
         ),
+        (
+            "Most teams have to travel 2,000 miles a season.",
+            "Passwords must be rotated every 90 days.",
+        ),
     ],
 )
 def test_a_third_party_s_obligation_is_knowledge_and_ours_is_a_rule(theirs: str, ours: str) -> None:

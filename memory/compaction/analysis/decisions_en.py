@@ -252,7 +252,7 @@ def _rule(s: str, raw: str) -> float:
         if m and not _IMPERATIVE_EMOTIVE.match(m.group("rest")) and _enough(m.group("rest")):
             return RULE
     m = _MODAL.search(s)
-    if m and m.group("subj") not in _MODAL_SUBJECT_NOT and not _theirs(s, m.end("subj"), raw):
+    if m and m.group("subj") not in _MODAL_SUBJECT_NOT and not _theirs(s, m, raw):
         rest = m.group("rest")
         obligation = not _MODAL_VAGUE.match(rest) and not rest.startswith("be ")
         passive = _PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
@@ -265,25 +265,27 @@ def _rule(s: str, raw: str) -> float:
     return 0.0
 
 
-def _theirs(s: str, end: int, raw: str) -> bool:
+def _theirs(s: str, modal: re.Match[str], raw: str) -> bool:
     """An obligation of a third party or of a kind — "they will have to adjust", "Canadian
     radios have to play 40 % Canadian music", "a player cannot lower his helmet" — is
     knowledge or opinion, not a rule of ours, unless the sentence makes it ours ("our
     guests must …", "… here"). A definite thing of the conversation stays a rule ("the API
-    must stay backwards compatible"), a name alone does not ("Canada requires …")."""
-    words = s[:end].split()
+    must stay backwards compatible"), and so does what is to be done to things of a kind
+    ("passwords must be rotated every 90 days"), but a name alone does not ("Canada
+    requires …")."""
+    words = s[: modal.end("subj")].split()
     while words and words[-1] in _MODAL_AUXILIARIES:
         words.pop()
     if not words or _MODAL_OURS.search(s):
         return False
     subject, before = words[-1], words[-2] if len(words) > 1 else ""
-    if subject in _MODAL_THIRD_PERSONS or before in _MODAL_GENERIC:
-        return True
+    if subject in _MODAL_THIRD_PERSONS or _MODAL_GENERIC & set(words[-4:-1]):
+        return True  # "they will have to", "some rich weirdo must pay"
     plural = len(subject) > 3 and subject.endswith("s") and not subject.endswith(("ss", "us", "is"))
     named = before not in ("the", "this") and any(
         w.lower() in (subject, before) for w in _NAME_WORD.findall(raw[1:]) if w != "I"
     )
-    return plural or named
+    return (plural or named) and not _PASSIVE.match(modal.group("rest"))
 
 
 def _settled(s: str, raw: str) -> float:
