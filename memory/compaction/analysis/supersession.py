@@ -167,6 +167,7 @@ _EN = {
     "failure": _phrase_pattern(cw.EN_FAILURE, False),
     "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
     "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
+    "retry": _phrase_pattern(cw.EN_RETRY_PHRASES, False),
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
     "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
@@ -277,6 +278,7 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
 _INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
 _NAME_JOINERS = frozenset({"of", "de", "la", "&"})
+_CLITIC = re.compile(r"'(?:m|s|re|ll|ve|d)$")
 
 _ZH_NUM = tw.ZH_NUM
 _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -363,7 +365,8 @@ def _en_names(text: str) -> set[str]:
     end = -1
     for i, m in enumerate(_EN_TOKEN.finditer(text)):
         word = m.group()
-        capitalised = word[0].isupper() and word.lower() not in EN_STOPWORDS
+        plain = _CLITIC.sub("", word.lower())  # "I'm", "We'll": a pronoun, not a name
+        capitalised = word[0].isupper() and plain not in EN_STOPWORDS
         first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
         named = _INNER_CAPS.match(word) or (not first and capitalised)
         joined = run and m.start() == end + 1
@@ -515,7 +518,7 @@ def _said_english(sentence: str) -> Said:
         change="correction" if change is None and _EN["label"].search(s) else change,
         weak=weak,
         labelled=bool(_EN["label"].search(s)),
-        additive=bool(_EN["additive"].search(s)),
+        additive=bool(_EN["additive"].search(_EN["retry"].sub(" ", s))),
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
