@@ -63,7 +63,12 @@ The rules, in order of the evidence they need, each conservative:
 7. **Accepted offer** (``accepted_offer``): an offer or a confirmation asked ("Should I
    try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?") and accepted in
    the answer after it ("Sure.", "Yes please", "That works") is the decision: it replaces
-   the decision of the last three turns it gives another value of, with its echoes.
+   the decision of the last three turns it gives another value of, with its echoes. A
+   decision that says only a booking's detail ("Set it for evening 4") is changed like a
+   request; a retry offered in a failure's own sentence ("Sorry, I could not book it,
+   shall I try 1 pm?") is offered alone (``offered``); and a confirmation pinned as said
+   is accepted too when it confirms a change just asked for ("Actually, to Union Station,
+   for 2." → "I'll book you a cab to Union Station for 2 people. Is that correct?").
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -595,6 +600,22 @@ def is_offer(sentence: str, message: str) -> bool:
     return offered or bool(patterns["confirm"].search(whole))
 
 
+def offered(sentence: str, message: str) -> str | None:
+    """What of the sentence the answer after it may accept: the sentence when it is an
+    offer (``is_offer``), or the clauses after a failure that offer a retry ("Sorry, I
+    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?")."""
+    if is_offer(sentence, message):
+        return sentence
+    if is_chinese(sentence) or _failure_before_offer(sentence) is None:
+        return None
+    clauses = _CLAUSE_END.split(sentence)
+    for k in range(1, len(clauses)):
+        if _EN["failure"].search(_english(" ".join(clauses[:k]))):
+            rest = " ".join(clauses[k:])
+            return rest if is_offer(rest, message) else None
+    return None
+
+
 # --- which earlier decisions a sentence replaces ---------------------------------------
 
 
@@ -907,7 +928,15 @@ def _offer_changes(new: Said, old: Said) -> bool:
     }
     if not differing:
         return False
-    return _tied(new, old) or (old.booking == "request" and bool(differing & RETRIED_KINDS))
+    asked = old.booking == "request" or _bare_detail(old)
+    return _tied(new, old) or (asked and bool(differing & RETRIED_KINDS))
+
+
+def _bare_detail(old: Said) -> bool:
+    """A decision that says only a booking's detail, no thing of its own ("Set it for
+    evening 4", "Book it at 12:30 pm"): what it sets is the request it answers, so an
+    accepted offer of another time, day, party size or stay changes it like a request."""
+    return not old.subject and "name" not in old.values and bool(old.values.keys() & RETRIED_KINDS)
 
 
 def accepted_offer(
