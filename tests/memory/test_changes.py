@@ -811,3 +811,25 @@ def test_a_second_transaction_confirmed_leaves_the_first() -> None:
     ).pinned_decisions
     assert [p for p in pins if "Rachel" in p]
     assert [p for p in pins if "Mary" in p]
+
+
+def test_a_trip_said_again_to_another_place_replaces_the_first() -> None:
+    """ "I am flying to Las Vegas … on the 1st of this month" → "No, more options. I am
+    flying to Denver and I will only require one ticket.": the same way of travelling is
+    the same trip, "the 1st of this month" one date (not a word "month" of the subject)."""
+    pins = compact(
+        "I need a one way flight.",
+        "Where to, and from where?",
+        "Ok, I am flying to Las Vegas from Boston on the 1st of this month.",
+        "Alaska Airlines has a flight at 3:40 pm. Does that work?",
+        "No, give me more options. I am flying to Denver and I will only require one ticket.",
+        "I found 4 flights.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Las Vegas" in p]
+    assert [p for p in pins if "Denver" in p]
+    assert said("Book it on the 10th of this month.").values["date"] == {"d10"}
+    # two trips by air that differ in place and day are two trips
+    both = compact(
+        "I am flying to Paris on Monday.", "OK.", "I am flying to Rome on Friday.", "OK."
+    )
+    assert len(both.pinned_decisions) == 2

@@ -24,8 +24,9 @@ The rules, in order of the evidence they need, each conservative:
 
 1. **New value** (a decision, no change word needed): the last decision (with the ones
    just before it about the same thing: a request and its confirmation), said in the
-   last three messages, when it has the same subject (a subject word shared, one's
-   subject words within the other's) and exactly one kind of value both hold differs
+   last three messages, when it has the same subject (a subject word shared or the same
+   way of travelling, one's subject words within the other's) and exactly one kind of
+   value both hold differs
    ("Book a table for 2 at 7 pm" → "All set: the table is now for 3 people at 7 pm").
    Two kinds differing is another booking, not a change; so is a new value for an older
    decision.
@@ -667,7 +668,8 @@ def _same_subject(new: Said, old: Said) -> bool:
 
 
 def _new_value(new: Said, old: Said) -> bool:
-    """Rule 1: the same subject (a word shared — or both say a booking — and one's within
+    """Rule 1: the same subject (a word shared — or both say a booking, or the same way of
+    travelling: "I am flying to SD" after "I am flying to Las Vegas" — and one's within
     the other's), exactly one kind of value differs — not which one it is: "chairs for
     room 2" after "chairs for room 1" is another room's (a correction may change it); or
     the same values, one thing named in place of another ("I'll play Gold on the bedroom
@@ -675,7 +677,8 @@ def _new_value(new: Said, old: Said) -> bool:
     if _replugged(new, old):
         return True
     restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
-    if not ((new.subject & old.subject or restated) and _same_subject(new, old)):
+    travelled = bool(new.values.get("travel", frozenset()) & old.values.get("travel", frozenset()))
+    if not ((new.subject & old.subject or restated or travelled) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
     if old.booking != "done":  # "You want 2 tickets" after "You want 4 tickets"; not a

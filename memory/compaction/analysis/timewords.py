@@ -44,12 +44,13 @@ EN_DATE = re.compile(
     rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
     rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}\b|"
     rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b(?!\s+\d)|"
-    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b|"
+    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?:\s+of\s+(?:" + "|".join(cw.EN_RELATIVE_MONTHS) + r")\b)?|"
     r"\b(" + "|".join(cw.EN_WEEKDAYS) + r")s?\b|"
     r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
 )
-"""A day: "March 9th", "(the) 9th of March", "in March", "the 9th", "Tuesday(s)",
-"tomorrow" — "the 11th of March" one date, not the 11th and March."""
+"""A day: "March 9th", "(the) 9th of March", "in March", "the 9th" ("of this month"),
+"Tuesday(s)", "tomorrow" — "the 11th of March" one date, not the 11th and March."""
 
 ZH_NUM = r"(\d+|[零〇一二两三四五六七八九十百千万]+)"
 """A Chinese or Arabic numeral (``zh_int`` reads it)."""
