@@ -571,7 +571,48 @@ the share of changed values whose new value is pinned is lower (4 of 23).
 **Wave 36: SGD's test part 2 becomes tuning data, its dev split held out.** To tune on
 part 2's errors, the first 300 dialogues with a change of SGD's dev split, files 001–010
 (all in the mirror; no run had replayed the dev split), were frozen as the held-out side
-first, in their own commit, before any replay of them or any change to the rules."""
+first, in their own commit, before any replay of them or any change to the rules.
+
+Part 2's 14 stale dialogues were then read by kind (and, for the words, which of SGD's
+confirmation turns on the tuning splits no phrase matched). Most were a change the
+assistant confirmed and the user accepted that no rule read: a confirmation asked in other
+words ("Is it correct?", "To verify:", "Just to make sure", "Are you ready to confirm …?");
+a proposal pinned as said and confirmed again after the user changed it ("I'll book you a
+cab to X for 2 people. Is that correct?" after "Actually … to X … for 2"; now an offer
+too, but only after a change asked, so a second payment confirmed leaves the first); a
+retry offered in the failure's own sentence ("Sorry, I could not book it, shall I try 1
+pm?") or as a suggestion ("You could try … at 12 pm", "Are you interested in trying
+…?"); "another time" read as a decision beside the earlier one; a failure of an
+appointment or an alarm ("The appointment cannot be made", "I was unable to set that
+alarm"); a decision saying only a detail ("Set it for evening 4"), now changed by an
+accepted time like a request; a time with the part of the day first ("afternoon 3:45",
+"evening 4", read as the number 4); and a trip said again to another place ("I am flying
+to SD …" after "I am flying to Las Vegas … on the 1st of this month": the same way of
+travelling is the same subject, "of this month" part of the date). Tuning side, before →
+after: **SGD test part 2 14 → 7 stale dialogues of 300** (14 → 7 stale pins; new value
+in the final pins 4 of 23 → 7 of 19 changes whose old value was pinned, 17.4 % →
+36.8 %), SGD test 001–010 9 → 9 (12 → 11 stale pins; 20 of 38 → 21 of 38, 52.6 % → 55.3 %),
+SGD train 3 → 2 (26 of 37 as before); MultiWOZ val 3 of 271 and test 10 of 277,
+CrossWOZ val 0 and test 1, our tuning sets (EN 0 stale, 100 %; ZH 0 stale, 92.9 %) as
+before. Recall (§9) as before: MultiWOZ 542 of 1,051 (51.6 %), CrossWOZ 719 of 1,597
+(45.0 %), the held-out decision sets 0.964 / 0.945 at precision 1.0. Left on part 2 (7):
+a search changed by a question ("What about checking San Fran for the 4th?", "Can you
+search for some other car for the 13th?"; 4), an origin said again after "Actually" in a
+sentence that is no decision (1), and a rental car's drop-off date said early and changed
+only in the booking's confirmation many turns later (2). Several values counted as not
+kept are pinned in another form than the one the dialogue state names first ("1:30 pm"
+for "afternoon 1:30", "11 am" for "11 in the morning"); the judging was left as frozen.
+
+**First run on the held-out side** (rules at commit d54d028, run once, not tuned on):
+SGD dev files 001–010, the first 300 dialogues with a change (452 changes): **20 stale
+dialogues** (23 stale pins; goal 0), the old value pinned along the way for 45 changes
+and the new value in the final pins for 18 of them (**40.0 %**; goal 95 %). Our held-out
+sets (seen before): EN 0 stale, new value kept 95.8 % (controls 6/6), ZH 0 stale, 100 %
+(6/6). MultiWOZ's and CrossWOZ's train splits: not run (not in the mirror here). Both SGD
+goals are missed again on data the rules never saw, and by more stale dialogues than the
+previous held-out parts' first runs (19 and 14 of 300): halving part 2's stale dialogues
+did not carry over to the dev split, though the share of changed values whose new value
+is pinned is higher than at those runs (35.7 % and 17.4 %)."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:

@@ -14,6 +14,7 @@ file or network I/O, so it runs inside the event loop (jieba is loaded off it fi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from memory.compaction.analysis.decisions import (
@@ -31,7 +32,7 @@ from memory.compaction.analysis.supersession import (
     accepted_offer,
     is_acceptance,
     is_bare_correction,
-    is_offer,
+    offered,
     replacement,
     said,
 )
@@ -200,19 +201,29 @@ def fold_pins(
             for offer in offers:
                 texts = [t for t, _, _ in held]
                 ages = [None if at is None else index - 1 - at for _, _, at in held]
-                apply(accepted_offer(offer, texts, ages=ages, retry=retry), offer, index - 1)
+                change = accepted_offer(offer, texts, ages=ages, retry=retry)
+                if offer in texts:  # a confirmation pinned as said: it stays where it is
+                    change = replace(change, pin=False)
+                apply(change, offer, index - 1)
 
-    offers: list[str] = []  # the previous message's offers, not pinned: its answer may accept
+    offers: list[str] = []  # the previous message's offers (not pinned, or confirming a change
+    # asked for): its answer may accept them
     failed = False  # … said after a failure in that message: a retry
+    changed = False  # the message before said a change
     for index, message in enumerate(folded):
         accept(offers, failed, message, index)
         offers, failed = [], False
+        # A decision pinned in a message asking to confirm the change just asked for ("Actually,
+        # to Humayun's Tomb, for 2." → "I'll book you a cab to Humayun's Tomb for 2 people. Is
+        # that correct?") is an offer too: accepted, it replaces what the change changes.
+        asked, changed = changed, False
         for sentence, decided in marked_sentences(message.text):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
             what = said(spoken)
             failed = failed or what.change == "failure"
+            changed = changed or what.change in ("correction", "reversal")
             if not decided and is_small_talk(sentence) and not _changes(what):
                 continue  # never a pin, nor a change of one — a failed booking said with
                 # a stance's words ("It looks like all the options are booked") still drops it
@@ -222,8 +233,9 @@ def fold_pins(
             ages = [None if at is None else index - at for _, _, at in held]
             change = replacement(spoken, texts, decided=decided, ages=ages)
             apply(change, sentence, index)
-            if not change.pin and is_offer(sentence, message.text):
-                offers.append(sentence)
+            offer = offered(sentence, message.text)
+            if offer is not None and (not change.pin or asked):
+                offers.append(offer)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, failed, after, len(folded))
     return FoldedPins([t for t, previous, _ in held if not previous], replaced, superseded)

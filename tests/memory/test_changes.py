@@ -27,6 +27,7 @@ from bench.changes import (
 )
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
+from memory.compaction.analysis.supersession import said
 from memory.compaction.extractive import HISTORY_LABEL
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 
@@ -383,6 +384,9 @@ def test_a_ticket_count_of_one_is_a_people_count(pin: str, count: str, said: boo
         ("Please book the table for half past 5 in the evening.", "Actually, make it 7:15 pm."),
         ("Let's book the table for eleven in the morning.", "Change the time to 12:30 pm."),
         ("The reservation is at 7 pm today.", "No, change the time to 9 pm."),
+        # the part of the day first (wave 36): "evening 4" is 16:00, not the number 4
+        ("Please book the appointment for evening 4.", "No, make it 5:30 pm."),
+        ("Let's set the meeting for afternoon 3:45.", "Actually, make it morning 11."),
     ],
 )
 def test_a_time_said_in_words_is_replaced_by_another(before: str, after: str) -> None:
@@ -697,3 +701,149 @@ def test_a_count_of_tickets_confirmed_again_replaces_the_first() -> None:
     assert [p for p in pins if "2 tickets" in p or "two tickets" in p]
     hotel = "Alright, you are booked on Sunday for 2 nights for 6 people."
     assert compact("Sure, I booked you 1 ticket.", "OK.", pins=[hotel]).replaced_decisions == []
+
+
+# --- confirmations accepted, retries offered (wave 36: SGD's test part 2, read by kind) -
+
+
+def test_the_part_of_the_day_said_first_is_a_time_of_day() -> None:
+    """ "afternoon 3:45" is 15:45 and "evening 4" 16:00 — the same times as "3:45 pm" and
+    "4 pm" — but "evening 4 people" is no time."""
+    assert said("Book it for afternoon 3:45.").values["time"] == {"15:45"}
+    assert said("Set it for evening 4.").values["time"] == {"16:00"}
+    assert said("Confirming a new alarm at 4 pm.").values["time"] == {"16:00"}
+    assert "time" not in said("A table for the evening 4 people.").values
+
+
+def test_a_bare_detail_is_changed_by_a_confirmation_accepted_after_a_failure() -> None:
+    """ "Set it for evening 4." says only a time; the action failed in words other than a
+    booking's ("I was unable to set that alarm"), and the confirmation of another time,
+    accepted, is what holds."""
+    pins = compact(
+        "Please add a new alarm.",
+        "For what time?",
+        "Set it for evening 4.",
+        "Confirming a new alarm at 4 pm.",
+        "Yes.",
+        "Sorry, I was unable to set that alarm.",
+        "Then try a quarter to 4 in the afternoon.",
+        "Confirming a new alarm at 3:45 pm.",
+        "Yes thank you.",
+        "Your alarm has been created.",
+    ).pinned_decisions
+    assert not [p for p in pins if "evening 4" in p or "4 pm" in p]
+    assert [p for p in pins if "3:45 pm" in p]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "Oh, apologies. The appointment cannot be made due to a glitch.",
+        "Sorry, I am unable to make an appointment.",
+    ],
+)
+def test_an_appointment_that_could_not_be_made_drops_its_request(failure: str) -> None:
+    said_ = ("Book an appointment with Dr Lee for 6 pm.", failure)
+    assert compact(*said_).pinned_decisions == []
+
+
+@pytest.mark.parametrize(
+    "retry",
+    [
+        "Unfortunately I was not able to book it for that time. Shall I try another time at 1 pm?",
+        "Sorry, I could not book it for that time, shall I try 1 pm?",
+        "Sorry, something is wrong. You could try Dr Lee on March 9th at 1 pm.",
+        "Sorry, I am unable to book it. Are you interested in trying Dr Lee at 1 pm?",
+    ],
+)
+def test_a_retry_offered_and_accepted_replaces_the_failed_time(retry: str) -> None:
+    """A retry offered in other words — "another time" (a retry, not a booking beside
+    it), in the failure's own sentence, as a suggestion — and accepted: 1 pm holds."""
+    pins = compact(
+        "Book it with Dr Lee at 12:30 pm.",
+        "Please confirm: Dr Lee at 12:30 pm on March 9th.",
+        "Yes.",
+        retry,
+        "Yes, try that one.",
+        "Your appointment is booked.",
+    ).pinned_decisions
+    assert not [p for p in pins if "12:30 pm" in p]
+    assert [p for p in pins if "1 pm" in p]
+
+
+@pytest.mark.parametrize(
+    "confirm",
+    [
+        "A cottage in Denver for 2 people. Is it correct?",
+        "To verify: you want a cottage in Denver for 2 people.",
+        "Just to make sure, you want a cottage in Denver for 2 people.",
+    ],
+)
+def test_a_confirmation_asked_in_other_words_and_accepted_is_the_decision(confirm: str) -> None:
+    """SGD's assistant asks to confirm in many words ("Is it correct?", "To verify:",
+    "Just to make sure"): accepted, the confirmation replaces the request it changes."""
+    pins = compact(
+        "I want to book the cottage for 1 person from March 10th.",
+        "Which city?",
+        "In Denver.",
+        "Anything else?",
+        "It will be for 2 people.",
+        confirm,
+        "Yes, it is all correct.",
+        "The cottage has been booked.",
+    ).pinned_decisions
+    assert not [p for p in pins if "1 person" in p]
+    assert [p for p in pins if "2 people" in p]
+
+
+def test_a_confirmation_of_the_change_just_asked_replaces_the_one_it_changes() -> None:
+    """The assistant's proposal is pinned as said; the user changes it ("Actually … for
+    2") and the proposal said again with the change is accepted: it replaces the first."""
+    pins = compact(
+        "I need a cab to 5 Main Street for 1 person.",
+        "I'll book you a regular cab for 1 to 5 Main Street. Is that correct?",
+        "Actually I want it to Union Station, sorry. And it's for 2.",
+        "I'll book you a cab to Union Station for 2 people. Is that correct?",
+        "Yes, that's correct.",
+        "Your cab is on its way.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Main Street" in p]
+    assert [p for p in pins if "Union Station" in p]
+
+
+def test_a_second_transaction_confirmed_leaves_the_first() -> None:
+    """Two payments confirmed one after the other, no change asked between: both hold."""
+    pins = compact(
+        "Send $20 to Rachel from my card.",
+        "Please confirm the following details: a transaction to Rachel for $20.",
+        "Yes, that is correct.",
+        "Your payment was made successfully.",
+        "Now send $35 to Mary.",
+        "Please confirm the following details: a transaction to Mary for $35.",
+        "Correct.",
+        "Your payment was made successfully.",
+    ).pinned_decisions
+    assert [p for p in pins if "Rachel" in p]
+    assert [p for p in pins if "Mary" in p]
+
+
+def test_a_trip_said_again_to_another_place_replaces_the_first() -> None:
+    """ "I am flying to Las Vegas … on the 1st of this month" → "No, more options. I am
+    flying to Denver and I will only require one ticket.": the same way of travelling is
+    the same trip, "the 1st of this month" one date (not a word "month" of the subject)."""
+    pins = compact(
+        "I need a one way flight.",
+        "Where to, and from where?",
+        "Ok, I am flying to Las Vegas from Boston on the 1st of this month.",
+        "Alaska Airlines has a flight at 3:40 pm. Does that work?",
+        "No, give me more options. I am flying to Denver and I will only require one ticket.",
+        "I found 4 flights.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Las Vegas" in p]
+    assert [p for p in pins if "Denver" in p]
+    assert said("Book it on the 10th of this month.").values["date"] == {"d10"}
+    # two trips by air that differ in place and day are two trips
+    both = compact(
+        "I am flying to Paris on Monday.", "OK.", "I am flying to Rome on Friday.", "OK."
+    )
+    assert len(both.pinned_decisions) == 2

@@ -24,8 +24,9 @@ The rules, in order of the evidence they need, each conservative:
 
 1. **New value** (a decision, no change word needed): the last decision (with the ones
    just before it about the same thing: a request and its confirmation), said in the
-   last three messages, when it has the same subject (a subject word shared, one's
-   subject words within the other's) and exactly one kind of value both hold differs
+   last three messages, when it has the same subject (a subject word shared or the same
+   way of travelling, one's subject words within the other's) and exactly one kind of
+   value both hold differs
    ("Book a table for 2 at 7 pm" → "All set: the table is now for 3 people at 7 pm").
    Two kinds differing is another booking, not a change; so is a new value for an older
    decision.
@@ -63,7 +64,12 @@ The rules, in order of the evidence they need, each conservative:
 7. **Accepted offer** (``accepted_offer``): an offer or a confirmation asked ("Should I
    try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?") and accepted in
    the answer after it ("Sure.", "Yes please", "That works") is the decision: it replaces
-   the decision of the last three turns it gives another value of, with its echoes.
+   the decision of the last three turns it gives another value of, with its echoes. A
+   decision that says only a booking's detail ("Set it for evening 4") is changed like a
+   request; a retry offered in a failure's own sentence ("Sorry, I could not book it,
+   shall I try 1 pm?") is offered alone (``offered``); and a confirmation pinned as said
+   is accepted too when it confirms a change just asked for ("Actually, to Union Station,
+   for 2." → "I'll book you a cab to Union Station for 2 people. Is that correct?").
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -167,6 +173,7 @@ _EN = {
     "failure": _phrase_pattern(cw.EN_FAILURE, False),
     "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
     "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
+    "retry": _phrase_pattern(cw.EN_RETRY_PHRASES, False),
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
     "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
@@ -277,6 +284,7 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
 _INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
 _NAME_JOINERS = frozenset({"of", "de", "la", "&"})
+_CLITIC = re.compile(r"'(?:m|s|re|ll|ve|d)$")
 
 _ZH_NUM = tw.ZH_NUM
 _ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -363,7 +371,8 @@ def _en_names(text: str) -> set[str]:
     end = -1
     for i, m in enumerate(_EN_TOKEN.finditer(text)):
         word = m.group()
-        capitalised = word[0].isupper() and word.lower() not in EN_STOPWORDS
+        plain = _CLITIC.sub("", word.lower())  # "I'm", "We'll": a pronoun, not a name
+        capitalised = word[0].isupper() and plain not in EN_STOPWORDS
         first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
         named = _INNER_CAPS.match(word) or (not first and capitalised)
         joined = run and m.start() == end + 1
@@ -515,7 +524,7 @@ def _said_english(sentence: str) -> Said:
         change="correction" if change is None and _EN["label"].search(s) else change,
         weak=weak,
         labelled=bool(_EN["label"].search(s)),
-        additive=bool(_EN["additive"].search(s)),
+        additive=bool(_EN["additive"].search(_EN["retry"].sub(" ", s))),
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
@@ -592,6 +601,22 @@ def is_offer(sentence: str, message: str) -> bool:
     return offered or bool(patterns["confirm"].search(whole))
 
 
+def offered(sentence: str, message: str) -> str | None:
+    """What of the sentence the answer after it may accept: the sentence when it is an
+    offer (``is_offer``), or the clauses after a failure that offer a retry ("Sorry, I
+    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?")."""
+    if is_offer(sentence, message):
+        return sentence
+    if is_chinese(sentence) or _failure_before_offer(sentence) is None:
+        return None
+    clauses = _CLAUSE_END.split(sentence)
+    for k in range(1, len(clauses)):
+        if _EN["failure"].search(_english(" ".join(clauses[:k]))):
+            rest = " ".join(clauses[k:])
+            return rest if is_offer(rest, message) else None
+    return None
+
+
 # --- which earlier decisions a sentence replaces ---------------------------------------
 
 
@@ -643,7 +668,8 @@ def _same_subject(new: Said, old: Said) -> bool:
 
 
 def _new_value(new: Said, old: Said) -> bool:
-    """Rule 1: the same subject (a word shared — or both say a booking — and one's within
+    """Rule 1: the same subject (a word shared — or both say a booking, or the same way of
+    travelling: "I am flying to SD" after "I am flying to Las Vegas" — and one's within
     the other's), exactly one kind of value differs — not which one it is: "chairs for
     room 2" after "chairs for room 1" is another room's (a correction may change it); or
     the same values, one thing named in place of another ("I'll play Gold on the bedroom
@@ -651,7 +677,8 @@ def _new_value(new: Said, old: Said) -> bool:
     if _replugged(new, old):
         return True
     restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
-    if not ((new.subject & old.subject or restated) and _same_subject(new, old)):
+    travelled = bool(new.values.get("travel", frozenset()) & old.values.get("travel", frozenset()))
+    if not ((new.subject & old.subject or restated or travelled) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
     if old.booking != "done":  # "You want 2 tickets" after "You want 4 tickets"; not a
@@ -904,7 +931,15 @@ def _offer_changes(new: Said, old: Said) -> bool:
     }
     if not differing:
         return False
-    return _tied(new, old) or (old.booking == "request" and bool(differing & RETRIED_KINDS))
+    asked = old.booking == "request" or _bare_detail(old)
+    return _tied(new, old) or (asked and bool(differing & RETRIED_KINDS))
+
+
+def _bare_detail(old: Said) -> bool:
+    """A decision that says only a booking's detail, no thing of its own ("Set it for
+    evening 4", "Book it at 12:30 pm"): what it sets is the request it answers, so an
+    accepted offer of another time, day, party size or stay changes it like a request."""
+    return not old.subject and "name" not in old.values and bool(old.values.keys() & RETRIED_KINDS)
 
 
 def accepted_offer(

@@ -19,9 +19,13 @@ _EN_MONTH = r"(" + "|".join(sorted(cw.EN_MONTHS, key=len, reverse=True)) + r")"
 _EN_HOUR = r"(?:\d{1,2}|" + "|".join(cw.NUMBER_WORDS) + r")"
 _EN_PAST = "|".join(map(re.escape, cw.EN_PAST_HOUR))
 _EN_PART = "|".join(map(re.escape, cw.EN_DAY_PARTS))
+_EN_BEFORE = "|".join(map(re.escape, cw.EN_DAY_PARTS_BEFORE))
 _EN_CLOCK = r"(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|o['\"]clock\b"
 """What makes a number a time of day: am/pm or o'clock ("o\"clock" too: a slipped key)."""
 EN_TIME = re.compile(
+    rf"\b(?:{_EN_BEFORE})\s+(?:at\s+)?{_EN_HOUR}(?::\d{{2}})?(?:\s*(?:{_EN_CLOCK}))?(?![\w:.,]\d)"
+    r"(?!\s*(?:people|persons|guests|adults|tickets?|seats?|nights?|days?|hours?|%|th\b|st\b|"
+    r"nd\b|rd\b))(?![\w])|"
     rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s*(?:{_EN_CLOCK})(?:\s+(?:{_EN_PART}))?|"
     rf"\b(?:(?:{_EN_PAST})\s+)?{_EN_HOUR}(?::\d{{2}})?\s+(?:{_EN_PART})\b|"
     rf"\b(?:{_EN_PAST})\s+{_EN_HOUR}\b|"
@@ -31,8 +35,8 @@ EN_TIME = re.compile(
     r"\b(?:noon|midday|midnight)\b"
 )
 """A time of day: "7 pm", "19:15", "at 7", "eleven am", "1:30 in the afternoon", "half past
-5 in the evening", "quarter to 8". Read before the number of people: "for 7 in the
-evening" is a time, not seven people."""
+5 in the evening", "quarter to 8", the part of the day first: "afternoon 3:45", "evening
+4". Read before the number of people: "for 7 in the evening" is a time, not seven people."""
 _EN_TIME_PARTS = re.compile(
     rf"(?:at\s+)?(?:(?P<past>{_EN_PAST})\s+)?(?P<hour>{_EN_HOUR})(?::(?P<minute>\d{{2}}))?"
 )
@@ -40,12 +44,13 @@ EN_DATE = re.compile(
     rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
     rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}\b|"
     rf"\b(?:in|by|until|through|for|of) {_EN_MONTH}\b(?!\s+\d)|"
-    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b|"
+    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?:\s+of\s+(?:" + "|".join(cw.EN_RELATIVE_MONTHS) + r")\b)?|"
     r"\b(" + "|".join(cw.EN_WEEKDAYS) + r")s?\b|"
     r"\b(" + "|".join(cw.EN_RELATIVE_DAYS) + r")\b"
 )
-"""A day: "March 9th", "(the) 9th of March", "in March", "the 9th", "Tuesday(s)",
-"tomorrow" — "the 11th of March" one date, not the 11th and March."""
+"""A day: "March 9th", "(the) 9th of March", "in March", "the 9th" ("of this month"),
+"Tuesday(s)", "tomorrow" — "the 11th of March" one date, not the 11th and March."""
 
 ZH_NUM = r"(\d+|[零〇一二两三四五六七八九十百千万]+)"
 """A Chinese or Arabic numeral (``zh_int`` reads it)."""
@@ -101,6 +106,9 @@ def en_time(said: str) -> str | None:
     special = {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}
     if said in special:
         return special[said]
+    before = re.match(rf"({_EN_BEFORE})\s+", said)  # "afternoon 3:45"
+    if before:
+        said = said[before.end() :]
     m = _EN_TIME_PARTS.match(said)
     hour = en_int(m["hour"]) if m else None
     if m is None or hour is None or hour > 24:
@@ -111,6 +119,7 @@ def en_time(said: str) -> str | None:
         hour, minute = (hour, offset) if offset >= 0 else (hour - 1, 60 + offset)
     rest = said[m.end() :].replace(".", "")
     later = any(rest.strip().endswith(part) for part, hours in cw.EN_DAY_PARTS.items() if hours)
+    later = later or bool(before and cw.EN_DAY_PARTS_BEFORE[before[1]])
     if later or re.match(r"\s*pm", rest):
         hour = hour % 12 + 12
     elif re.match(r"\s*am", rest):
