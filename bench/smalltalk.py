@@ -371,7 +371,29 @@ History, final pins that are small talk:
   Topical-Chat opinions and told rules of third parties ("The NFL can't brush it under the
   table…", "Those hits have to do some major damage."), on CPED a sitcom's quips,
   exhortations and complaints said with a rule's or a decision's words (不能, 不许, 决定,
-  不用). Labelled by the same author as the rules, after the run, by the rubric."""
+  不用). Labelled by the same author as the rules, after the run, by the rubric.
+- sixth round (wave 36), tuned on the tuning parts (the fourth part included): an
+  obligation of a third party or of a kind ("Canadian radios have to play 40 % Canadian
+  music", "a player cannot lower his helmet", "some rich weirdo must pay for it") is told
+  knowledge or opinion, not our rule; ours stays ("our guests must …", "the API must …",
+  "passwords must be rotated every 90 days"). Tuning parts: Topical-Chat seen 22 → 16
+  small-talk pins (facts 32 → 22), DailyDialog seen 20 → 19, decisions unchanged; recall
+  and the decision sets unchanged. Tried and dropped on the tuning parts: a Chinese
+  sentence ending a clause with a modal particle (啊, 哦, 嘛, 呀 …) as banter (CPED seen 53 →
+  48, but CrossWOZ recall 45.0 % → 44.7 %: task users say them too, "人均消费控制在500-1000元
+  哦"); the assistant's advice to the user ("you must keep the room warm", "别被他听到") as no
+  decision (CPED 53 → 45, DailyDialog 19 → 15, but 5 decisions lost, and the contract pins
+  a decision whoever says it).
+- **fifth held-out part, first run (wave 36, rules at 97dd6c2)**: DailyDialog 7/30
+  (0.233), Topical-Chat 5/13 (0.385), CPED 15/38 (0.395); **all 27/81 (0.333): the goal is
+  missed by 23.3 points**; decisions 15 of the 81 (DailyDialog's plans and bookings: "I'll
+  book the tickets tomorrow morning", "We are planning to go to Beidaihe for vacation";
+  CPED's "我决定了 明天一早我就搬走"). The same part with the English rules before the
+  sixth round, replayed once for comparison: 28/83 (0.337) — the round took one opinion
+  and one told rule off Topical-Chat's pins. What passes is what the fourth part showed:
+  advice and care to the listener ("you must first learn how to handle them properly",
+  "Don't slip on the ground.", "去吧 不要耽误了工作"), vague vows ("从今天开始我要好好工作"),
+  platitudes ("We can't expect it to be perfect.") and opinions."""
 
 
 async def _print_split(split: chitchat.Split, show: bool, block: int) -> dict[str, Any]:
