@@ -25,17 +25,15 @@ from memory.compaction.analysis.decisions import (
 )
 from memory.compaction.analysis.segmenter import ready_for
 from memory.compaction.analysis.sentences import is_chinese, split_sentences
-from memory.compaction.analysis.summary import TAIL, merge_summary
-from memory.compaction.analysis.supersession import (
-    Replacement,
+from memory.compaction.analysis.statements import (
     Said,
-    accepted_offer,
     is_acceptance,
     is_bare_correction,
     offered,
-    replacement,
     said,
 )
+from memory.compaction.analysis.summary import TAIL, merge_summary
+from memory.compaction.analysis.supersession import Replacement, accepted_offer, replacement
 from memory.compaction.analysis.words import content_words
 from memory.compaction.pins import merge_pins
 from memory.compaction.protocol import CompactionRequest

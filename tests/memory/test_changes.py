@@ -27,7 +27,7 @@ from bench.changes import (
 )
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
-from memory.compaction.analysis.supersession import said
+from memory.compaction.analysis.statements import said
 from memory.compaction.extractive import HISTORY_LABEL
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 

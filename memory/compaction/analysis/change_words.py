@@ -1,8 +1,9 @@
 """Words that say a decision changed, and the kinds of value a decision holds (contract §5).
 
-Data only, for ``supersession``: the lists live in ``change_words.toml`` beside this module
-(what each is for is said there), read once at import (``wordlists``). Phrase lists keep
-their order; word sets are frozen sets; tables map a word to what it stands for.
+Data only, for ``statements``, ``values`` and ``supersession``: the lists live in
+``change_words.toml`` beside this module (what each is for is said there), read once at
+import (``wordlists``). Phrase lists keep their order; word sets are frozen sets; tables map
+a word to what it stands for.
 """
 
 from __future__ import annotations

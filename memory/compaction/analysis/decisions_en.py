@@ -182,7 +182,7 @@ def is_bare_confirmation(sentence: str) -> bool:
 
 
 def normalised(sentence: str) -> str:
-    """The sentence as these rules read it (``supersession`` reads it so too)."""
+    """The sentence as these rules read it (``statements`` reads it so too)."""
     return _normalise(sentence)
 
 

@@ -1,24 +1,8 @@
 """Which earlier decisions a later sentence replaces: pins say what holds now (contract §5).
 
 A later sentence replaces an earlier decision when it is about the same thing and says
-something else of it. What both sentences say is read three ways (``Said``):
-
-- **values**, typed by kind: a number of people or of tickets, a date, a time of day, a
-  duration, an amount of money, a way of travelling (fly, drive, 坐高铁), a colour, which
-  one of a kind ("kiosk 1", "gate 12", "option 2"), a name or tool
-  (capitalised or Latin words: "PostgreSQL", "Lotus Garden"), other numbers and codes.
-  "Table for 4" and "make it 6 people" hold people 4 and 6; "周二上午十点" and
-  "周四下午三点" dates and times; "half past 5 in the evening" is 17:30. A date said
-  more or less fully is one date ("the 9th", "March 9th", "9号", "3月9日"). Times and
-  dates said in words are read by ``timewords``;
-- **subject words**: content words that are neither values nor words of the decision
-  frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
-  compared by their two-character units, so 主持 meets 主持人;
-- **change words** (``change_words``, data): a correction ("actually", "make it",
-  "不对", "改成", "还是…吧"), a reversal ("not … after all", "cancelled", "取消", "不再"),
-  a booking that failed ("not available", "订不了"), a change of plan opening the
-  sentence ("Change of plans: …", which makes it a decision); words that add a decision
-  beside the earlier one ("also", "the way back", "另外", "回程"); a question or a hedge.
+something else of it: what both say is read by ``statements`` (``Said``: their typed
+values, subject words and change words).
 
 The rules, in order of the evidence they need, each conservative:
 
@@ -86,19 +70,14 @@ caller pins it); a failed booking is not. Pure functions, cached per sentence; n
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Literal
 
 from memory.compaction.analysis import change_words as cw
-from memory.compaction.analysis import decisions_en
 from memory.compaction.analysis import timewords as tw
-from memory.compaction.analysis.sentences import is_chinese
-from memory.compaction.analysis.words import EN_STOPWORDS, content_words
+from memory.compaction.analysis.statements import Said, said
+from memory.compaction.analysis.values import RELATIVE_DAYS, RETRIED_KINDS
 
-Change = Literal["correction", "reversal", "failure"]
 WEAK_KINDS = frozenset({"number", "code", "tickets"})
 """Values too common, or too incidental (a reference code), to say two decisions are about
 one thing without a change word; a count of tickets too ("One ticket please." after
@@ -106,8 +85,6 @@ one thing without a change word; a count of tickets too ("One ticket please." af
 OFFERED_KINDS = frozenset({"tickets"})
 """Weak kinds an accepted offer still changes: "You want 4 tickets?" "Yes." after "Buy 3
 tickets"."""
-_CODE = re.compile(r"^(?=[A-Za-z-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9-]{4,}$|^[A-Z]{6,}$")
-"""A reference or booking code ("RVESWV8I", "TR8912"): not a name to tell things apart by."""
 MIN_SCORE = 1
 RECENT_DECISIONS = 1
 """Without a clear change word ("make it", "改成", "cancelled") a sentence replaces only the
@@ -124,10 +101,6 @@ for the day or the number of people)."""
 RETRY_MESSAGES = 6
 """A booking made answers a request of the last three turns: the request, its failure, the
 retry asked, and maybe one more question between."""
-BARE_WORDS = 4
-BARE_CHARS_ZH = 4
-"""A bare correction is a few words: "No.", "Actually, scratch that.", "That is not
-correct.", "不对。"."""
 ANSWER_MESSAGES = 1
 """A weak correction ("No, …", "actually") in the message right after a decision answers
 it: it may change it without restating it or being a decision itself."""
@@ -137,487 +110,6 @@ sentence of its own."""
 ECHO_SPAN = 2
 """A replaced decision's echoes are the decisions held just beside it: a request, its
 confirmation, a confirmation said in two sentences."""
-RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
-"""What a failed booking is retried with: another time, day, party size or length of stay
-(another name or place is another booking)."""
-
-
-# --- phrases -------------------------------------------------------------------------
-
-
-def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
-    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
-    its end; English parts match whole words."""
-    gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
-    out = [r"(?!)"]  # an empty list matches nothing
-    for phrase in phrases:
-        start = "^" if phrase.startswith("^") else ""
-        end = r"(?=\s*[.!?;]|\W*$)" if phrase.endswith("$") else ""
-        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").rstrip("$").split("…")]
-        if not chinese:
-            parts = [
-                (r"(?<![a-z0-9])" if p[0].isalnum() else "")
-                + p
-                + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
-                for p in parts
-            ]
-        out.append(start + gap.join(parts) + end)
-    return re.compile("|".join(out))
-
-
-_EN = {
-    "correction": _phrase_pattern(cw.EN_CORRECTION, False),
-    "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
-    "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
-    "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
-    "failure": _phrase_pattern(cw.EN_FAILURE, False),
-    "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
-    "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
-    "retry": _phrase_pattern(cw.EN_RETRY_PHRASES, False),
-    "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
-    "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
-    "closing": _phrase_pattern(cw.EN_CLOSING, False),
-    "rejection": _phrase_pattern(cw.EN_REJECTION, False),
-    "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
-    "offer": _phrase_pattern(cw.EN_OFFER, False),
-    "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
-}
-_ZH = {
-    "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
-    "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
-    "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
-    "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
-    "failure": _phrase_pattern(cw.ZH_FAILURE, True),
-    "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
-    "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
-    "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
-    "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
-    "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
-    "offer": _phrase_pattern(cw.ZH_OFFER, True),
-    "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
-}
-_RELATIVE = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
-"""Days said relative to now ("today", "明天"): the same day as a weekday or date may be."""
-_ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
-
-_SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
-"""MultiWOZ's tokenised text: "is n't", "they 're"."""
-
-
-def _english(text: str) -> str:
-    """Lower case, plain quotes, contractions spelled out, as the decision rules read it."""
-    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
-
-
-def _values(
-    patterns: Sequence[tuple[str, re.Pattern[str]]],
-    value: Callable[[str, re.Match[str]], str | None],
-    text: str,
-    blank: str,
-) -> tuple[list[tuple[str, str]], str]:
-    """Every typed value the patterns find, in their order, and the text without them."""
-    found: list[tuple[str, str]] = []
-    for kind, pattern in patterns:
-        for m in pattern.finditer(text):
-            if (v := value(kind, m)) is not None:
-                found.append((kind, v))
-        text = pattern.sub(blank, text)
-    return found, text
-
-
-# --- values ----------------------------------------------------------------------------
-
-_EN_NUM = r"(\d+|" + "|".join(cw.NUMBER_WORDS) + r")"
-_EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("time", tw.EN_TIME),
-    (
-        "money",
-        re.compile(
-            r"([$€£¥])\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\b|"
-            r"\b(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b"
-        ),
-    ),
-    (
-        "tickets",  # "4 tickets", "tickets for 4"
-        re.compile(
-            rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_TICKET_UNITS) + r")\b|"
-            r"\b(?:" + "|".join(cw.EN_TICKET_UNITS) + rf")\s+for\s+{_EN_NUM}\b(?![:.]\d)"
-            r"(?!\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b)"
-        ),
-    ),
-    (
-        "people",
-        re.compile(
-            rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b|"
-            rf"\bparty of {_EN_NUM}\b|"
-            rf"\bfor {_EN_NUM}(?=\s*(?:at|on|tonight|tomorrow|this|next|from|starting|"
-            r"beginning|please|instead|[,.;!]|$))(?!\s*\.\d)|"
-            + "(?:"
-            + "|".join(f"(?<={w} )" for w in cw.EN_PEOPLE_AFTER)
-            + rf")for\s+{_EN_NUM}\b(?!\s*(?:nights?|days?|hours?|weeks?|months?|am\b|pm\b|o'clock|"
-            r"th\b|st\b|nd\b|rd\b|:\d|\.\d|[$%]))"
-        ),
-    ),
-    (
-        "duration",
-        re.compile(rf"\b{_EN_NUM}\s+(" + "|".join(cw.EN_DURATION_UNITS) + r")\b"),
-    ),
-    ("date", tw.EN_DATE),
-    (
-        "travel",
-        re.compile(
-            r"\b("
-            + "|".join(sorted(map(re.escape, cw.EN_TRAVEL_MODES), key=len, reverse=True))
-            + r")\b"
-        ),
-    ),
-    ("colour", re.compile(r"\b(" + "|".join(sorted(cw.EN_COLOURS)) + r")\b")),
-    (
-        "id",
-        re.compile(
-            r"\b(" + "|".join(sorted(cw.EN_ID_NOUNS)) + r")\s+(?:no\.?\s*|number\s+|#\s*)?"
-            r"(\d+[a-z]?)\b(?![:.,]\d)"
-        ),
-    ),
-    ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
-)
-_EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
-_INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
-_NAME_JOINERS = frozenset({"of", "de", "la", "&"})
-_CLITIC = re.compile(r"'(?:m|s|re|ll|ve|d)$")
-
-_ZH_NUM = tw.ZH_NUM
-_ZH_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "money",
-        re.compile(
-            rf"{_ZH_NUM}(?:\.(\d+))?\s*(万|千)?\s*(?:元|块|美元|欧元)|{_ZH_NUM}\s*万(?![人个])"
-        ),
-    ),
-    ("date", tw.ZH_DATE),
-    ("time", tw.ZH_TIME),
-    (
-        "people",
-        re.compile(rf"{_ZH_NUM}\s*(?:" + "|".join(cw.ZH_PEOPLE_UNITS) + r")(?![民员生家士物们次])"),
-    ),
-    (
-        "duration",
-        re.compile(
-            rf"{_ZH_NUM}\s*(" + "|".join(sorted(cw.ZH_DURATION_UNITS, key=len, reverse=True)) + r")"
-        ),
-    ),
-    ("travel", re.compile("(" + "|".join(cw.ZH_TRAVEL_MODES) + ")")),
-    ("colour", re.compile("(" + "|".join(cw.ZH_COLOURS) + ")")),
-    ("name", re.compile(r"[A-Za-z][A-Za-z0-9.+#-]*(?:\s+[A-Z][A-Za-z0-9.+#-]*)*")),
-    ("number", re.compile(r"(\d+(?:\.\d+)?)")),
-)
-
-
-def _en_value(kind: str, m: re.Match[str]) -> str | None:
-    g = [x for x in m.groups()]
-    if kind == "money":
-        amount = (g[1] or g[3] or "").replace(",", "")
-        scale = {"k": 1_000, "m": 1_000_000}.get(g[2] or g[4] or "", 1)
-        return f"{float(amount) * scale:g}" if amount else None
-    if kind in ("people", "tickets", "duration"):
-        number = next((tw.en_int(x) for x in g if x and tw.en_int(x) is not None), None)
-        if number is None:
-            return None
-        return f"{number} {cw.EN_DURATION_UNITS[g[1]]}" if kind == "duration" else str(number)
-    if kind == "time":
-        return tw.en_time(m.group())
-    if kind == "travel":
-        return cw.EN_TRAVEL_MODES[g[0]]
-    if kind == "date":
-        return tw.en_date(m)
-    if kind == "id":
-        return f"{g[0]} {g[1]}"
-    return g[0]
-
-
-def _zh_value(kind: str, m: re.Match[str]) -> str | None:
-    g = m.groups()
-    if kind == "money":
-        number = tw.zh_int(g[0] or g[3] or "")
-        if number is None:
-            return None
-        scale = {"万": 10_000, "千": 1_000}.get(g[2] or "", 1) if g[0] else 10_000
-        return f"{(number + float('0.' + g[1]) if g[1] else number) * scale:g}"
-    if kind == "date":
-        return tw.zh_date(m)
-    if kind == "time":
-        return tw.zh_time(m)
-    if kind in ("people", "duration"):
-        number = tw.zh_int(g[0])
-        if number is None:
-            return None
-        return str(number) if kind == "people" else f"{number} {cw.ZH_DURATION_UNITS[g[1]]}"
-    if kind == "name":
-        return None if _CODE.match(m.group().strip()) else m.group().strip().lower()
-    if kind == "travel":
-        return cw.ZH_TRAVEL_MODES[g[0]]
-    return g[0] if g else m.group()
-
-
-_SENTENCE_END = re.compile(r"[.!?]\s*$")
-
-
-def _en_names(text: str) -> set[str]:
-    """Capitalised runs after a sentence's first word, and acronyms or inner capitals
-    anywhere: "Lotus Garden", "GitHub Actions", "AWS", "Fly.io" — not weekdays, months, "I"
-    or the first word of a sentence said after another ("No. Thanks.")."""
-    out: set[str] = set()
-    run: list[str] = []
-    end = -1
-    for i, m in enumerate(_EN_TOKEN.finditer(text)):
-        word = m.group()
-        plain = _CLITIC.sub("", word.lower())  # "I'm", "We'll": a pronoun, not a name
-        capitalised = word[0].isupper() and plain not in EN_STOPWORDS
-        first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
-        named = _INNER_CAPS.match(word) or (not first and capitalised)
-        joined = run and m.start() == end + 1
-        if named and (joined or not run):
-            run.append(word)
-        elif named:
-            out.add(" ".join(run))
-            run = [word]
-        elif run and joined and word in _NAME_JOINERS:
-            run.append(word)
-        elif run:
-            out.add(" ".join(run))
-            run = []
-        end = m.end()
-    if run:
-        out.add(" ".join(run))
-    names = set()
-    for raw in out:
-        if _CODE.match(raw):
-            continue
-        name = raw.lower().removesuffix("'s").removeprefix("the ").strip(" .'")
-        for joiner in _NAME_JOINERS:
-            name = name.removesuffix(f" {joiner}")
-        plain = name.rstrip("s")
-        if name and not {name, plain} & (cw.EN_WEEKDAYS.keys() | cw.EN_MONTHS.keys()):
-            names.add(name)
-    return names
-
-
-# --- what a sentence says --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """What a sentence says, for comparing it with another (see the module's docstring)."""
-
-    values: Mapping[str, frozenset[str]]
-    subject: frozenset[str]
-    change: Change | None
-    weak: bool
-    """The change is marked only by words that also just carry on a conversation."""
-    labelled: bool
-    """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
-    additive: bool
-    tentative: bool
-    booking: Literal["request", "done"] | None
-    rejects: bool = False
-    """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
-    answer the decision said in the message before."""
-    words: tuple[str, ...] = ()
-    """Its content words in order (English), for a thing named in place of another."""
-
-
-def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
-    out: dict[str, set[str]] = {}
-    for kind, value in found:
-        out.setdefault(kind, set()).add(value)
-    return {k: frozenset(v) for k, v in out.items()}
-
-
-def _stem(word: str) -> str:
-    word = word.removesuffix("'s")
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _zh_units(words: Iterable[str]) -> frozenset[str]:
-    """Chinese words as two-character units (主持人 → 主持, 持人): 主持 meets 主持人."""
-    out: set[str] = set()
-    for word in words:
-        out.update([word] if len(word) <= 2 else (word[i : i + 2] for i in range(len(word) - 1)))
-    return frozenset(out)
-
-
-_CHANGES: tuple[tuple[str, Change, bool], ...] = (
-    ("failure", "failure", False),
-    ("reversal", "reversal", False),
-    ("correction", "correction", False),
-    ("reversal-weak", "reversal", True),
-    ("correction-weak", "correction", True),
-)
-
-
-def _change(patterns: Mapping[str, re.Pattern[str]], text: str) -> tuple[Change | None, bool]:
-    """The change a sentence's words mark, and whether only by weak words."""
-    for key, change, weak in _CHANGES:
-        if patterns[key].search(text):
-            return change, weak
-    return None, False
-
-
-_QUESTION_MARK = re.compile(r"[?？]")
-
-
-def _tentative(hedges: re.Pattern[str], text: str, failure: re.Pattern[str]) -> bool:
-    """A question or a hedge — unless a failed booking is stated before it ("That time is
-    all booked up, would you like to try another?")."""
-    first = min(
-        (m.start() for m in (hedges.search(text), _QUESTION_MARK.search(text)) if m),
-        default=None,
-    )
-    if first is None:
-        return False
-    stated = failure.search(text)
-    return not (stated and 0 < stated.start() < first)
-
-
-_CLAUSE_END = re.compile(r"(?<=,)\s+")
-
-
-def _failure_before_offer(sentence: str) -> str | None:
-    """The clauses that say a booking failed, when an offer or a question follows them
-    ("Sorry, I could not book it at that time, shall I try 7:30 pm?"): what failed is
-    said before the offer, whose values are not the request's."""
-    clauses = _CLAUSE_END.split(sentence)
-    for k in range(1, len(clauses)):
-        head, rest = " ".join(clauses[:k]), " ".join(clauses[k:])
-        if _EN["failure"].search(_english(head)):
-            offered = _EN["tentative"].search(_english(rest)) or _QUESTION_MARK.search(rest)
-            return head if offered else None
-    return None
-
-
-def _said_english(sentence: str) -> Said:
-    if (head := _failure_before_offer(sentence)) is not None:
-        return _said_english(head)
-    s = _english(sentence)
-    found, rest = _values(_EN_VALUES, _en_value, s, " ")
-    names = _en_names(sentence)
-    found += [("name", n) for n in names]
-    found += [("code", t.lower()) for t in _EN_TOKEN.findall(sentence) if _CODE.match(t)]
-    name_words = {w for n in names for w in n.split()}
-    subject = frozenset(
-        _stem(w)
-        for w in content_words(rest)
-        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
-    )
-    tokens = set(re.findall(r"[a-z]+", s))
-    booking: Literal["request", "done"] | None = None
-    if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
-        booking = "done"
-    elif tokens & cw.EN_BOOKING_REQUEST:
-        booking = "request"
-    change, weak = _change(_EN, s)
-    if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
-        change, weak = None, False
-    return Said(
-        values=_kinds(found),
-        subject=subject,
-        change="correction" if change is None and _EN["label"].search(s) else change,
-        weak=weak,
-        labelled=bool(_EN["label"].search(s)),
-        additive=bool(_EN["additive"].search(_EN["retry"].sub(" ", s))),
-        tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
-        booking=booking,
-        rejects=change == "correction" and bool(_EN["rejection"].search(s)),
-        words=tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS),
-    )
-
-
-def _said_chinese(sentence: str) -> Said:
-    found, rest = _values(_ZH_VALUES, _zh_value, sentence, "，")
-    words = [w for w in content_words(rest) if w not in cw.ZH_FRAME and not w.isascii()]
-    change, weak = _change(_ZH, sentence)
-    if change is None:
-        m = _ZH_NOT_ANYMORE.search(sentence)
-        if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
-            change, weak = "reversal", True
-    booking: Literal["request", "done"] | None = None
-    if any(b in sentence for b in cw.ZH_BOOKING_REQUEST):
-        done = re.search(r"已|订好|订了|成功|预订了|预定了", sentence)
-        booking = "done" if done else "request"
-    return Said(
-        values=_kinds(found),
-        subject=_zh_units(words),
-        change="correction" if change is None and _ZH["label"].search(sentence) else change,
-        weak=weak,
-        labelled=bool(_ZH["label"].search(sentence)),
-        additive=bool(_ZH["additive"].search(sentence)),
-        tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
-        booking=booking,
-        rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
-    )
-
-
-@lru_cache(maxsize=4_096)
-def said(sentence: str) -> Said:
-    """What one sentence says (cached: pins come back at every compaction)."""
-    return _said_chinese(sentence) if is_chinese(sentence) else _said_english(sentence)
-
-
-def is_bare_correction(sentence: str) -> bool:
-    """Only a correction's words ("No.", "Nope.", "This is incorrect.", "不对。", "Sorry, I
-    need to change that."): the correction is said by the sentence after it. Words that
-    also just carry on a conversation make one only in a few words ("No, that would be
-    all" is no correction)."""
-    what = said(sentence)
-    if what.change != "correction" or what.values or what.subject:
-        return False
-    if is_chinese(sentence):
-        return not what.weak or len(sentence.strip()) <= BARE_CHARS_ZH
-    return not what.weak or len(_english(sentence).split()) <= BARE_WORDS
-
-
-def is_acceptance(sentence: str) -> bool:
-    """An answer that accepts what was just offered or asked to confirm ("Sure.", "Yes
-    please", "That works", "好的"), changing nothing of it itself."""
-    what = said(sentence)
-    if what.change is not None or what.values.keys() & RETRIED_KINDS:
-        return False
-    if is_chinese(sentence):
-        return bool(_ZH["acceptance"].search(sentence.strip()))
-    return bool(_EN["acceptance"].search(_english(sentence).strip()))
-
-
-def is_offer(sentence: str, message: str) -> bool:
-    """A sentence the answer after it may accept: a question that offers or proposes
-    ("Should I try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?"; not
-    "What is your favourite team?"), or any sentence of a message that asks to confirm
-    ("Booking a table for 2 at 7 pm. Please confirm.")."""
-    patterns, text, whole = (
-        (_ZH, sentence, message)
-        if is_chinese(message)
-        else (_EN, _english(sentence), _english(message))
-    )
-    offered = said(sentence).tentative and bool(patterns["offer"].search(text))
-    return offered or bool(patterns["confirm"].search(whole))
-
-
-def offered(sentence: str, message: str) -> str | None:
-    """What of the sentence the answer after it may accept: the sentence when it is an
-    offer (``is_offer``), or the clauses after a failure that offer a retry ("Sorry, I
-    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?")."""
-    if is_offer(sentence, message):
-        return sentence
-    if is_chinese(sentence) or _failure_before_offer(sentence) is None:
-        return None
-    clauses = _CLAUSE_END.split(sentence)
-    for k in range(1, len(clauses)):
-        if _EN["failure"].search(_english(" ".join(clauses[:k]))):
-            rest = " ".join(clauses[k:])
-            return rest if is_offer(rest, message) else None
-    return None
-
-
-# --- which earlier decisions a sentence replaces ---------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -835,7 +327,7 @@ def _retried_request(
         k
         for k in RETRIED_KINDS & new.values.keys() & old.values.keys()
         if _other(k, new.values[k], old.values[k]) == new.values[k]
-        and not (new.values[k] | old.values[k]) & _RELATIVE
+        and not (new.values[k] | old.values[k]) & RELATIVE_DAYS
     ]
     return (i,) if len(other) == 1 else ()
 
@@ -927,7 +419,7 @@ def _offer_changes(new: Said, old: Said) -> bool:
     differing = {
         k
         for k in _new_values(new, old, weak=True) - (WEAK_KINDS - OFFERED_KINDS)
-        if not (new.values[k] | old.values[k]) & _RELATIVE  # "today" may be "Wednesday"
+        if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
     }
     if not differing:
         return False

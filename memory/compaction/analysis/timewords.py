@@ -2,7 +2,7 @@
 
 "half past 5 in the evening", "5:30 pm" and "17:30" are one time (``17:30``); "the 9th"
 and "March 9th" may be one date; "周二" is ``tue``, "下午三点" ``15:00``. Supersession
-(``supersession``) compares two decisions' values by kind: a time said in words must be
+(``supersession``) compares two decisions' values by kind (``values``): a time said in words must be
 the same value as the time said in digits, or every restatement would look like a change
 (and "7 o'clock in the evening" like seven people). The numerals those times and dates
 are said with ("eleven", "十五") are read here too. The words are data

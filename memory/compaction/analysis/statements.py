@@ -1,0 +1,310 @@
+"""What a sentence says about a decision, to compare it with another (``supersession``).
+
+Read three ways (``Said``):
+
+- **values**, typed by kind (``values``): "Table for 4" and "make it 6 people" hold
+  people 4 and 6;
+- **subject words**: content words that are neither values nor words of the decision
+  frame ("decided", "book", "改成"): "launch", "table", "数据库". Chinese words are
+  compared by their two-character units, so 主持 meets 主持人;
+- **change words** (``change_words``, data): a correction ("actually", "make it",
+  "不对", "改成", "还是…吧"), a reversal ("not … after all", "cancelled", "取消", "不再"),
+  a booking that failed ("not available", "订不了"), a change of plan opening the
+  sentence ("Change of plans: …", which makes it a decision); words that add a decision
+  beside the earlier one ("also", "the way back", "另外", "回程"); a question or a hedge.
+
+And what an answer does with what was just said: a bare correction ("No.", "不对。"), an
+acceptance ("Sure.", "好的"), an offer it may accept ("Should I try 12:30 pm?"). Pure
+functions, cached per sentence; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from memory.compaction.analysis import change_words as cw
+from memory.compaction.analysis import decisions_en
+from memory.compaction.analysis.sentences import is_chinese
+from memory.compaction.analysis.values import RETRIED_KINDS, chinese_values, english_values
+from memory.compaction.analysis.words import EN_STOPWORDS, content_words
+
+Change = Literal["correction", "reversal", "failure"]
+BARE_WORDS = 4
+BARE_CHARS_ZH = 4
+"""A bare correction is a few words: "No.", "Actually, scratch that.", "That is not
+correct.", "不对。"."""
+
+
+def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
+    """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
+    its end; English parts match whole words."""
+    gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
+    out = [r"(?!)"]  # an empty list matches nothing
+    for phrase in phrases:
+        start = "^" if phrase.startswith("^") else ""
+        end = r"(?=\s*[.!?;]|\W*$)" if phrase.endswith("$") else ""
+        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").rstrip("$").split("…")]
+        if not chinese:
+            parts = [
+                (r"(?<![a-z0-9])" if p[0].isalnum() else "")
+                + p
+                + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
+                for p in parts
+            ]
+        out.append(start + gap.join(parts) + end)
+    return re.compile("|".join(out))
+
+
+_EN = {
+    "correction": _phrase_pattern(cw.EN_CORRECTION, False),
+    "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
+    "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
+    "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
+    "failure": _phrase_pattern(cw.EN_FAILURE, False),
+    "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
+    "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
+    "retry": _phrase_pattern(cw.EN_RETRY_PHRASES, False),
+    "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
+    "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
+    "closing": _phrase_pattern(cw.EN_CLOSING, False),
+    "rejection": _phrase_pattern(cw.EN_REJECTION, False),
+    "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
+    "offer": _phrase_pattern(cw.EN_OFFER, False),
+    "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
+}
+_ZH = {
+    "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
+    "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
+    "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
+    "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
+    "failure": _phrase_pattern(cw.ZH_FAILURE, True),
+    "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
+    "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
+    "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
+    "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
+    "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
+    "offer": _phrase_pattern(cw.ZH_OFFER, True),
+    "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
+}
+_ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
+
+_SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
+"""MultiWOZ's tokenised text: "is n't", "they 're"."""
+
+
+def _english(text: str) -> str:
+    """Lower case, plain quotes, contractions spelled out, as the decision rules read it."""
+    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a sentence says, for comparing it with another (see the module's docstring)."""
+
+    values: Mapping[str, frozenset[str]]
+    subject: frozenset[str]
+    change: Change | None
+    weak: bool
+    """The change is marked only by words that also just carry on a conversation."""
+    labelled: bool
+    """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
+    additive: bool
+    tentative: bool
+    booking: Literal["request", "done"] | None
+    rejects: bool = False
+    """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
+    answer the decision said in the message before."""
+    words: tuple[str, ...] = ()
+    """Its content words in order (English), for a thing named in place of another."""
+
+
+def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for kind, value in found:
+        out.setdefault(kind, set()).add(value)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _stem(word: str) -> str:
+    word = word.removesuffix("'s")
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _zh_units(words: Iterable[str]) -> frozenset[str]:
+    """Chinese words as two-character units (主持人 → 主持, 持人): 主持 meets 主持人."""
+    out: set[str] = set()
+    for word in words:
+        out.update([word] if len(word) <= 2 else (word[i : i + 2] for i in range(len(word) - 1)))
+    return frozenset(out)
+
+
+_CHANGES: tuple[tuple[str, Change, bool], ...] = (
+    ("failure", "failure", False),
+    ("reversal", "reversal", False),
+    ("correction", "correction", False),
+    ("reversal-weak", "reversal", True),
+    ("correction-weak", "correction", True),
+)
+
+
+def _change(patterns: Mapping[str, re.Pattern[str]], text: str) -> tuple[Change | None, bool]:
+    """The change a sentence's words mark, and whether only by weak words."""
+    for key, change, weak in _CHANGES:
+        if patterns[key].search(text):
+            return change, weak
+    return None, False
+
+
+_QUESTION_MARK = re.compile(r"[?？]")
+
+
+def _tentative(hedges: re.Pattern[str], text: str, failure: re.Pattern[str]) -> bool:
+    """A question or a hedge — unless a failed booking is stated before it ("That time is
+    all booked up, would you like to try another?")."""
+    first = min(
+        (m.start() for m in (hedges.search(text), _QUESTION_MARK.search(text)) if m),
+        default=None,
+    )
+    if first is None:
+        return False
+    stated = failure.search(text)
+    return not (stated and 0 < stated.start() < first)
+
+
+_CLAUSE_END = re.compile(r"(?<=,)\s+")
+
+
+def _failure_before_offer(sentence: str) -> str | None:
+    """The clauses that say a booking failed, when an offer or a question follows them
+    ("Sorry, I could not book it at that time, shall I try 7:30 pm?"): what failed is
+    said before the offer, whose values are not the request's."""
+    clauses = _CLAUSE_END.split(sentence)
+    for k in range(1, len(clauses)):
+        head, rest = " ".join(clauses[:k]), " ".join(clauses[k:])
+        if _EN["failure"].search(_english(head)):
+            offered = _EN["tentative"].search(_english(rest)) or _QUESTION_MARK.search(rest)
+            return head if offered else None
+    return None
+
+
+def _said_english(sentence: str) -> Said:
+    if (head := _failure_before_offer(sentence)) is not None:
+        return _said_english(head)
+    s = _english(sentence)
+    found, rest, names = english_values(sentence, s)
+    name_words = {w for n in names for w in n.split()}
+    subject = frozenset(
+        _stem(w)
+        for w in content_words(rest)
+        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
+    )
+    tokens = set(re.findall(r"[a-z]+", s))
+    booking: Literal["request", "done"] | None = None
+    if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
+        booking = "done"
+    elif tokens & cw.EN_BOOKING_REQUEST:
+        booking = "request"
+    change, weak = _change(_EN, s)
+    if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
+        change, weak = None, False
+    return Said(
+        values=_kinds(found),
+        subject=subject,
+        change="correction" if change is None and _EN["label"].search(s) else change,
+        weak=weak,
+        labelled=bool(_EN["label"].search(s)),
+        additive=bool(_EN["additive"].search(_EN["retry"].sub(" ", s))),
+        tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
+        booking=booking,
+        rejects=change == "correction" and bool(_EN["rejection"].search(s)),
+        words=tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS),
+    )
+
+
+def _said_chinese(sentence: str) -> Said:
+    found, rest, _ = chinese_values(sentence)
+    words = [w for w in content_words(rest) if w not in cw.ZH_FRAME and not w.isascii()]
+    change, weak = _change(_ZH, sentence)
+    if change is None:
+        m = _ZH_NOT_ANYMORE.search(sentence)
+        if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
+            change, weak = "reversal", True
+    booking: Literal["request", "done"] | None = None
+    if any(b in sentence for b in cw.ZH_BOOKING_REQUEST):
+        done = re.search(r"已|订好|订了|成功|预订了|预定了", sentence)
+        booking = "done" if done else "request"
+    return Said(
+        values=_kinds(found),
+        subject=_zh_units(words),
+        change="correction" if change is None and _ZH["label"].search(sentence) else change,
+        weak=weak,
+        labelled=bool(_ZH["label"].search(sentence)),
+        additive=bool(_ZH["additive"].search(sentence)),
+        tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
+        booking=booking,
+        rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
+    )
+
+
+@lru_cache(maxsize=4_096)
+def said(sentence: str) -> Said:
+    """What one sentence says (cached: pins come back at every compaction)."""
+    return _said_chinese(sentence) if is_chinese(sentence) else _said_english(sentence)
+
+
+def is_bare_correction(sentence: str) -> bool:
+    """Only a correction's words ("No.", "Nope.", "This is incorrect.", "不对。", "Sorry, I
+    need to change that."): the correction is said by the sentence after it. Words that
+    also just carry on a conversation make one only in a few words ("No, that would be
+    all" is no correction)."""
+    what = said(sentence)
+    if what.change != "correction" or what.values or what.subject:
+        return False
+    if is_chinese(sentence):
+        return not what.weak or len(sentence.strip()) <= BARE_CHARS_ZH
+    return not what.weak or len(_english(sentence).split()) <= BARE_WORDS
+
+
+def is_acceptance(sentence: str) -> bool:
+    """An answer that accepts what was just offered or asked to confirm ("Sure.", "Yes
+    please", "That works", "好的"), changing nothing of it itself."""
+    what = said(sentence)
+    if what.change is not None or what.values.keys() & RETRIED_KINDS:
+        return False
+    if is_chinese(sentence):
+        return bool(_ZH["acceptance"].search(sentence.strip()))
+    return bool(_EN["acceptance"].search(_english(sentence).strip()))
+
+
+def is_offer(sentence: str, message: str) -> bool:
+    """A sentence the answer after it may accept: a question that offers or proposes
+    ("Should I try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?"; not
+    "What is your favourite team?"), or any sentence of a message that asks to confirm
+    ("Booking a table for 2 at 7 pm. Please confirm.")."""
+    patterns, text, whole = (
+        (_ZH, sentence, message)
+        if is_chinese(message)
+        else (_EN, _english(sentence), _english(message))
+    )
+    offered = said(sentence).tentative and bool(patterns["offer"].search(text))
+    return offered or bool(patterns["confirm"].search(whole))
+
+
+def offered(sentence: str, message: str) -> str | None:
+    """What of the sentence the answer after it may accept: the sentence when it is an
+    offer (``is_offer``), or the clauses after a failure that offer a retry ("Sorry, I
+    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?")."""
+    if is_offer(sentence, message):
+        return sentence
+    if is_chinese(sentence) or _failure_before_offer(sentence) is None:
+        return None
+    clauses = _CLAUSE_END.split(sentence)
+    for k in range(1, len(clauses)):
+        if _EN["failure"].search(_english(" ".join(clauses[:k]))):
+            rest = " ".join(clauses[k:])
+            return rest if is_offer(rest, message) else None
+    return None
