@@ -271,6 +271,6 @@ class ExtractiveCompactor:
             known=known,  # the pins to be
             history=superseded,  # with_history lists them
             limit=self.limits.summary_chars,
-            kept=[m.text for m in request.kept],
+            kept=[unquoted(m.text) for m in request.kept],  # a quote of a pin holds nothing
         )
         return CompactionOutput(summary=summary, pinned_decisions=pins, replaced_decisions=replaced)

@@ -30,3 +30,31 @@ async def test_the_offline_models_quotes_are_never_pinned(memory_url: str) -> No
     assert state.pinned_decisions == ["Actually, make it 6 people.", "不对，数据库改成 MySQL 吧。"]
     # each came from the user's message alone: the answer quoting it back said nothing
     assert [[s.role for s in p.sources] for p in state.pins] == [["user"], ["user"]]
+
+
+WALK = [
+    "Let's book the table at Marco's for 4 people on Friday at 7 pm.",
+    "Can you recommend a wine for that dinner?",
+    "What about dessert?",
+    "Actually, make it 6 people, two more friends are coming.",
+    "Also, we decided to use PostgreSQL for the booking app.",
+    "不对，数据库改成 MySQL 吧。",
+    "What have we decided so far?",
+    "Thanks! List the pinned decisions one more time.",
+]
+
+
+async def test_the_offline_models_quotes_do_not_hide_what_changed(memory_url: str) -> None:
+    """Each offline answer lists the pins it was given, the replaced one too: the summary
+    still says what held before each change, a line each, and never the offline model's
+    account of what it was given."""
+    graph = build_graph(model=OfflineChatModel(), tools=[])
+    memory = await get_memory()
+    for text in WALK:
+        await graph.ainvoke({"messages": [user(text)]}, context={"session_id": TOKEN})
+    state = await memory.load(TOKEN)
+    assert state.pinned_decisions == [WALK[3], WALK[5]]
+    lines = state.summary.splitlines()  # each change its own line
+    assert f"- Since changed: {WALK[0]}" in lines
+    assert f"- Since changed: {WALK[4]}" in lines
+    assert "[offline model]" not in state.summary  # the model's account of its context

@@ -238,13 +238,21 @@ def test_a_kept_reply_quoting_the_old_pin_does_not_hide_its_history() -> None:
     but a reply quoting the pins back ("Pinned: "Let's book …"") reports them, it does not
     hold them: the replaced pin's history line stays."""
     before = "Let's book the table at Marco's for 4 people on Friday at 7 pm."
+    postgres = "Also, we decided to use PostgreSQL for the booking app."
     quoting = f'Noted. Your pinned decisions: "{before}"'
-    request = CompactionRequest(
-        "", [before], messages("Actually, make it 6 people.", "OK."), messages(quoting, "Fine.")
+    changes = (
+        "Actually, make it 6 people.",
+        "OK.",
+        postgres,
+        "OK.",
+        "不对，数据库改成 MySQL 吧。",
+        "OK.",
     )
+    request = CompactionRequest("", [before], messages(*changes), messages(quoting, "Fine."))
     output = ExtractiveCompactor(LIMITS).compact_sync(request)
     assert output.replaced_decisions == [before]
-    assert f"{HISTORY_LABEL}{before}" in output.summary
+    assert f"{HISTORY_LABEL}{before}" in output.summary  # beside another change's history
+    assert f"{HISTORY_LABEL}{postgres}" in output.summary
 
 
 def test_a_change_within_one_fold_leaves_the_earlier_decision_as_history_once() -> None:

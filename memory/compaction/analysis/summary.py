@@ -264,7 +264,8 @@ def _label(role: str | None) -> str:
 class _Layout:
     """The rendered summary's lines as sentences are added: one line per run of parts by
     the same speaker, so a label is paid once per run, not once per message (on chat
-    turns' short facts the labels were a fifth of the summary)."""
+    turns' short facts the labels were a fifth of the summary). A line of no speaker (a
+    model's prose, a "Since changed:" line) stays a line of its own."""
 
     def __init__(self, parts: list[Part]) -> None:
         self.roles = [p.role for p in parts]
@@ -281,10 +282,10 @@ class _Layout:
         before = self.roles[self.opened[at - 1]] if at else _NO_LINE
         after = self.roles[self.opened[at]] if at < len(self.opened) else _NO_LINE
         role = self.roles[part]
-        if role in (before, after):
+        if role is not None and role in (before, after):
             return 1 + len(text)  # joins the run before or after it
-        split = self._line(self.opened[at]) if before is not _NO_LINE and before == after else 0
-        return self._line(part) + len(text) + split
+        splits = before is not _NO_LINE and before is not None and before == after
+        return self._line(part) + len(text) + (self._line(self.opened[at]) if splits else 0)
 
     def add(self, part: int) -> None:
         at = bisect.bisect_left(self.opened, part)
@@ -337,15 +338,16 @@ def _select(
 
 
 def _render(chosen: list[_Sentence], parts: list[Part]) -> str:
-    """One line per run of the same speaker, its sentences in the order they were said."""
-    lines: list[tuple[str | None, list[str]]] = []
+    """One line per run of the same speaker, its sentences in the order they were said; a
+    part of no speaker is a line of its own."""
+    lines: list[tuple[str | None, int, list[str]]] = []
     for c in sorted(chosen, key=lambda c: (c.part, c.order)):
         role = parts[c.part].role
-        if lines and lines[-1][0] == role:
-            lines[-1][1].append(c.text)
+        if lines and (lines[-1][1] == c.part or (role is not None and lines[-1][0] == role)):
+            lines[-1][2].append(c.text)
         else:
-            lines.append((role, [c.text]))
-    return "\n".join(_label(role) + " ".join(texts) for role, texts in lines)
+            lines.append((role, c.part, [c.text]))
+    return "\n".join(_label(role) + " ".join(texts) for role, _, texts in lines)
 
 
 def _tail_of(summary: str) -> tuple[list[tuple[str, ...]], str]:
@@ -439,10 +441,12 @@ def merge_summary(
 
 
 def _trace(folded: Sequence[ChatThreadMessage]) -> ChatThreadMessage:
-    """The newest folded message that is not boilerplate (a reply said the same way every
-    turn, as the offline model's is): a trace of what was said."""
+    """The newest folded message of the user's, else the newest that is not boilerplate (a
+    reply said the same way every turn, as the offline model's is): a trace of what was
+    said — what the user asked, not the offline model's account of its context."""
     parts = [Part(m.role, m.text) for m in folded]
     said = [(i, s) for i, m in enumerate(folded) for s in split_sentences(m.text)]
     boilerplate = _boilerplate(said, parts)
     plain = {said[k][0] for k in range(len(said)) if k not in boilerplate}
-    return next((m for i, m in reversed(list(enumerate(folded))) if i in plain), folded[-1])
+    newest = [(i, m) for i, m in reversed(list(enumerate(folded))) if i in plain]
+    return next((m for _, m in newest if m.role == "user"), newest[0][1] if newest else folded[-1])
