@@ -436,17 +436,19 @@ def merge_summary(
         return f"{prose}\n{tail}" if tail else prose
     if previous.strip():
         return clip(previous, limit)
-    last = _trace(folded)  # only chatter (or pins) was folded: never an empty summary
+    last = _trace(folded, known)  # only chatter (or pins) was folded: never an empty summary
     return clip(_label(last.role) + clip(last.text, SENTENCE_CHARS), limit)
 
 
-def _trace(folded: Sequence[ChatThreadMessage]) -> ChatThreadMessage:
-    """The newest folded message of the user's, else the newest that is not boilerplate (a
-    reply said the same way every turn, as the offline model's is): a trace of what was
-    said — what the user asked, not the offline model's account of its context."""
+def _trace(folded: Sequence[ChatThreadMessage], known: Sequence[str]) -> ChatThreadMessage:
+    """A trace of what was said: the newest folded message that is not boilerplate (a reply
+    said the same way every turn, as the offline model's is) nor a pin (``known``) — the
+    user's first, so not the offline model's account of its context."""
     parts = [Part(m.role, m.text) for m in folded]
     said = [(i, s) for i, m in enumerate(folded) for s in split_sentences(m.text)]
     boilerplate = _boilerplate(said, parts)
     plain = {said[k][0] for k in range(len(said)) if k not in boilerplate}
-    newest = [(i, m) for i, m in reversed(list(enumerate(folded))) if i in plain]
-    return next((m for _, m in newest if m.role == "user"), newest[0][1] if newest else folded[-1])
+    pins = {normalize(k) for k in known}
+    newest = [m for i, m in reversed(list(enumerate(folded))) if i in plain]
+    fresh = [m for m in newest if normalize(m.text) not in pins]
+    return next((m for m in fresh if m.role == "user"), (fresh or newest or [folded[-1]])[0])
