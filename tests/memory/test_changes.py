@@ -847,3 +847,18 @@ def test_a_trip_said_again_to_another_place_replaces_the_first() -> None:
         "I am flying to Paris on Monday.", "OK.", "I am flying to Rome on Friday.", "OK."
     )
     assert len(both.pinned_decisions) == 2
+
+
+def test_a_ticket_count_for_a_way_of_travelling_is_a_count_of_tickets() -> None:
+    """ "Book 3 bus ticket …" holds 3 tickets: "Book 2 bus ticket …" confirmed replaces it."""
+    assert said("Book 3 bus ticket from Reno on March 9th.").values["tickets"] == {"3"}
+    pins = compact(
+        "I want 3 tickets on the 8:40 am bus.",
+        "Please confirm. Book 3 bus ticket from Reno on March 9th at 8:40 am to Elko.",
+        "No it is for two people.",
+        "Please confirm. Book 2 bus ticket from Reno on March 9th at 8:40 am to Elko.",
+        "Yes. Please make reservation",
+        "Your ticket is confirmed.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Book 3" in p]
+    assert [p for p in pins if "Book 2" in p]
