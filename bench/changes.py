@@ -622,7 +622,46 @@ before.
 held out.** To tune on the dev files' errors, the first 300 dialogues with a change of
 SGD's dev files 011–014, 016, 019 and 020 (`SGD_PARTS` part 3; 015, 017 and 018 are not
 in the mirror) were frozen as the held-out side first, in their own commit, before any
-replay of them or any change to the rules."""
+replay of them or any change to the rules.
+
+The dev files' 20 stale dialogues were then read by kind. Most (13) were a search asked
+again with another place or day, as a question or beside one ("Do you have anything else
+leaving from Los Angeles?", "Can I get any other bus? I am leaving on March 13th from
+Anaheim", "What about other buses? Ones leaving from Vegas and heading to Fresno"), which
+no rule read: now rule 8 — in a user's message asking for other options (the words are
+data, `en_search_again`), a sentence naming a place replaces the earlier decisions naming
+another place in the same role (leaving from, going to, in: the last role word before the
+name, `en_place_from`/`_to`/`_at`) or another day, and is pinned in their place; not with a
+change word or an additive one. Others: a rejection right after the assistant asked to
+confirm ("… at 4:45 pm. Is that correct?" → "Nope, sorry! Please set at 3:30 in the
+afternoon.") now answers the decision the confirmation repeated, one message further back;
+and "Book 3 bus ticket" is a count of tickets (what a ticket is for, `en_ticket_for`), so
+the confirmation asked again with 2 and accepted replaces it. Tuning side, before → after:
+**SGD dev 001–010 20 → 10 stale dialogues of 300** (23 → 11 stale pins; new value in the
+final pins 18 of 45 → 23 of 40 changes whose old value was pinned, 40.0 % → 57.5 %), SGD
+test part 2 7 → 4 (7 → 4 stale pins; 7 of 19 → 8 of 18), SGD test 001–010 9 → 9 (11 stale
+pins; 21 of 38), SGD train 2 → 2; MultiWOZ val 3 and test 10, CrossWOZ val 0 and test 1,
+our tuning sets (EN 0 stale, 100 %; ZH 0 stale, 92.9 %) as before. Recall (§9) as before:
+MultiWOZ 51.6 %, CrossWOZ 45.0 %, the held-out decision sets 0.964 / 0.945 at precision
+1.0. Small talk (seen split): the final pins labelled small talk as before (LoCoMo 1,
+DailyDialog 19, Topical-Chat 16, CPED 53, KdConv 5), though a few labelled decisions of
+LoCoMo (12 → 10) and DailyDialog (60 → 58) gave way to unlabelled pins. Left on the dev
+files (10): a search asked without words asking for other options ("Is there a bus going
+to Las Vegas …?", "can you look up flights from Los Angeles?", "Shall I get bus on 4th of
+March"; 4), an address after "Actually" (values not typed; 1), a place named in lower case
+against one capitalised ("speaker in the bedroom"; 1), a search with "also" (1) and
+longer chains of bookings (3).
+
+**First run on the held-out side** (rules at commit 3d0f670, run once, not tuned on):
+SGD dev files 011–014, 016, 019 and 020, the 295 dialogues with a change (454 changes):
+**15 stale dialogues** (16 stale pins; goal 0), the old value pinned along the way for 36
+changes and the new value in the final pins for 13 of them (**36.1 %**; goal 95 %). Our
+held-out sets (seen before): EN 0 stale, new value kept 95.8 % (controls 6/6), ZH 0 stale,
+100 % (6/6). MultiWOZ's and CrossWOZ's train splits: not run (not in the mirror here). Both
+SGD goals are missed again on data the rules never saw: fewer stale dialogues than the dev
+files 001–010's first run (20 of 300), but halving the tuning side's stale dialogues again
+did not carry over in full, and the share of changed values whose new value is pinned is
+lower than that run's (40.0 %)."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:

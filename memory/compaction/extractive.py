@@ -31,6 +31,7 @@ from memory.compaction.analysis.statements import (
     is_bare_correction,
     offered,
     said,
+    searched_again,
 )
 from memory.compaction.analysis.summary import TAIL, merge_summary
 from memory.compaction.analysis.supersession import Replacement, accepted_offer, replacement
@@ -210,11 +211,17 @@ def fold_pins(
     changed = False  # the message before said a change
     for index, message in enumerate(folded):
         accept(offers, failed, message, index)
+        # What the message before asked to confirm: a rejection answers the decision it
+        # repeats ("… at 4:45 pm. Is that correct?" → "Nope! Please set at 3:30 pm.").
+        confirming = offers if index and folded[index - 1].role != message.role else []
         offers, failed = [], False
         # A decision pinned in a message asking to confirm the change just asked for ("Actually,
         # to Humayun's Tomb, for 2." → "I'll book you a cab to Humayun's Tomb for 2 people. Is
         # that correct?") is an offer too: accepted, it replaces what the change changes.
         asked, changed = changed, False
+        # A search asked again ("Do you have anything else leaving from Los Angeles?"): its
+        # places and days replace those searched for before (supersession rule 8).
+        again = message.role == "user" and searched_again(message.text)
         for sentence, decided in marked_sentences(message.text):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
@@ -229,7 +236,9 @@ def fold_pins(
             if decided and _restates(sentence, texts):
                 continue
             ages = [None if at is None else index - at for _, _, at in held]
-            change = replacement(spoken, texts, decided=decided, ages=ages)
+            change = replacement(
+                spoken, texts, decided=decided, ages=ages, again=again, confirming=confirming
+            )
             apply(change, sentence, index)
             offer = offered(sentence, message.text)
             if offer is not None and (not change.pin or asked):

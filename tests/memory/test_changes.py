@@ -855,3 +855,56 @@ def test_a_trip_said_again_to_another_place_replaces_the_first() -> None:
         "I am flying to Paris on Monday.", "OK.", "I am flying to Rome on Friday.", "OK."
     )
     assert len(both.pinned_decisions) == 2
+
+
+def test_a_search_asked_again_replaces_the_place_and_day_searched_for() -> None:
+    """Rule 8: "Do you have anything else leaving from Denver?" after "I will leave from
+    Austin and go to Tulsa": the place in the same role (leaving from) or the day it names
+    replaces the one searched for before; the other role's place stays asked."""
+    pins = compact(
+        "I need a bus.",
+        "Where from, where to, and when?",
+        "I will leave from Austin and go to Tulsa.",
+        "There is a bus at 9 am.",
+        "I am leaving on Tuesday next week.",
+        "There is a bus at 10 am.",
+        "Do you have anything else? I am leaving on April 3rd from Denver.",
+        "There is a bus at 11 am.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Austin" in p or "Tuesday" in p]
+    assert [p for p in pins if "Denver" in p and "April 3rd" in p]
+    # asked for without asking for other options, or for a trip beside it: both stay
+    kept = compact(
+        "I will leave from Austin.", "OK.", "I also need a bus leaving from Denver.", "OK."
+    ).pinned_decisions
+    assert [p for p in kept if "Austin" in p]
+
+
+def test_a_rejection_after_a_confirmation_asked_replaces_the_decision_it_repeats() -> None:
+    """ "Set the alarm for 4:45 pm." → "Can you confirm an alarm at 4:45 pm?" → "Nope,
+    sorry! Please set at 3:30 in the afternoon.": the rejection answers the decision the
+    confirmation repeated, one message further back."""
+    pins = compact(
+        "Please set the alarm for 4:45 pm today.",
+        "Okay! Can you affirm that you wish to create a new alarm in the name Gym at 4:45 pm."
+        " Is that correct?",
+        "Nope, sorry! Please set at 3:30 in the afternoon.",
+        "Okay! Please confirm that you wish to create a new alarm in the name Gym at 3:30 pm.",
+    ).pinned_decisions
+    assert not [p for p in pins if "4:45" in p]
+    assert [p for p in pins if "3:30" in p]
+
+
+def test_a_ticket_count_for_a_way_of_travelling_is_a_count_of_tickets() -> None:
+    """ "Book 3 bus ticket …" holds 3 tickets: "Book 2 bus ticket …" confirmed replaces it."""
+    assert said("Book 3 bus ticket from Reno on March 9th.").values["tickets"] == {"3"}
+    pins = compact(
+        "I want 3 tickets on the 8:40 am bus.",
+        "Please confirm. Book 3 bus ticket from Reno on March 9th at 8:40 am to Elko.",
+        "No it is for two people.",
+        "Please confirm. Book 2 bus ticket from Reno on March 9th at 8:40 am to Elko.",
+        "Yes. Please make reservation",
+        "Your ticket is confirmed.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Book 3" in p]
+    assert [p for p in pins if "Book 2" in p]

@@ -75,6 +75,7 @@ _EN = {
     "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
     "offer": _phrase_pattern(cw.EN_OFFER, False),
     "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
+    "again": _phrase_pattern(cw.EN_SEARCH_AGAIN, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -308,3 +309,42 @@ def offered(sentence: str, message: str) -> str | None:
             rest = " ".join(clauses[k:])
             return rest if is_offer(rest, message) else None
     return None
+
+
+def searched_again(message: str) -> bool:
+    """A message asking for other options than those found ("Do you have anything else
+    leaving from Los Angeles?", "What about other buses?"): the places and days it names
+    replace those searched for before (``supersession``, rule 8). English only."""
+    return not is_chinese(message) and bool(_EN["again"].search(_english(message)))
+
+
+_GAP_WORDS = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=4096)
+def places(sentence: str) -> Mapping[str, frozenset[str]]:
+    """The names of an English sentence by the place's role the last role word before each
+    says (``change_words.EN_PLACE_ROLES``: "leaving from Anaheim" is from, "going to Long
+    Beach" to, "in Chicago" at); a name right after another ("Long Beach, CA") shares its
+    role; a name with no role word before it is left out."""
+    if is_chinese(sentence):
+        return {}
+    text = sentence.lower()
+    found: list[tuple[int, int, str]] = []
+    for name in said(sentence).values.get("name", frozenset()):
+        at = re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text)
+        if at:
+            found.append((at.start(), at.end(), name))
+    out: dict[str, set[str]] = {}
+    end, role = 0, None
+    for start, stop, name in sorted(found):
+        gap = _GAP_WORDS.findall(text[end:start])
+        if gap:
+            role = next(
+                (r for w in reversed(gap) for r, ws in cw.EN_PLACE_ROLES.items() if w in ws),
+                None,
+            )
+        if role is not None:
+            out.setdefault(role, set()).add(name)
+        end = stop
+    return {r: frozenset(v) for r, v in out.items()}

@@ -54,6 +54,14 @@ The rules, in order of the evidence they need, each conservative:
    shall I try 1 pm?") is offered alone (``offered``); and a confirmation pinned as said
    is accepted too when it confirms a change just asked for ("Actually, to Union Station,
    for 2." → "I'll book you a cab to Union Station for 2 people. Is that correct?").
+8. **Search asked again** (``again``): a sentence of the user's message asking for other
+   options than those found (``statements.searched_again``: "Do you have anything else
+   leaving from Los Angeles?", "Can I get any other bus? I am leaving on March 13th")
+   replaces each earlier decision that gives another place in the same role (leaving
+   from, going to, in: ``statements.places``) or another day than it names ("I will leave
+   from San Diego …", "I am leaving on Thursday next week"), asked or said; it is pinned
+   in their place. Not a sentence that adds a decision ("also", "the way back"), nor one
+   with a change word (rules 2–4 read it: "No, search for other buses to SFO").
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -70,12 +78,12 @@ caller pins it); a failed booking is not. Pure functions, cached per sentence; n
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memory.compaction.analysis import change_words as cw
 from memory.compaction.analysis import timewords as tw
-from memory.compaction.analysis.statements import Said, said
+from memory.compaction.analysis.statements import Said, places, said
 from memory.compaction.analysis.values import RELATIVE_DAYS, RETRIED_KINDS
 
 WEAK_KINDS = frozenset({"number", "code", "tickets"})
@@ -254,10 +262,17 @@ def _weakly(new: Said, old: Said, decided: bool, answered: bool = False) -> bool
     return answered and _swapped(new, old)
 
 
-def _answers(age: int | None) -> bool:
+def _answers(age: int | None, confirmed: bool = False) -> bool:
     """Said in answer to the decision: in the message just after it ("Please confirm: a
-    table for 2 at 7 pm." → "No, for 3 people.")."""
-    return age is not None and age <= ANSWER_MESSAGES
+    table for 2 at 7 pm." → "No, for 3 people."), or just after the other side asked to
+    confirm it (``confirmed``: "Set the alarm for 4:45 pm." → "Can you affirm … at 4:45
+    pm?" → "Nope, sorry! Please set at 3:30 in the afternoon.")."""
+    return age is not None and age <= ANSWER_MESSAGES + confirmed
+
+
+def _repeated(old: Said, confirming: Sequence[str]) -> bool:
+    """A confirmation asked repeats the decision: a value of it said again."""
+    return any(_shared_values(said(c), old) for c in confirming)
 
 
 def _best(scores: Sequence[int]) -> tuple[int, ...]:
@@ -476,19 +491,58 @@ def accepted_offer(
     return NOTHING
 
 
+def _other_places(new: Mapping[str, frozenset[str]], old: Mapping[str, frozenset[str]]) -> bool:
+    """A role (from, to, at) both name a place in, with a place each the other lacks
+    ("Anaheim, CA" and "Long Beach, CA" differ; "San Diego" and "San Diego, CA" do not)."""
+
+    def lacks(names: frozenset[str], others: frozenset[str]) -> bool:
+        return any(not any(_same_value("name", n, o) for o in others) for n in names)
+
+    return any(
+        lacks(names, old[role]) and lacks(old[role], names)
+        for role, names in new.items()
+        if role in old
+    )
+
+
+def _searched_again(sentence: str, new: Said, earlier: Sequence[str]) -> tuple[int, ...]:
+    """Rule 8: the earlier decisions naming another place in a role, or another day, than
+    a sentence of a search asked again."""
+    where = places(sentence)
+    days = new.values.get("date", frozenset())
+    if new.additive or not (where or days):
+        return ()
+    out = []
+    for i, text in enumerate(earlier):
+        old = said(text)
+        olddays = old.values.get("date", frozenset())
+        redated = bool(days and olddays) and not any(
+            _same_value("date", d, o) for d in days for o in olddays
+        )
+        if redated or _other_places(where, places(text)):
+            out.append(i)
+    return tuple(out)
+
+
 def replacement(
     sentence: str,
     earlier: Sequence[str],
     *,
     decided: bool,
     ages: Sequence[int | None] | None = None,
+    again: bool = False,
+    confirming: Sequence[str] = (),
 ) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
     to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
     correction or reversal that replaces something. ``ages``: how many messages ago each
-    earlier decision was said (None: long ago; default: all just now)."""
+    earlier decision was said (None: long ago; default: all just now); ``again``: it is
+    said in the user's message asking for other options (rule 8); ``confirming``: what the
+    message before asked to confirm (a rejection answers the decision it repeats)."""
     new = said(sentence)
     decided = decided or new.labelled
+    if again and new.change is None and (found := _searched_again(sentence, new, earlier)):
+        return Replacement(found, "search asked again", True)
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
@@ -502,7 +556,13 @@ def replacement(
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
-                if i in recent and _weakly(new, o, decided, new.rejects and _answers(ages[i]))
+                if i in recent
+                and _weakly(
+                    new,
+                    o,
+                    decided,
+                    new.rejects and _answers(ages[i], _repeated(o, confirming)),
+                )
                 else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]

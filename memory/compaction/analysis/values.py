@@ -56,9 +56,13 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "tickets",  # "4 tickets", "tickets for 4"
+        "tickets",  # "4 tickets", "3 bus tickets", "tickets for 4"
         re.compile(
-            rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_TICKET_UNITS) + r")\b|"
+            rf"\b{_EN_NUM}\s+(?:(?:"
+            + "|".join(sorted(cw.EN_TICKET_FOR))
+            + r")\s+)?(?:"
+            + "|".join(cw.EN_TICKET_UNITS)
+            + r")\b|"
             r"\b(?:" + "|".join(cw.EN_TICKET_UNITS) + rf")\s+for\s+{_EN_NUM}\b(?![:.]\d)"
             r"(?!\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b)"
         ),
