@@ -28,7 +28,11 @@ EN_ADDITIVE = _W.phrases("en_additive")
 EN_RETRY_PHRASES = _W.phrases("en_retry_phrases")
 EN_TENTATIVE = _W.phrases("en_tentative")
 EN_SEARCH_AGAIN = _W.phrases("en_search_again")
-EN_PLACE_ROLES = {role: _W.words(f"en_place_{role}") for role in ("from", "to", "at")}
+EN_PLACE_ROLES = {
+    "from": _W.words("en_place_from"),
+    "to": _W.words("en_place_to"),
+    "at": _W.words("en_place_at"),
+}
 EN_BOOKING_REQUEST = _W.words("en_booking_request")
 EN_BOOKING_DONE = _W.words("en_booking_done")
 EN_BOOKING_DONE_PHRASES = _W.phrases("en_booking_done_phrases")
