@@ -57,6 +57,7 @@ SGD_PARTS: dict[int, tuple[int, ...]] = {
     1: tuple(range(1, 11)),
     2: (11, 13, 14, 15, 17, 18, 20, 21, 24),
     3: (11, 12, 13, 14, 16, 19, 20),
+    4: tuple(range(11, 21)),
 }
 """SGD's files (``dialogues_NNN.json``) in each part of a split, in file order: a part is a
 fixed selection, so the held-out side can be a part no tuning ever replayed. Part 1 is
@@ -65,7 +66,7 @@ with a change than the bench takes, and reading them all would cost half a minut
 2 is the test split's next files that the mirror the bench was run from holds (012, 016,
 019, 022 and 023 are not in it): the first 300 dialogues with a change end in file 024.
 Part 3 is the dev split's next files after 001–010 that the mirror holds (015, 017 and
-018 are not in it)."""
+018 are not in it). Part 4 is the train split's files 011–020."""
 SGD_COUNTED = {
     "party_size": "people",
     "number_of_seats": "people",
