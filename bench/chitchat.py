@@ -14,9 +14,10 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
 - ``seen``: the held-out parts whose first run is recorded and that were then measured on
   or tuned beside, so no longer held out: tuning data now. The first held-out part
   (c25a2bf; first run 0480603), the second (ee59dd5; first run 8638b06), the third
-  (6d1d6c4; first run 8d359c8) and the fourth (first run 5eda2ab);
-- ``heldout``: the fifth held-out part, dialogues no run had replayed, fixed before the
-  sixth round of tuning (wave 36). The bench reports this part; it is never tuned on.
+  (6d1d6c4; first run 8d359c8), the fourth (first run 5eda2ab) and the fifth (a728ffb;
+  first run 988adb4);
+- ``heldout``: the sixth held-out part, dialogues no run had replayed, fixed before the
+  seventh round of tuning (wave 37). The bench reports this part; it is never tuned on.
   KdConv has none: its test split is used up and its train split is not in the mirror.
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
@@ -27,17 +28,18 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
 - DailyDialog (``ijcnlp_dailydialog`` files, as in
   ``Ls-Dai/Deep-Reinforcement-Learning-for-Dialogue-Generation-in-PyTorch``' ``data/``;
   English, CC BY-NC-SA 4.0): tuning the validation split's dialogues 0–199, seen the test
-  split's 0–199, 200–399, 400–599 and 600–799, held out the test split's 800–999 (file order),
-  chained 50 to a conversation.
+  split's 0–199, 200–399, 400–599, 600–799 and 800–999 (the test split is used up), held
+  out the train split's 0–199 (``data/train.zip``'s ``train/dialogues_train.txt``, file
+  order), chained 50 to a conversation.
 - Topical-Chat (``alexa/Topical-Chat``, ``conversations/*.json``; English, CDLA-Sharing
   1.0): two crowd workers chatting about a topic they read up on. Tuning
   ``valid_freq.json``'s conversations 0–99, seen ``test_freq.json``'s 0–99 and 100–199
-  and ``test_rare.json``'s 0–99, held out ``test_rare.json``'s 100–199 (file order),
-  chained 25 to a conversation.
+  and ``test_rare.json``'s 0–99 and 100–199, held out ``test_rare.json``'s 200–299 (file
+  order), chained 25 to a conversation.
 - CPED (``scutcyr/CPED``, ``data/CPED/*_split.csv``; Chinese TV-series dialogues, for
   research): tuning ``valid_split.csv``'s dialogues 0–399, seen ``test_split.csv``'s
-  0–399, 400–799, 800–1199 and 1200–1599, held out ``test_split.csv``'s 1600–1999 (file
-  order), chained 100 to a conversation.
+  0–399, 400–799, 800–1199, 1200–1599 and 1600–1999, held out ``test_split.csv``'s
+  2000–2399 (file order), chained 100 to a conversation.
 - KdConv (``thu-coai/KdConv``, ``data/{film,music,travel}/*.json``; Chinese, Apache-2.0):
   tuning ``dev.json``'s dialogues 0–39, seen ``test.json``'s 0–39, 40–79, 80–119 and
   120–149 (the last 30), of each domain; one conversation per domain and range. **No
@@ -68,7 +70,7 @@ from bench.settings import BenchSettings, bench_settings
 Split = Literal["tune", "seen", "heldout"]
 SPLITS: tuple[Split, ...] = ("tune", "seen", "heldout")
 TUNING: tuple[Split, ...] = ("tune", "seen")
-HELDOUT_PART = 5
+HELDOUT_PART = 6
 """Which held-out part ``heldout`` is: they were frozen one after another, each when the
 last one's first run was recorded (the module docstring lists them)."""
 """The parts the rules may be tuned on."""
@@ -82,6 +84,8 @@ TOPICALCHAT_ENV = BenchSettings.env_name("topicalchat")
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
 """The LoCoMo chats contract §5 and issue 30 quote sentences from: tuning, never reported."""
+ARCHIVE_SEPARATOR = ".zip/"
+"""Where a part's path goes into a zip archive (a member the mirror holds only zipped)."""
 Part = tuple[tuple[str, int], ...]
 """A part of a corpus: (file, first dialogue in file order) ranges, each of the corpus's
 dialogue count."""
@@ -92,8 +96,9 @@ DAILYDIALOG_FILES: dict[Split, Part] = {
         ("data/test/dialogues_test.txt", 200),
         ("data/test/dialogues_test.txt", 400),
         ("data/test/dialogues_test.txt", 600),
+        ("data/test/dialogues_test.txt", 800),
     ),
-    "heldout": (("data/test/dialogues_test.txt", 800),),
+    "heldout": (("data/train.zip/train/dialogues_train.txt", 0),),
 }
 DAILYDIALOG_DIALOGUES, DAILYDIALOG_PER_CHAIN = 200, 50
 TOPICALCHAT_FILES: dict[Split, Part] = {
@@ -102,8 +107,9 @@ TOPICALCHAT_FILES: dict[Split, Part] = {
         ("conversations/test_freq.json", 0),
         ("conversations/test_rare.json", 0),
         ("conversations/test_freq.json", 100),
+        ("conversations/test_rare.json", 100),
     ),
-    "heldout": (("conversations/test_rare.json", 100),),
+    "heldout": (("conversations/test_rare.json", 200),),
 }
 TOPICALCHAT_DIALOGUES, TOPICALCHAT_PER_CHAIN = 100, 25
 CPED_FILES: dict[Split, Part] = {
@@ -113,8 +119,9 @@ CPED_FILES: dict[Split, Part] = {
         ("data/CPED/test_split.csv", 400),
         ("data/CPED/test_split.csv", 800),
         ("data/CPED/test_split.csv", 1200),
+        ("data/CPED/test_split.csv", 1600),
     ),
-    "heldout": (("data/CPED/test_split.csv", 1600),),
+    "heldout": (("data/CPED/test_split.csv", 2000),),
 }
 CPED_DIALOGUES, CPED_PER_CHAIN = 400, 100
 KDCONV_DOMAINS = ("film", "music", "travel")
@@ -152,7 +159,12 @@ def _source(variable: str) -> Path | str:
 
 
 def _read(source: Path, inside: str) -> bytes:
-    """A file of the project: from a checkout or folder, or ``git show`` of a bare repo."""
+    """A file of the project: from a checkout or folder, or ``git show`` of a bare repo; a
+    path through a zip (``data/train.zip/train/x.txt``) is that member of the archive."""
+    archive, zipped, member = inside.partition(ARCHIVE_SEPARATOR)
+    if zipped:
+        with zipfile.ZipFile(io.BytesIO(_read(source, archive + ".zip"))) as opened:
+            return opened.read(member)
     if (source / inside).exists():
         return (source / inside).read_bytes()
     if (source / "HEAD").exists() and (source / "objects").is_dir():

@@ -1,6 +1,6 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part (the fifth; the first four are tuning data now) of public casual
+Replays the held-out part (the sixth; the first five are tuning data now) of public casual
 chats (``bench/chitchat.py``: DailyDialog and Topical-Chat in English, CPED in Chinese;
 LoCoMo and KdConv have no held-out part left) through ``open_memory`` with the extractive
 compactor and reads the pins against labels made by hand (``tests/memory/data/smalltalk/``:
@@ -294,7 +294,7 @@ while one is left. The goal (issue 30) is on all held-out corpora together; each
 its row too. The rules (`memory/compaction/analysis/smalltalk.py`) are tuned on the tuning
 parts only.
 
-**Five held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
+**Six held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
 CPED test 0–399, KdConv test 0–39 of each domain, LoCoMo's five chats contract §5 does not
 quote; fixed with the rubric in c25a2bf) was replayed before the rules (9acaf1c) and at
 their first run (0480603); two more rounds were then measured on it, so it became tuning
@@ -311,7 +311,11 @@ Topical-Chat `test_freq` 100–199, CPED test 1200–1599, KdConv test 120–149
 its own commit before any of it was replayed, rubric unchanged. After its first run
 (5eda2ab) the fourth part joined the tuning data (`seen`), and a fifth — DailyDialog test
 800–999, Topical-Chat `test_rare` 100–199, CPED test 1600–1999; KdConv has no dialogue
-left — was fixed in its own commit before any of it was replayed, rubric unchanged.
+left — was fixed in its own commit before any of it was replayed, rubric unchanged. After
+its first run (988adb4) the fifth part joined the tuning data (`seen`), and a sixth —
+DailyDialog train 0–199 (its test split is used up), Topical-Chat `test_rare` 200–299, CPED
+test 2000–2399 — was fixed in its own commit before any of it was replayed, rubric
+unchanged.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on

@@ -18,13 +18,24 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
     said = "Let ’ s meet at the café at 5 . __eou__ I ’ ll be there , Tom ! __eou__"
     files = {inside for part in chitchat.DAILYDIALOG_FILES.values() for inside, _ in part}
     for inside in files:
-        path = tmp_path / inside
-        path.parent.mkdir(parents=True)
-        path.write_text("".join(f"{i} : {said}\n" for i in range(1000)), encoding="utf-8")
+        archive, zipped, member = inside.partition(chitchat.ARCHIVE_SEPARATOR)
+        tag = Path(inside).stem.removeprefix("dialogues_")[:2]  # va(lidation), te(st), tr(ain)
+        text = "".join(f"{tag}{i} : {said}\n" for i in range(1000))
+        path = tmp_path / (archive + ".zip" if zipped else inside)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if zipped:  # the train split is in the mirror only zipped
+            with zipfile.ZipFile(path, "w") as written:
+                written.writestr(member, text)
+        else:
+            path.write_text(text, encoding="utf-8")
     monkeypatch.setenv(chitchat.DAILYDIALOG_ENV, str(tmp_path))
-    for split, firsts in (("tune", [0]), ("seen", [0, 200, 400, 600]), ("heldout", [800])):
+    for split, firsts in (
+        ("tune", ["va0"]),
+        ("seen", ["te0", "te200", "te400", "te600", "te800"]),
+        ("heldout", ["tr0"]),  # the train split's first 200, read from its zip
+    ):
         chats, _ = chitchat.load("dailydialog", split)
-        # 200 dialogues a range, 50 a chat: the seen part is the four earlier held-out parts
+        # 200 dialogues a range, 50 a chat: the seen part is the five earlier held-out parts
         assert [c.turns[0][0] for c in chats[::4]] == [
             f"{first}: Let’s meet at the café at 5." for first in firsts
         ]
@@ -32,7 +43,7 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
         assert len(chats) == 4 * len(firsts) and len(chats[-1].turns) == 50
 
 
-def test_topicalchat_is_read_by_agent_and_holds_out_test_rare_s_second_hundred(
+def test_topicalchat_is_read_by_agent_and_holds_out_test_rare_s_third_hundred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     files = {inside for part in chitchat.TOPICALCHAT_FILES.values() for inside, _ in part}
@@ -40,19 +51,20 @@ def test_topicalchat_is_read_by_agent_and_holds_out_test_rare_s_second_hundred(
         path = tmp_path / inside
         path.parent.mkdir(parents=True, exist_ok=True)
         conversations = {}
-        for n in range(200):
+        for n in range(300):
             said = [("agent_1", f"{path.stem}{n} hi"), ("agent_1", "there"), ("agent_2", "yo")]
             conversations[f"t_{n}"] = {"content": [{"message": m, "agent": a} for a, m in said]}
         path.write_text(json.dumps(conversations), encoding="utf-8")
     monkeypatch.setenv(chitchat.TOPICALCHAT_ENV, str(tmp_path))
     heldout, _ = chitchat.load("topicalchat", "heldout")
-    assert heldout[0].turns[0] == ("test_rare100 hi there", "yo") and heldout[0].language == "en"
-    assert heldout[-1].turns[-1] == ("test_rare199 hi there", "yo") and len(heldout) == 4
-    seen, _ = chitchat.load("topicalchat", "seen")  # the second, third and fourth held-out parts
+    assert heldout[0].turns[0] == ("test_rare200 hi there", "yo") and heldout[0].language == "en"
+    assert heldout[-1].turns[-1] == ("test_rare299 hi there", "yo") and len(heldout) == 4
+    seen, _ = chitchat.load("topicalchat", "seen")  # the second to fifth held-out parts
     assert [c.turns[0][0] for c in seen[::4]] == [
         "test_freq0 hi there",
         "test_rare0 hi there",
         "test_freq100 hi there",
+        "test_rare100 hi there",
     ]
 
 
@@ -64,7 +76,7 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
         path.parent.mkdir(parents=True, exist_ok=True)
         tag = Path(inside).stem[0]  # v(alid) or t(est)
         rows = ["TV_ID,Dialogue_ID,Speaker,Utterance"]
-        for d in range(2000):
+        for d in range(2400):
             rows += [
                 f"1,{tag}{d},甲,{tag}{d}周五见",
                 f"1,{tag}{d},甲,别迟到",
@@ -77,10 +89,10 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     heldout, _ = chitchat.load("cped", "heldout")
     assert tune[0].turns[0] == ("v0周五见别迟到", "好的") and tune[0].language == "zh"
     assert seen[0].turns[0] == ("t0周五见别迟到", "好的")
-    assert seen[12].turns[0] == ("t1200周五见别迟到", "好的") and len(seen) == 16
-    assert heldout[0].turns[0] == ("t1600周五见别迟到", "好的")
-    assert heldout[-1].turns[-1] == ("t1999周五见别迟到", "好的")
-    assert len(heldout) == 4  # dialogues 1600-1999, 100 a chat
+    assert seen[16].turns[0] == ("t1600周五见别迟到", "好的") and len(seen) == 20
+    assert heldout[0].turns[0] == ("t2000周五见别迟到", "好的")
+    assert heldout[-1].turns[-1] == ("t2399周五见别迟到", "好的")
+    assert len(heldout) == 4  # dialogues 2000-2399, 100 a chat
 
 
 def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
