@@ -221,3 +221,21 @@ def test_a_third_party_s_obligation_is_knowledge_and_ours_is_a_rule(theirs: str,
     thing the conversation is about — is a rule to pin."""
     assert decision_sentences(theirs) == []
     assert decision_sentences(ours) == [ours]
+
+
+@pytest.mark.parametrize(
+    ("momentary", "rule"),
+    [
+        ("别动 站在那里", "别动服务器上的配置文件"),
+        ("你别动啊 别动了", "以后别动生产库"),
+        ("别看我 我里面只穿了背心", "别看那个旧文档，以新版为准"),
+        ("别解释了 吃饭去", "别在周五下午发版"),
+        ("别别别 先送你", "不要把密码写进代码仓库"),
+        ("别介 小姨", "别用 MySQL"),
+    ],
+)
+def test_a_chinese_command_for_the_moment_is_not_a_rule(momentary: str, rule: str) -> None:
+    """别动, 别看我, 别解释了 — a bare verb, or a short one with 了 ("stop …ing"), said in the
+    heat of a scene — is no rule to keep; a prohibition with an object is one."""
+    assert decision_sentences(momentary) == []
+    assert decision_sentences(rule) == [rule]

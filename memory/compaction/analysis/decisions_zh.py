@@ -123,6 +123,12 @@ _IMPERATIVE_EMOTIVE = _W.words("imperative_emotive")
 _PRAISE = _W.words("praise")
 """必须 + praise is emphasis ("必须好吃！"), not an obligation."""
 _BIE_WORDS = _W.words("bie_words")
+_CLAUSE_END = re.compile(r"[，。！？,.!?、；;：:～~]|\s+(?=[\u4e00-\u9fff])")
+"""Where a clause ends: punctuation, or a space before Chinese (not 别用 MySQL's)."""
+_MOMENTARY_TAIL = re.compile(rf"(?:{_W.either('momentary_tail')})")
+"""What may follow a command for the moment: a pronoun, a particle (别看我, 别动啊)."""
+_MOMENTARY_VERB = 2
+"""别数了, 别解释了: a verb this short with 了 is "stop …ing"; 不要接进来了 is not."""
 _CANNOT_SUBJECT_NOT = _W.words("cannot_subject_not")
 _SETTLED_AFTER = _W.words("settled_after")
 _NOT_SPEAKERS = _W.words("not_speakers")
@@ -138,12 +144,21 @@ class _Sentence:
 
     text: str
     tokens: list[str]
-    starts: frozenset[int]
+    offsets: tuple[int, ...]
 
     @classmethod
     def of(cls, text: str) -> _Sentence:
         spans = segment(text)
-        return cls(text, [w for w, _ in spans], frozenset(o for _, o in spans))
+        return cls(text, [w for w, _ in spans], tuple(o for _, o in spans))
+
+    @property
+    def starts(self) -> frozenset[int]:
+        return frozenset(self.offsets)
+
+    def after(self, i: int) -> str:
+        """What follows word ``i`` up to the end of its clause (a space ends one too)."""
+        tail = self.text[self.offsets[i] + len(self.tokens[i]) :]
+        return _CLAUSE_END.split(tail, maxsplit=1)[0]
 
     def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """The first match that starts a word: 定为 in 定为首选, not in 一定为."""
@@ -192,22 +207,40 @@ def _disqualified(text: str, tokens: list[str]) -> bool:
     return bool(_EXCLAIMED.search(text) and _EMOTIVE.search(text))
 
 
-def _imperative(tokens: list[str]) -> bool:
-    """不要/别/不能 + an action ("不要把密码写进仓库", "别用 MySQL"), not 别担心 or 不要太累."""
+def _imperative(s: _Sentence) -> bool:
+    """不要/别/不能 + an action ("不要把密码写进仓库", "别用 MySQL"), not 别担心 or 不要太累, nor
+    a command for the moment (``_momentary``)."""
+    tokens = s.tokens
     for i, word in enumerate(tokens):
         opens = i == 0 or tokens[i - 1] in _IMPERATIVE_BEFORE
         token = word.removeprefix("千万") or word
+        verb_at = i + 1
         if token == "不要" and opens:
             verb = tokens[i + 1] if i + 1 < len(tokens) else ""
         elif token.startswith("别") and token not in _BIE_WORDS and opens:
             verb = token[1:] or (tokens[i + 1] if i + 1 < len(tokens) else "")
+            verb_at = i if token[1:] else i + 1
         elif token == "不能" and (i == 0 or tokens[i - 1] not in _CANNOT_SUBJECT_NOT):
             verb = tokens[i + 1] if i + 1 < len(tokens) else ""
         else:
             continue
-        if verb and verb not in _IMPERATIVE_EMOTIVE and not verb.startswith("太"):
-            return True
+        if not verb or verb in _IMPERATIVE_EMOTIVE or verb.startswith("太"):
+            continue
+        if token != "不能" and _momentary(verb, s.after(verb_at)):
+            continue
+        return True
     return False
+
+
+def _momentary(verb: str, after: str) -> bool:
+    """别动, 别看我, 别数了, 别别别: a command for the moment — a bare verb with nothing after
+    it but a pronoun or a particle, or a short verb with 了 ("stop …ing") — is said in the
+    heat of a scene, not a rule to keep (不要把密码写进仓库, 别在周五发版 have an object)."""
+    if set(verb) <= {"别"}:
+        return True  # 别别别: an interjection
+    if len(verb) <= _MOMENTARY_VERB and after.startswith("了"):
+        return True
+    return not _MOMENTARY_TAIL.sub("", after)
 
 
 def _required(tokens: list[str]) -> bool:
@@ -353,7 +386,7 @@ def _frames(text: str) -> float:
         return RULE
     if s.search(_CHOICE) or s.search(_RULE) or s.search(_NEGATED):
         return RULE
-    if _imperative(s.tokens) or _required(s.tokens):
+    if _imperative(s) or _required(s.tokens):
         return RULE
     if (m := s.search(_NOT_ANYMORE)) and m.group("verb") not in _NOT_ANYMORE_IDIOMS:
         return RULE
