@@ -227,6 +227,7 @@ def fold_pins(
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
             what = said(spoken)
+            after_failure = failed  # a failure said before it in this message
             failed = failed or what.change == "failure"
             changed = changed or what.change in ("correction", "reversal")
             if not decided and is_small_talk(sentence) and not _changes(what):
@@ -240,7 +241,7 @@ def fold_pins(
                 spoken, texts, decided=decided, ages=ages, again=again, confirming=confirming
             )
             apply(change, sentence, index)
-            offer = offered(sentence, message.text)
+            offer = offered(sentence, message.text, after_failure=after_failure)
             if offer is not None and (not change.pin or asked):
                 offers.append(offer)
     if after is not None:  # the answer is still in the window: the fold ends at the offer

@@ -908,3 +908,82 @@ def test_a_ticket_count_for_a_way_of_travelling_is_a_count_of_tickets() -> None:
     ).pinned_decisions
     assert not [p for p in pins if "Book 3" in p]
     assert [p for p in pins if "Book 2" in p]
+
+
+# --- failures in other words, retries stated (wave 37: SGD's dev part 3, read by kind) ---
+
+
+@pytest.mark.parametrize(
+    ("retry", "accepted"),
+    [
+        ("Sorry, that ticket was unavailable. I found another seat at 4:20 pm for $31.", "Fine."),
+        ("Sorry, I wasn't able to get those tickets. What about the one at 4:20 pm?", "Yes."),
+        ("I'm sorry but the booking did not go through. I can try again for 4:20 pm.", "Sure."),
+        ("There was an issue booking the bus but you can get one at 4:20 pm.", "That is okay."),
+    ],
+)
+def test_a_ticket_that_failed_and_a_retry_stated_and_accepted_holds(
+    retry: str, accepted: str
+) -> None:
+    """A bus ticket that could not be bought ("that ticket was unavailable", "did not go
+    through": a ticket is any bus's, train's or flight's) drops the request and its echo
+    naming the city more shortly ("Reno" of "Lake Reno"); the other time the service then
+    states, not asks ("I found another seat at 4:20 pm"), accepted, is what holds."""
+    pins = compact(
+        "I'm leaving from Reno and I'd like to leave at 4:45 in the afternoon.",
+        "Please confirm: 2 bus tickets from Lake Reno to Elko on March 3rd at 4:45 pm.",
+        "Yes, that's right.",
+        retry,
+        accepted,
+        "Your ticket is booked.",
+    ).pinned_decisions
+    assert not [p for p in pins if "4:45" in p]
+    assert [p for p in pins if "4:20 pm" in p]
+
+
+def test_a_ticket_failure_does_not_answer_a_table() -> None:
+    """A ticket is a bus's, a train's, a flight's: "that ticket was unavailable" drops no
+    table booked."""
+    pins = compact(
+        "Book a table at Nopa for 2 at 7 pm.", "Sorry, that ticket was unavailable."
+    ).pinned_decisions
+    assert [p for p in pins if "7 pm" in p]
+
+
+def test_a_statement_after_a_failure_is_no_offer_when_it_changes_nothing() -> None:
+    """After a failure, a sentence with no time, day, party size or stay ("The station is
+    Union Station.") is nothing to accept: the answer pins nothing."""
+    pins = compact(
+        "Book 2 bus tickets at 9 am.",
+        "Sorry, that ticket was unavailable. The station is Union Station.",
+        "Okay.",
+    ).pinned_decisions
+    assert pins == []
+
+
+def test_a_confirmation_asked_again_and_accepted_replaces_the_first() -> None:
+    """ "confirm again then, you need a table for 4 at 12:15 pm" → "exactly, …": accepted,
+    it replaces the table for 3 at 2 pm confirmed before."""
+    pins = compact(
+        "What time works for you?",
+        "confirm me the details: a table for 3 at Sora in Napa on march 2nd at 2 pm",
+        "the time is quarter past 12 in the afternoon and the table is for 4 persons",
+        "confirm again then, you need a table for 4 at 12:15 pm",
+        "exactly, and do they have seats outside?",
+        "They do not.",
+    ).pinned_decisions
+    assert not [p for p in pins if "for 3" in p]
+    assert [p for p in pins if "12:15 pm" in p]
+
+
+def test_what_else_is_there_asks_the_search_again() -> None:
+    """ "What else is there? I'm leaving on the 12th." after "I'm leaving on the 6th of
+    this month": a search asked again (rule 8), its day replaces the one asked before."""
+    pins = compact(
+        "I'm flying from Boston, and I'm leaving on the 6th of this month.",
+        "Delta has a flight at 8 am.",
+        "What else is there? I'm leaving on the 12th.",
+        "United has a flight at 4 pm.",
+    ).pinned_decisions
+    assert not [p for p in pins if "6th" in p]
+    assert [p for p in pins if "12th" in p]

@@ -302,8 +302,12 @@ def _newest_request(
 
 def _fits(new: Said, request: Said) -> bool:
     """What ``new`` names as booked the request names too ("no taxi" does not answer "book a
-    room"); a table or a room may answer a request that names neither."""
+    room"); a table or a room may answer a request that names neither, a ticket one that
+    names no other thing than a bus, a train, a flight … (``EN_TICKETED_KINDS``: "Sorry,
+    that ticket was unavailable" after "3 bus tickets at 3:15 pm", "leaving at 9:45 am")."""
     named, asked = new.subject & cw.EN_BOOKED_KINDS, request.subject & cw.EN_BOOKED_KINDS
+    if not asked - cw.EN_TICKETED_KINDS:  # "that ticket was unavailable": a bus's, a train's
+        named -= {"ticket"}
     return named <= asked if asked else named <= cw.EN_BOOKED_PLACES
 
 
@@ -348,13 +352,20 @@ def _retried_request(
 
 
 def _names_nothing_else(echo: Said, held: Sequence[Said]) -> bool:
-    """The echo names no place, venue or thing booked that ``held`` do not: "Book the hotel
-    for Friday" is no echo of "a table for Friday"."""
+    """The echo names no place, venue or thing booked that ``held`` do not (``_within``):
+    "Book the hotel for Friday" is no echo of "a table for Friday"."""
     names = echo.values.get("name", frozenset())
     known = frozenset().union(*(h.values.get("name", frozenset()) for h in held))
     booked = echo.subject & cw.EN_BOOKED_KINDS
     named = frozenset().union(*(h.subject & cw.EN_BOOKED_KINDS for h in held))
-    return names <= known and (not named or booked <= named)
+    return all(any(_within(n, k) for k in known) for n in names) and (not named or booked <= named)
+
+
+def _within(name: str, known: str) -> bool:
+    """The name is the known one or some of its words in a row ("Vegas" of "Las Vegas"):
+    an echo may say a place shorter than the decision it repeats."""
+    words, full = name.split(), known.split()
+    return any(full[i : i + len(words)] == words for i in range(len(full) - len(words) + 1))
 
 
 def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
