@@ -987,3 +987,72 @@ def test_what_else_is_there_asks_the_search_again() -> None:
     ).pinned_decisions
     assert not [p for p in pins if "6th" in p]
     assert [p for p in pins if "12th" in p]
+
+
+def test_a_search_asked_again_with_a_weak_word_replaces_the_time_asked_before() -> None:
+    """ "Is there anything else, I actually need it at 3:30 pm" a few turns after "I will
+    pick it up at 3 in the afternoon from Reno": a search asked again (rule 8) — its time
+    replaces the one asked before, though "actually" is a weak change word that no other
+    rule reads this far back."""
+    pins = compact(
+        "I will pick it up at 3 in the afternoon from Reno.",
+        "What day will you pick it up?",
+        "Next Monday.",
+        "There is a Corolla at the airport on March 4th.",
+        "Is there anything else, I actually need it at 3:30 pm and a larger car.",
+        "There is a Highlander at the airport on March 4th.",
+    ).pinned_decisions
+    assert not [p for p in pins if "3 in the afternoon" in p]
+    assert [p for p in pins if "3:30 pm" in p]
+
+
+def test_a_correction_of_one_place_role_leaves_the_other() -> None:
+    """ "No, I want to go to Ogden instead." changes where to: the decision to leave from
+    Reno stays; and "Actually I need to head to Union Square" after "a cab to 9 Pine
+    Street" replaces it (another place in the same role)."""
+    pins = compact(
+        "I'm going to travel from Boise.",
+        "Tickets from Boise to Elko on Friday. Are all the details correct?",
+        "No, I actually want to leave from Reno on the 3rd.",
+        "Tickets leaving from Reno on March 3rd. Is that correct?",
+        "No, I want to go to Ogden instead.",
+        "So you'll be going to Ogden?",
+    ).pinned_decisions
+    assert not [p for p in pins if "Boise" in p]
+    assert [p for p in pins if "Reno" in p]
+    cab = compact(
+        "I want to book a cab to 9 Pine Street.",
+        "Is a shared ride fine?",
+        "Actually I need to head to Union Square.",
+        "So a ride for 1 to Union Square?",
+    ).pinned_decisions
+    assert not [p for p in cab if "Pine Street" in p]
+    assert [p for p in cab if "Union Square" in p]
+
+
+def test_an_accepted_trip_confirmed_replaces_the_place_asked_long_before() -> None:
+    """ "Please confirm you want 2 tickets on the bus from Fresno to Boise …" accepted ("That
+    is perfect.") after "I am going to Salt Lake City" said long before: the trip confirmed
+    goes to Boise now. A return trip confirmed leaves the way out."""
+    pins = compact(
+        "I am going to Salt Lake City, UT.",
+        "Where are you leaving from?",
+        "I am traveling from Fresno.",
+        "There is a bus at 7:40 am.",
+        "Is there a bus going to Boise?",
+        "There is a bus at 7:30 am.",
+        "Is there one with two seats?",
+        "There is one at 10:20 am.",
+        "Please confirm you want 2 tickets on the bus from Fresno to Boise at 10:20 am.",
+        "That is perfect.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Salt Lake" in p]
+    assert [p for p in pins if "Boise" in p]
+    both = compact(
+        "I will take the bus from Fresno to Boise on Friday.",
+        "Noted.",
+        "I also need the return bus.",
+        "Please confirm the return bus from Boise to Fresno on Sunday.",
+        "Yes.",
+    ).pinned_decisions
+    assert [p for p in both if "from Fresno to Boise" in p]
