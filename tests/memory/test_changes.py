@@ -1056,3 +1056,33 @@ def test_an_accepted_trip_confirmed_replaces_the_place_asked_long_before() -> No
         "Yes.",
     ).pinned_decisions
     assert [p for p in both if "from Fresno to Boise" in p]
+
+
+def test_a_trip_confirmation_pinned_as_said_and_accepted_reroutes_the_trip() -> None:
+    """A confirmation that is a decision itself ("Please confirm the following details:
+    Reserving 3 tickets for a bus leaving from Elko to Boise …") stays pinned as said;
+    accepted, the place it leaves from replaces "I am leaving from Reno." said before."""
+    pins = pins_after(
+        ("I am leaving from Reno.", "There is a bus at 8 am."),
+        ("Is there a bus from Elko to Boise?", "There is one at 7:40 am."),
+        (
+            "That sounds good, please reserve the seats.",
+            "Please confirm the following details: Reserving 3 tickets for a bus leaving"
+            " from Elko to Boise on Friday, departing at 7:40 am.",
+            "Yes, that is correct.",
+            "Your tickets are confirmed.",
+        ),
+    )
+    assert not [p for p in pins if "Reno" in p]
+    assert [p for p in pins if "from Elko to Boise" in p]
+    # a confirmation that names no trip ("… like to play Gold on the TV") reroutes nothing
+    kept = pins_after(
+        ("I am going to Nopa Cafe, SF.", "A shared ride for 2 to Nopa Cafe?"),
+        (
+            "Play Gold by Kiiara.",
+            "Okay, please confirm that you'd like to play Gold on the TV.",
+            "Yes please.",
+            "Enjoy.",
+        ),
+    )
+    assert [p for p in kept if "Nopa" in p]

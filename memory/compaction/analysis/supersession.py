@@ -57,6 +57,11 @@ The rules, in order of the evidence they need, each conservative:
    shall I try 1 pm?") is offered alone (``offered``); and a confirmation pinned as said
    is accepted too when it confirms a change just asked for ("Actually, to Union Station,
    for 2." → "I'll book you a cab to Union Station for 2 people. Is that correct?").
+   A trip confirmed and accepted — an offer or a confirmation pinned as said
+   (``rerouted``) — also replaces the decisions, said however long ago, that give another
+   place where it leaves from or goes to ("I am leaving from Anaheim" → "… a bus leaving
+   from San Diego to San Francisco …" "Yes, that is correct."), unless they name another
+   thing booked; a return trip ("return") adds a decision.
 8. **Search asked again** (``again``): a sentence of the user's message asking for other
    options than those found (``statements.searched_again``: "Do you have anything else
    leaving from Los Angeles?", "Can I get any other bus? I am leaving on March 13th")
@@ -515,10 +520,12 @@ def _rerouted(offer: str, new: Said, earlier: Sequence[str], olds: Sequence[Said
     """The decisions, said however long ago, that an accepted offer gives another place of
     in a trip's role ("… 4 tickets on a bus leaving from San Francisco … to San Diego",
     accepted, after "I am going to Long Beach"): the trip confirmed is where it goes now.
-    Not a decision naming another thing booked (a taxi is not the train), nor one made."""
+    The offer names a trip (a bus, a cab, tickets …); not a decision naming another thing
+    booked (a taxi is not the train), nor one made."""
     trip = {r: v for r, v in places(offer).items() if r in TRAVEL_ROLES}
-    if not trip:
-        return set()
+    travelled = new.subject & (cw.EN_BOOKED_KINDS - cw.EN_BOOKED_PLACES)
+    if not (trip and (travelled or new.values.keys() & {"travel", "tickets"})):
+        return set()  # "… like to play Radioactive on the TV" is no trip
     booked = new.subject & cw.EN_BOOKED_KINDS | {"ticket"}
     return {
         i
@@ -527,6 +534,18 @@ def _rerouted(offer: str, new: Said, earlier: Sequence[str], olds: Sequence[Said
         and old.subject & cw.EN_BOOKED_KINDS <= booked
         and _other_places(trip, places(text))
     }
+
+
+def rerouted(confirmation: str, earlier: Sequence[str]) -> Replacement:
+    """Rule 7 for a confirmation pinned as said ("Please confirm: 3 tickets for a bus leaving
+    from San Diego to San Francisco …", a decision itself) and accepted: it stays where it
+    is, and the decisions it gives another place of in a trip's role (``_rerouted``: "I am
+    leaving from Anaheim") no longer hold. Nothing is pinned."""
+    new = said(confirmation)
+    if new.additive or new.change is not None:
+        return NOTHING
+    gone = _rerouted(confirmation, new, earlier, [said(e) for e in earlier])
+    return Replacement(tuple(sorted(gone)), "accepted trip") if gone else NOTHING
 
 
 def _other_places(new: Mapping[str, frozenset[str]], old: Mapping[str, frozenset[str]]) -> bool:
