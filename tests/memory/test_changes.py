@@ -27,7 +27,7 @@ from bench.changes import (
 )
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
-from memory.compaction.analysis.statements import said
+from memory.compaction.analysis.statements import said, searched_again
 from memory.compaction.extractive import HISTORY_LABEL
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 
@@ -1086,3 +1086,24 @@ def test_a_trip_confirmation_pinned_as_said_and_accepted_reroutes_the_trip() -> 
         ),
     )
     assert [p for p in kept if "Nopa" in p]
+
+
+def test_a_search_asked_again_as_a_question_replaces_the_place_asked_before() -> None:
+    """ "What if I fly to Denver instead?" after "I'm flying out on the 2nd to Austin": the
+    user's question asks the search again with another place where the trip goes (rule 8),
+    though "instead" is a weak change word and the sentence a question."""
+    pins = compact(
+        "I'm gonna be flying out on the 2nd to Austin",
+        "There is a United flight at 11:15 pm.",
+        "When does it arrive?",
+        "At 8:59 pm.",
+        "What if I fly to Denver instead?",
+        "American has one at 5:05 am.",
+        "That sounds great",
+        "Anything else?",
+    ).pinned_decisions
+    assert not [p for p in pins if "Austin" in p]
+    assert [p for p in pins if "Denver" in p]
+    # a chat's "What about Sunday?" asks no search again: only with "instead"
+    assert not searched_again("What about Sunday?")
+    assert searched_again("What about the Hercules area instead?")

@@ -71,7 +71,8 @@ The rules, in order of the evidence they need, each conservative:
    is pinned in their place. Not a sentence that adds a decision ("also", "the way
    back"), nor one with a change word (rules 2–4 read it: "No, search for other buses to
    SFO") — but a weak one none of them reads ("Is there anything else? I actually need
-   it at 3:30 pm", the decision said long ago) still asks the search again.
+   it at 3:30 pm", the decision said long ago) still asks the search again, and so does
+   a question with one ("What if I fly to NYC instead?").
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -619,9 +620,10 @@ def replacement(
     message before asked to confirm (a rejection answers the decision it repeats)."""
     new = said(sentence)
     decided = decided or new.labelled
-    if again and new.change is None and (found := _searched_again(sentence, new, earlier)):
-        return Replacement(found, "search asked again", True)
     searched = again and new.weak and new.change == "correction"  # "… I actually need …"
+    asked = new.change is None or (searched and new.tentative)  # "What if I fly to X instead?"
+    if again and asked and (found := _searched_again(sentence, new, earlier)):
+        return Replacement(found, "search asked again", True)
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
