@@ -668,7 +668,46 @@ lower than that run's (40.0 %).
 on the dev part's errors, the first 300 dialogues with a change of SGD's train files
 011–020 (`SGD_PARTS` part 4; the train split's files 001–010 are part 1, tuned on since
 wave 33) were frozen as the held-out side first, in their own commit, before any replay
-of them or any change to the rules."""
+of them or any change to the rules.
+
+**Wave 37, tuning round:** the dev part's 24 dialogues with a change whose old value was
+pinned and whose new one was not in the final pins, or a stale final pin, were read by
+kind. Most (10) were a booking that failed in words no rule read ("did not go through",
+"I wasn't able to get those tickets", "unable to buy", "there was an issue booking … but")
+or that named a ticket where the request named a bus, followed by another time the
+service stated rather than asked ("I found another seat at 2:50 pm", "I can try again …
+at 12 pm") or offered, and the user accepted: a ticket now answers any request naming no
+other thing than a bus, train or flight, and a sentence after a failure in its message
+giving a time, day, party size or stay is offered like a question. Then a search asked
+again that no rule read (3: "What else is there?", "… I actually need it at 3:30 pm",
+a time and a weak change word; rule 8 reads times now, and "What if I fly to NYC
+instead?" — not "What about sunday?" in a chat, which took a decision's place), a
+place's role (2: "No, I want to go to LAX instead" had replaced where one leaves from;
+"Actually I need to head to X" after "a cab to Y"), a confirmation or an
+acceptance in other words (1: "confirm again", "exactly"; "That is perfect" on the dev
+files 001–010); and a trip confirmed and accepted whose places differ from a decision
+said long before ("I am going to Long Beach" → "… from Sacramento to Las Vegas" "That is
+perfect."; rule 7's `rerouted`, only when the confirmation names a trip). Not the rules'
+(8): a booking that failed at the end, so nothing holds (2), a later correction that
+replaced the new value (2), the new value pinned in another form ("11 am" for "11:00",
+"March 11th" for "the 11th"; the judging left as frozen), one annotation's (18:45 failed
+and 7 pm held), and two left below. Tuning side, before → after: **SGD dev 011–020 15 → 3
+stale dialogues of 295** (16 → 4 stale pins; new value in the final pins 13 of 36 → 20 of
+34 changes whose old value was pinned, 36.1 % → 58.8 %), SGD dev 001–010 10 → 6 (11 → 6;
+23 of 40 → 25 of 40, 57.5 % → 62.5 %), SGD test 001–010 9 → 7 (11 → 9; 21 of 38 → 22 of
+37, 55.3 % → 59.5 %), SGD test part 2 4 → 3 (8 of 18 → 8 of 17), SGD train 2 → 2 (26 of 37
+→ 28 of 37, 70.3 % → 75.7 %), MultiWOZ val 3 → 3 of 271, test 10 → 9 of 277, CrossWOZ val 0
+and test 1 as before, our tuning sets (EN 0 stale, 100 %; ZH 0 stale, 92.9 %) as before.
+No regression: our held-out sets EN 0 stale, 95.8 %, ZH 0 stale, 100 %; recall (§9)
+MultiWOZ 51.6 %, CrossWOZ 45.0 %, the held-out decision sets 0.964 / 0.945 at precision
+1.0; small talk (seen split) no corpus gains a small-talk pin (Topical-Chat 21 → 20). One
+step was undone on the way: rerouting without a trip named read "… like to play
+Radioactive on the TV" as a destination and "request $93 from Isabella" as another origin
+than a payment "from your app balance" that still happened. Left on the dev part (3):
+a failure said as "sorry they are booked" after a request pinned in an earlier fold,
+whose distance the fold no longer knows; another time stated as information ("The bus
+will depart at 12:10 pm") and accepted; a count of seats said again as "2 economy
+tickets"."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:

@@ -34,7 +34,12 @@ from memory.compaction.analysis.statements import (
     searched_again,
 )
 from memory.compaction.analysis.summary import TAIL, merge_summary
-from memory.compaction.analysis.supersession import Replacement, accepted_offer, replacement
+from memory.compaction.analysis.supersession import (
+    Replacement,
+    accepted_offer,
+    replacement,
+    rerouted,
+)
 from memory.compaction.analysis.words import content_words
 from memory.compaction.pins import merge_pins
 from memory.compaction.protocol import CompactionRequest
@@ -190,11 +195,18 @@ def fold_pins(
         if change.pin:
             held.append((sentence, False, at))
 
-    def accept(offers: Sequence[str], retry: bool, answer: ChatThreadMessage, index: int) -> None:
+    def accept(
+        offers: Sequence[str],
+        retry: bool,
+        answer: ChatThreadMessage,
+        index: int,
+        confirmed: Sequence[str] = (),
+    ) -> None:
         """The offers of message ``index - 1`` (``retry``: it said a failure first) accepted
-        by ``answer``, the other side's next message: "Should I try 12:30 pm?" → "Sure."."""
+        by ``answer``, the other side's next message: "Should I try 12:30 pm?" → "Sure.";
+        ``confirmed``, its confirmations pinned as said, accepted, reroute the trip."""
         marked = marked_sentences(answer.text)
-        if not (offers and marked and folded[index - 1].role != answer.role):
+        if not ((offers or confirmed) and marked and folded[index - 1].role != answer.role):
             return
         if is_acceptance(marked[0][0]):
             for offer in offers:
@@ -204,17 +216,20 @@ def fold_pins(
                 if offer in texts:  # a confirmation pinned as said: it stays where it is
                     change = replace(change, pin=False)
                 apply(change, offer, index - 1)
+            for confirmation in confirmed:
+                apply(rerouted(confirmation, [t for t, _, _ in held]), confirmation, index - 1)
 
+    confirmed: list[str] = []  # … and its confirmations pinned as said
     offers: list[str] = []  # the previous message's offers (not pinned, or confirming a change
     # asked for): its answer may accept them
     failed = False  # … said after a failure in that message: a retry
     changed = False  # the message before said a change
     for index, message in enumerate(folded):
-        accept(offers, failed, message, index)
+        accept(offers, failed, message, index, confirmed)
         # What the message before asked to confirm: a rejection answers the decision it
         # repeats ("… at 4:45 pm. Is that correct?" → "Nope! Please set at 3:30 pm.").
         confirming = offers if index and folded[index - 1].role != message.role else []
-        offers, failed = [], False
+        offers, failed, confirmed = [], False, []
         # A decision pinned in a message asking to confirm the change just asked for ("Actually,
         # to Humayun's Tomb, for 2." → "I'll book you a cab to Humayun's Tomb for 2 people. Is
         # that correct?") is an offer too: accepted, it replaces what the change changes.
@@ -227,6 +242,7 @@ def fold_pins(
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
             what = said(spoken)
+            after_failure = failed  # a failure said before it in this message
             failed = failed or what.change == "failure"
             changed = changed or what.change in ("correction", "reversal")
             if not decided and is_small_talk(sentence) and not _changes(what):
@@ -240,11 +256,13 @@ def fold_pins(
                 spoken, texts, decided=decided, ages=ages, again=again, confirming=confirming
             )
             apply(change, sentence, index)
-            offer = offered(sentence, message.text)
+            offer = offered(sentence, message.text, after_failure=after_failure)
             if offer is not None and (not change.pin or asked):
                 offers.append(offer)
+            elif offer is not None:  # pinned as said: accepted, it still reroutes the trip
+                confirmed.append(offer)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
-        accept(offers, failed, after, len(folded))
+        accept(offers, failed, after, len(folded), confirmed)
     return FoldedPins([t for t, previous, _ in held if not previous], replaced, superseded)
 
 

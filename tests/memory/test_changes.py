@@ -27,7 +27,7 @@ from bench.changes import (
 )
 from memory import ExtractiveCompactor, open_memory
 from memory.compaction import CompactionRequest, fold
-from memory.compaction.analysis.statements import said
+from memory.compaction.analysis.statements import said, searched_again
 from memory.compaction.extractive import HISTORY_LABEL
 from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 
@@ -908,3 +908,202 @@ def test_a_ticket_count_for_a_way_of_travelling_is_a_count_of_tickets() -> None:
     ).pinned_decisions
     assert not [p for p in pins if "Book 3" in p]
     assert [p for p in pins if "Book 2" in p]
+
+
+# --- failures in other words, retries stated (wave 37: SGD's dev part 3, read by kind) ---
+
+
+@pytest.mark.parametrize(
+    ("retry", "accepted"),
+    [
+        ("Sorry, that ticket was unavailable. I found another seat at 4:20 pm for $31.", "Fine."),
+        ("Sorry, I wasn't able to get those tickets. What about the one at 4:20 pm?", "Yes."),
+        ("I'm sorry but the booking did not go through. I can try again for 4:20 pm.", "Sure."),
+        ("There was an issue booking the bus but you can get one at 4:20 pm.", "That is okay."),
+    ],
+)
+def test_a_ticket_that_failed_and_a_retry_stated_and_accepted_holds(
+    retry: str, accepted: str
+) -> None:
+    """A bus ticket that could not be bought ("that ticket was unavailable", "did not go
+    through": a ticket is any bus's, train's or flight's) drops the request and its echo
+    naming the city more shortly ("Reno" of "Lake Reno"); the other time the service then
+    states, not asks ("I found another seat at 4:20 pm"), accepted, is what holds."""
+    pins = compact(
+        "I'm leaving from Reno and I'd like to leave at 4:45 in the afternoon.",
+        "Please confirm: 2 bus tickets from Lake Reno to Elko on March 3rd at 4:45 pm.",
+        "Yes, that's right.",
+        retry,
+        accepted,
+        "Your ticket is booked.",
+    ).pinned_decisions
+    assert not [p for p in pins if "4:45" in p]
+    assert [p for p in pins if "4:20 pm" in p]
+
+
+def test_a_ticket_failure_does_not_answer_a_table() -> None:
+    """A ticket is a bus's, a train's, a flight's: "that ticket was unavailable" drops no
+    table booked."""
+    pins = compact(
+        "Book a table at Nopa for 2 at 7 pm.", "Sorry, that ticket was unavailable."
+    ).pinned_decisions
+    assert [p for p in pins if "7 pm" in p]
+
+
+def test_a_statement_after_a_failure_is_no_offer_when_it_changes_nothing() -> None:
+    """After a failure, a sentence with no time, day, party size or stay ("The station is
+    Union Station.") is nothing to accept: the answer pins nothing."""
+    pins = compact(
+        "Book 2 bus tickets at 9 am.",
+        "Sorry, that ticket was unavailable. The station is Union Station.",
+        "Okay.",
+    ).pinned_decisions
+    assert pins == []
+
+
+def test_a_confirmation_asked_again_and_accepted_replaces_the_first() -> None:
+    """ "confirm again then, you need a table for 4 at 12:15 pm" → "exactly, …": accepted,
+    it replaces the table for 3 at 2 pm confirmed before."""
+    pins = compact(
+        "What time works for you?",
+        "confirm me the details: a table for 3 at Sora in Napa on march 2nd at 2 pm",
+        "the time is quarter past 12 in the afternoon and the table is for 4 persons",
+        "confirm again then, you need a table for 4 at 12:15 pm",
+        "exactly, and do they have seats outside?",
+        "They do not.",
+    ).pinned_decisions
+    assert not [p for p in pins if "for 3" in p]
+    assert [p for p in pins if "12:15 pm" in p]
+
+
+def test_what_else_is_there_asks_the_search_again() -> None:
+    """ "What else is there? I'm leaving on the 12th." after "I'm leaving on the 6th of
+    this month": a search asked again (rule 8), its day replaces the one asked before."""
+    pins = compact(
+        "I'm flying from Boston, and I'm leaving on the 6th of this month.",
+        "Delta has a flight at 8 am.",
+        "What else is there? I'm leaving on the 12th.",
+        "United has a flight at 4 pm.",
+    ).pinned_decisions
+    assert not [p for p in pins if "6th" in p]
+    assert [p for p in pins if "12th" in p]
+
+
+def test_a_search_asked_again_with_a_weak_word_replaces_the_time_asked_before() -> None:
+    """ "Is there anything else, I actually need it at 3:30 pm" a few turns after "I will
+    pick it up at 3 in the afternoon from Reno": a search asked again (rule 8) — its time
+    replaces the one asked before, though "actually" is a weak change word that no other
+    rule reads this far back."""
+    pins = compact(
+        "I will pick it up at 3 in the afternoon from Reno.",
+        "What day will you pick it up?",
+        "Next Monday.",
+        "There is a Corolla at the airport on March 4th.",
+        "Is there anything else, I actually need it at 3:30 pm and a larger car.",
+        "There is a Highlander at the airport on March 4th.",
+    ).pinned_decisions
+    assert not [p for p in pins if "3 in the afternoon" in p]
+    assert [p for p in pins if "3:30 pm" in p]
+
+
+def test_a_correction_of_one_place_role_leaves_the_other() -> None:
+    """ "No, I want to go to Ogden instead." changes where to: the decision to leave from
+    Reno stays; and "Actually I need to head to Union Square" after "a cab to 9 Pine
+    Street" replaces it (another place in the same role)."""
+    pins = compact(
+        "I'm going to travel from Boise.",
+        "Tickets from Boise to Elko on Friday. Are all the details correct?",
+        "No, I actually want to leave from Reno on the 3rd.",
+        "Tickets leaving from Reno on March 3rd. Is that correct?",
+        "No, I want to go to Ogden instead.",
+        "So you'll be going to Ogden?",
+    ).pinned_decisions
+    assert not [p for p in pins if "Boise" in p]
+    assert [p for p in pins if "Reno" in p]
+    cab = compact(
+        "I want to book a cab to 9 Pine Street.",
+        "Is a shared ride fine?",
+        "Actually I need to head to Union Square.",
+        "So a ride for 1 to Union Square?",
+    ).pinned_decisions
+    assert not [p for p in cab if "Pine Street" in p]
+    assert [p for p in cab if "Union Square" in p]
+
+
+def test_an_accepted_trip_confirmed_replaces_the_place_asked_long_before() -> None:
+    """ "Please confirm you want 2 tickets on the bus from Fresno to Boise …" accepted ("That
+    is perfect.") after "I am going to Salt Lake City" said long before: the trip confirmed
+    goes to Boise now. A return trip confirmed leaves the way out."""
+    pins = compact(
+        "I am going to Salt Lake City, UT.",
+        "Where are you leaving from?",
+        "I am traveling from Fresno.",
+        "There is a bus at 7:40 am.",
+        "Is there a bus going to Boise?",
+        "There is a bus at 7:30 am.",
+        "Is there one with two seats?",
+        "There is one at 10:20 am.",
+        "Please confirm you want 2 tickets on the bus from Fresno to Boise at 10:20 am.",
+        "That is perfect.",
+    ).pinned_decisions
+    assert not [p for p in pins if "Salt Lake" in p]
+    assert [p for p in pins if "Boise" in p]
+    both = compact(
+        "I will take the bus from Fresno to Boise on Friday.",
+        "Noted.",
+        "I also need the return bus.",
+        "Please confirm the return bus from Boise to Fresno on Sunday.",
+        "Yes.",
+    ).pinned_decisions
+    assert [p for p in both if "from Fresno to Boise" in p]
+
+
+def test_a_trip_confirmation_pinned_as_said_and_accepted_reroutes_the_trip() -> None:
+    """A confirmation that is a decision itself ("Please confirm the following details:
+    Reserving 3 tickets for a bus leaving from Elko to Boise …") stays pinned as said;
+    accepted, the place it leaves from replaces "I am leaving from Reno." said before."""
+    pins = pins_after(
+        ("I am leaving from Reno.", "There is a bus at 8 am."),
+        ("Is there a bus from Elko to Boise?", "There is one at 7:40 am."),
+        (
+            "That sounds good, please reserve the seats.",
+            "Please confirm the following details: Reserving 3 tickets for a bus leaving"
+            " from Elko to Boise on Friday, departing at 7:40 am.",
+            "Yes, that is correct.",
+            "Your tickets are confirmed.",
+        ),
+    )
+    assert not [p for p in pins if "Reno" in p]
+    assert [p for p in pins if "from Elko to Boise" in p]
+    # a confirmation that names no trip ("… like to play Gold on the TV") reroutes nothing
+    kept = pins_after(
+        ("I am going to Nopa Cafe, SF.", "A shared ride for 2 to Nopa Cafe?"),
+        (
+            "Play Gold by Kiiara.",
+            "Okay, please confirm that you'd like to play Gold on the TV.",
+            "Yes please.",
+            "Enjoy.",
+        ),
+    )
+    assert [p for p in kept if "Nopa" in p]
+
+
+def test_a_search_asked_again_as_a_question_replaces_the_place_asked_before() -> None:
+    """ "What if I fly to Denver instead?" after "I'm flying out on the 2nd to Austin": the
+    user's question asks the search again with another place where the trip goes (rule 8),
+    though "instead" is a weak change word and the sentence a question."""
+    pins = compact(
+        "I'm gonna be flying out on the 2nd to Austin",
+        "There is a United flight at 11:15 pm.",
+        "When does it arrive?",
+        "At 8:59 pm.",
+        "What if I fly to Denver instead?",
+        "American has one at 5:05 am.",
+        "That sounds great",
+        "Anything else?",
+    ).pinned_decisions
+    assert not [p for p in pins if "Austin" in p]
+    assert [p for p in pins if "Denver" in p]
+    # a chat's "What about Sunday?" asks no search again: only with "instead"
+    assert not searched_again("What about Sunday?")
+    assert searched_again("What about the Hercules area instead?")

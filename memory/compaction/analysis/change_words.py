@@ -24,6 +24,7 @@ EN_REVERSAL_WEAK = _W.phrases("en_reversal_weak")
 EN_FAILURE = _W.phrases("en_failure")
 EN_BOOKED_PLACES = _W.words("en_booked_places")
 EN_BOOKED_KINDS = _W.words("en_booked_kinds") | EN_BOOKED_PLACES
+EN_TICKETED_KINDS = _W.words("en_ticketed_kinds")
 EN_ADDITIVE = _W.phrases("en_additive")
 EN_RETRY_PHRASES = _W.phrases("en_retry_phrases")
 EN_TENTATIVE = _W.phrases("en_tentative")

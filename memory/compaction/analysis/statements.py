@@ -176,18 +176,25 @@ def _tentative(hedges: re.Pattern[str], text: str, failure: re.Pattern[str]) -> 
     return not (stated and 0 < stated.start() < first)
 
 
-_CLAUSE_END = re.compile(r"(?<=,)\s+")
+_CLAUSE_END = re.compile(r"(?<=,)\s+|\s+(?=[Bb]ut\s)")
+"""Where a clause ends: after a comma, or before "but" ("There was an issue booking it but
+you can book it at 5 pm")."""
 
 
 def _failure_before_offer(sentence: str) -> str | None:
-    """The clauses that say a booking failed, when an offer or a question follows them
-    ("Sorry, I could not book it at that time, shall I try 7:30 pm?"): what failed is
-    said before the offer, whose values are not the request's."""
+    """The clauses that say a booking failed, when an offer, a question or a retry stated
+    follows them ("Sorry, I could not book it at that time, shall I try 7:30 pm?", "There
+    was an issue booking it but you can book it at 5 pm"): what failed is said before the
+    offer, whose values are not the request's."""
     clauses = _CLAUSE_END.split(sentence)
     for k in range(1, len(clauses)):
         head, rest = " ".join(clauses[:k]), " ".join(clauses[k:])
         if _EN["failure"].search(_english(head)):
-            offered = _EN["tentative"].search(_english(rest)) or _QUESTION_MARK.search(rest)
+            offered = (
+                _EN["tentative"].search(_english(rest))
+                or _QUESTION_MARK.search(rest)
+                or _stated_retry(rest)
+            )
             return head if offered else None
     return None
 
@@ -295,11 +302,12 @@ def is_offer(sentence: str, message: str) -> bool:
     return offered or bool(patterns["confirm"].search(whole))
 
 
-def offered(sentence: str, message: str) -> str | None:
+def offered(sentence: str, message: str, *, after_failure: bool = False) -> str | None:
     """What of the sentence the answer after it may accept: the sentence when it is an
     offer (``is_offer``), or the clauses after a failure that offer a retry ("Sorry, I
-    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?")."""
-    if is_offer(sentence, message):
+    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?"), or — said
+    ``after_failure`` in its message — a retry stated (``_stated_retry``)."""
+    if is_offer(sentence, message) or (after_failure and _stated_retry(sentence)):
         return sentence
     if is_chinese(sentence) or _failure_before_offer(sentence) is None:
         return None
@@ -307,8 +315,24 @@ def offered(sentence: str, message: str) -> str | None:
     for k in range(1, len(clauses)):
         if _EN["failure"].search(_english(" ".join(clauses[:k]))):
             rest = " ".join(clauses[k:])
-            return rest if is_offer(rest, message) else None
+            return rest if is_offer(rest, message) or _stated_retry(rest) else None
     return None
+
+
+def _stated_retry(sentence: str) -> bool:
+    """A sentence said after a failure in its message that gives a time, day, party size or
+    stay and changes nothing itself ("Sorry, that ticket was unavailable. I found another
+    seat at 2:50 pm for $55.", "… so I can try again for 2 people at 12 pm."): the other
+    booking the service proposes, for the answer to accept like an offered question."""
+    if is_chinese(sentence):
+        return False
+    what = said(sentence)
+    return (
+        what.change is None
+        and not what.additive
+        and what.booking != "done"
+        and bool(what.values.keys() & RETRIED_KINDS)
+    )
 
 
 def searched_again(message: str) -> bool:

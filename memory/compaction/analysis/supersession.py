@@ -17,7 +17,10 @@ The rules, in order of the evidence they need, each conservative:
 2. **Correction**: a corrected sentence replaces the one earlier decision it most likely
    means — a new value of a kind both hold, and the most subject words and values
    shared, the newest among equals ("Actually, make it 6 people" → the last decision with
-   a number of people; "不对，改成 MySQL 吧" → the last one naming a tool). Words that
+   a number of people; "不对，改成 MySQL 吧" → the last one naming a tool) — not one whose
+   places are all in another role ("No, I want to go to LAX instead" leaves "I want to
+   leave from Anaheim"; ``places``), and another place in the same role ties a weak
+   correction to the decision ("Actually I need to head to X" after "a cab to Y"). Words that
    also just carry on a conversation ("actually", "instead", "还是…吧", 不X了) count only
    for the last decisions (as in rule 1), in a decision or with a subject word or value
    shared, and a weak correction must bring a new value. A strong correction naming only
@@ -54,14 +57,22 @@ The rules, in order of the evidence they need, each conservative:
    shall I try 1 pm?") is offered alone (``offered``); and a confirmation pinned as said
    is accepted too when it confirms a change just asked for ("Actually, to Union Station,
    for 2." → "I'll book you a cab to Union Station for 2 people. Is that correct?").
+   A trip confirmed and accepted — an offer or a confirmation pinned as said
+   (``rerouted``) — also replaces the decisions, said however long ago, that give another
+   place where it leaves from or goes to ("I am leaving from Anaheim" → "… a bus leaving
+   from San Diego to San Francisco …" "Yes, that is correct."), unless they name another
+   thing booked; a return trip ("return") adds a decision.
 8. **Search asked again** (``again``): a sentence of the user's message asking for other
    options than those found (``statements.searched_again``: "Do you have anything else
    leaving from Los Angeles?", "Can I get any other bus? I am leaving on March 13th")
    replaces each earlier decision that gives another place in the same role (leaving
-   from, going to, in: ``statements.places``) or another day than it names ("I will leave
-   from San Diego …", "I am leaving on Thursday next week"), asked or said; it is pinned
-   in their place. Not a sentence that adds a decision ("also", "the way back"), nor one
-   with a change word (rules 2–4 read it: "No, search for other buses to SFO").
+   from, going to, in: ``statements.places``) or another day or time than it names ("I
+   will leave from San Diego …", "I am leaving on Thursday next week"), asked or said; it
+   is pinned in their place. Not a sentence that adds a decision ("also", "the way
+   back"), nor one with a change word (rules 2–4 read it: "No, search for other buses to
+   SFO") — but a weak one none of them reads ("Is there anything else? I actually need
+   it at 3:30 pm", the decision said long ago) still asks the search again, and so does
+   a question with one ("What if I fly to NYC instead?").
 
 What is answered: a weak correction ("No, …", "actually") in the message right after a
 decision answers it and may change it without restating it ("Please confirm: the kitchen
@@ -302,8 +313,12 @@ def _newest_request(
 
 def _fits(new: Said, request: Said) -> bool:
     """What ``new`` names as booked the request names too ("no taxi" does not answer "book a
-    room"); a table or a room may answer a request that names neither."""
+    room"); a table or a room may answer a request that names neither, a ticket one that
+    names no other thing than a bus, a train, a flight … (``EN_TICKETED_KINDS``: "Sorry,
+    that ticket was unavailable" after "3 bus tickets at 3:15 pm", "leaving at 9:45 am")."""
     named, asked = new.subject & cw.EN_BOOKED_KINDS, request.subject & cw.EN_BOOKED_KINDS
+    if not asked - cw.EN_TICKETED_KINDS:  # "that ticket was unavailable": a bus's, a train's
+        named -= {"ticket"}
     return named <= asked if asked else named <= cw.EN_BOOKED_PLACES
 
 
@@ -348,13 +363,20 @@ def _retried_request(
 
 
 def _names_nothing_else(echo: Said, held: Sequence[Said]) -> bool:
-    """The echo names no place, venue or thing booked that ``held`` do not: "Book the hotel
-    for Friday" is no echo of "a table for Friday"."""
+    """The echo names no place, venue or thing booked that ``held`` do not (``_within``):
+    "Book the hotel for Friday" is no echo of "a table for Friday"."""
     names = echo.values.get("name", frozenset())
     known = frozenset().union(*(h.values.get("name", frozenset()) for h in held))
     booked = echo.subject & cw.EN_BOOKED_KINDS
     named = frozenset().union(*(h.subject & cw.EN_BOOKED_KINDS for h in held))
-    return names <= known and (not named or booked <= named)
+    return all(any(_within(n, k) for k in known) for n in names) and (not named or booked <= named)
+
+
+def _within(name: str, known: str) -> bool:
+    """The name is the known one or some of its words in a row ("Vegas" of "Las Vegas"):
+    an echo may say a place shorter than the decision it repeats."""
+    words, full = name.split(), known.split()
+    return any(full[i : i + len(words)] == words for i in range(len(full) - len(words) + 1))
 
 
 def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
@@ -481,14 +503,50 @@ def accepted_offer(
         else 0
         for old, age in zip(olds, ages, strict=True)
     ]
-    picked = _best(scores)
-    gone = set(picked) | _echoes(new, picked, olds, ages, failed=False)
+    picked = set(_best(scores)) | _rerouted(offer, new, earlier, olds)
+    gone = picked | _echoes(new, picked, olds, ages, failed=False)
     gone -= {i for i, e in enumerate(earlier) if e.strip() == offer.strip()}
     if gone:
         return Replacement(tuple(sorted(gone)), "accepted offer", True)
     if retry and new.values.keys() & RETRIED_KINDS:
         return Replacement(reason="accepted retry", pin=True)
     return NOTHING
+
+
+TRAVEL_ROLES = frozenset({"from", "to"})
+"""The place roles of a trip: where one leaves from and goes to (``statements.places``)."""
+
+
+def _rerouted(offer: str, new: Said, earlier: Sequence[str], olds: Sequence[Said]) -> set[int]:
+    """The decisions, said however long ago, that an accepted offer gives another place of
+    in a trip's role ("… 4 tickets on a bus leaving from San Francisco … to San Diego",
+    accepted, after "I am going to Long Beach"): the trip confirmed is where it goes now.
+    The offer names a trip (a bus, a cab, tickets …); not a decision naming another thing
+    booked (a taxi is not the train), nor one made."""
+    trip = {r: v for r, v in places(offer).items() if r in TRAVEL_ROLES}
+    travelled = new.subject & (cw.EN_BOOKED_KINDS - cw.EN_BOOKED_PLACES)
+    if not (trip and (travelled or new.values.keys() & {"travel", "tickets"})):
+        return set()  # "… like to play Radioactive on the TV" is no trip
+    booked = new.subject & cw.EN_BOOKED_KINDS | {"ticket"}
+    return {
+        i
+        for i, (text, old) in enumerate(zip(earlier, olds, strict=True))
+        if old.booking != "done"
+        and old.subject & cw.EN_BOOKED_KINDS <= booked
+        and _other_places(trip, places(text))
+    }
+
+
+def rerouted(confirmation: str, earlier: Sequence[str]) -> Replacement:
+    """Rule 7 for a confirmation pinned as said ("Please confirm: 3 tickets for a bus leaving
+    from San Diego to San Francisco …", a decision itself) and accepted: it stays where it
+    is, and the decisions it gives another place of in a trip's role (``_rerouted``: "I am
+    leaving from Anaheim") no longer hold. Nothing is pinned."""
+    new = said(confirmation)
+    if new.additive or new.change is not None:
+        return NOTHING
+    gone = _rerouted(confirmation, new, earlier, [said(e) for e in earlier])
+    return Replacement(tuple(sorted(gone)), "accepted trip") if gone else NOTHING
 
 
 def _other_places(new: Mapping[str, frozenset[str]], old: Mapping[str, frozenset[str]]) -> bool:
@@ -505,23 +563,44 @@ def _other_places(new: Mapping[str, frozenset[str]], old: Mapping[str, frozenset
     )
 
 
+def _elsewhere(
+    new: Said, old: Said, where: Mapping[str, frozenset[str]], there: Mapping[str, frozenset[str]]
+) -> bool:
+    """Both name places, in no role in common, and the place is all the correction changes:
+    "No, I want to go to LAX instead." is about where to, not the "leave from Anaheim"
+    decided before it."""
+    return (
+        bool(where and there)
+        and not where.keys() & there.keys()
+        and _new_values(new, old, weak=True) <= {"name"}
+    )
+
+
 def _searched_again(sentence: str, new: Said, earlier: Sequence[str]) -> tuple[int, ...]:
-    """Rule 8: the earlier decisions naming another place in a role, or another day, than
-    a sentence of a search asked again."""
+    """Rule 8: the earlier decisions naming another place in a role, or another day or
+    time, than a sentence of a search asked again ("There is anything else? I actually
+    need it at 3:30 pm" after "At 3 in the afternoon from Concord")."""
     where = places(sentence)
-    days = new.values.get("date", frozenset())
-    if new.additive or not (where or days):
+    if new.additive or not (where or new.values.keys() & _SEARCHED_KINDS):
         return ()
     out = []
     for i, text in enumerate(earlier):
         old = said(text)
-        olddays = old.values.get("date", frozenset())
-        redated = bool(days and olddays) and not any(
-            _same_value("date", d, o) for d in days for o in olddays
-        )
-        if redated or _other_places(where, places(text)):
+        if any(_other_value(k, new, old) for k in _SEARCHED_KINDS) or _other_places(
+            where, places(text)
+        ):
             out.append(i)
     return tuple(out)
+
+
+_SEARCHED_KINDS = frozenset({"date", "time"})
+"""What a search asked again gives another value of besides places: a day, a time."""
+
+
+def _other_value(kind: str, new: Said, old: Said) -> bool:
+    """Both name a value of the kind, and none of the new one's is the old one's."""
+    mine, theirs = new.values.get(kind, frozenset()), old.values.get(kind, frozenset())
+    return bool(mine and theirs) and _other(kind, mine, theirs) == mine
 
 
 def replacement(
@@ -541,7 +620,9 @@ def replacement(
     message before asked to confirm (a rejection answers the decision it repeats)."""
     new = said(sentence)
     decided = decided or new.labelled
-    if again and new.change is None and (found := _searched_again(sentence, new, earlier)):
+    searched = again and new.weak and new.change == "correction"  # "… I actually need …"
+    asked = new.change is None or (searched and new.tentative)  # "What if I fly to X instead?"
+    if again and asked and (found := _searched_again(sentence, new, earlier)):
         return Replacement(found, "search asked again", True)
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
@@ -552,7 +633,11 @@ def replacement(
     reason = ""
     if new.change in ("correction", "reversal"):
         score = _correction_score if new.change == "correction" else _reversal_score
-        scores = [score(new, o) for o in olds]
+        where, roles = places(sentence), [places(e) for e in earlier]
+        scores = [
+            0 if _elsewhere(new, o, where, r) else score(new, o)
+            for o, r in zip(olds, roles, strict=True)
+        ]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
@@ -560,7 +645,7 @@ def replacement(
                 and _weakly(
                     new,
                     o,
-                    decided,
+                    decided or _other_places(where, roles[i]),  # "head to X" after "to Y"
                     new.rejects and _answers(ages[i], _repeated(o, confirming)),
                 )
                 else 0
@@ -589,6 +674,8 @@ def replacement(
         gone |= same
     gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
     gone |= _echoes(new, gone, olds, ages, failed=False)
+    if not gone and searched and (found := _searched_again(sentence, new, earlier)):
+        return Replacement(found, "search asked again", True)  # a weak word, nothing else read
     if not gone:
         return Replacement(pin=decided)
     return Replacement(tuple(sorted(gone)), reason, True)
