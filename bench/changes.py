@@ -707,7 +707,18 @@ than a payment "from your app balance" that still happened. Left on the dev part
 a failure said as "sorry they are booked" after a request pinned in an earlier fold,
 whose distance the fold no longer knows; another time stated as information ("The bus
 will depart at 12:10 pm") and accepted; a count of seats said again as "2 economy
-tickets"."""
+tickets".
+
+**First run on the held-out side (wave 37; rules at commit 0b7043f, run once, not tuned
+on)**: SGD train files 011–020, the 281 dialogues with a change their ten files hold (415
+changes): **15 stale dialogues** (15 stale pins; goal 0), the old value pinned along the
+way for 51 changes and the new value in the final pins for 23 of them (**45.1 %**; goal
+95 %). Our held-out sets (seen before): EN 0 stale, new value kept 95.8 % (controls 6/6),
+ZH 0 stale, 100 % (6/6). MultiWOZ's and CrossWOZ's train splits: not run (not in the
+mirror here). The round took the tuning part it was read on from 15 stale dialogues to 3,
+and the held-out part's first run is 15 of 281 — as at every earlier round, what a round
+fixes is the phrasing of the files it read, and new files bring new phrasings; the new
+value kept rose from the previous first runs' 36–40 % to 45.1 %, far from 95 %."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:

@@ -397,7 +397,28 @@ History, final pins that are small talk:
   and one told rule off Topical-Chat's pins. What passes is what the fourth part showed:
   advice and care to the listener ("you must first learn how to handle them properly",
   "Don't slip on the ground.", "去吧 不要耽误了工作"), vague vows ("从今天开始我要好好工作"),
-  platitudes ("We can't expect it to be perfect.") and opinions."""
+  platitudes ("We can't expect it to be perfect.") and opinions.
+- seventh round (wave 37), tuned on the tuning parts (the fifth part included): a Chinese
+  command for the moment — a bare verb after 别/不要 with nothing but a pronoun or a particle
+  after it, a short verb with 了, 别别别 ("别动", "别看我", "别解释了") — is no rule to keep;
+  a prohibition with an object stays ("不要把密码写进仓库", "别在周五发版"). CPED seen: final pins
+  196 → 185 (other 69 → 61, small talk 68 → 65), decisions 26 as before; recall and the
+  decision sets unchanged. The changes bench's round of the same wave (SGD) took one
+  Topical-Chat small-talk pin off the seen part (21 → 20). Checked and left: in English,
+  the obligation frame ("we/you must …, need to …") pins as many decisions as small talk on
+  the tuning chats (21 and 21), and neither anchors (names, numbers, times) nor who is
+  addressed separates them — a deal's "you must provide the original invoice" against
+  "you must keep the room warm".
+- **sixth held-out part, first run (wave 37, rules at 0b7043f)**: DailyDialog train 0–199
+  6/24 (0.25), Topical-Chat 10/18 (0.556), CPED 22/52 (0.423); **all 38/94 (0.404): the
+  goal is missed by 30.4 points**; decisions 15 of the 94 (DailyDialog's plans: "let's go
+  to a car dealership", "Let's just meet at the theater before the show, around 7:30";
+  CPED's "以后你不许进我的房间"). What passes is what the fourth and fifth parts showed:
+  opinions and jokes said with a rule's or a guess's words ("The jellyfish must lead a
+  boring life.", "George will just have to make do with his billions."), advice
+  ("When crossing the road you must always pay attention …"), platitudes and a sitcom's
+  quarrels (咱不能输, 您不能见死不救). Labelled by the same author as the rules, after the
+  run, by the rubric."""
 
 
 async def _print_split(split: chitchat.Split, show: bool, block: int) -> dict[str, Any]:
