@@ -46,6 +46,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from memory.limits import POOL_RECHECK_AFTER_S
 from memory.settings import memory_settings
+from memory.storage.pool_log import plain_pool_logs
 
 __all__ = [
     "CONNECTION_KWARGS",
@@ -181,6 +182,7 @@ async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[M
     """The pool, open (its first connection is made in the background: a call that needs
     one waits for it, or learns at once that the database is unreachable)."""
     settings = memory_settings()
+    plain_pool_logs()
     pool = MemoryPool(
         url,
         max_size=max_size or settings.pg_pool_max,
