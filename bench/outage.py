@@ -51,6 +51,7 @@ from memory.session import load_secret
 from memory.settings import MemorySettings
 from memory.storage import Backend
 from memory.storage.pg_pool import CONNECTION_KWARGS, DictConnection
+from memory.storage.pool_log import plain_pool_logs
 from memory.storage.postgres import PostgresMemoryThreads, PostgresServerSaver
 
 PG_POOL_TIMEOUT_ENV = MemorySettings.env_name("pg_pool_timeout_s")
@@ -80,7 +81,9 @@ class _PsycopgPool(AsyncConnectionPool[DictConnection]):
 
 @contextlib.asynccontextmanager
 async def _psycopg_memory(url: str) -> AsyncIterator[MemoryService]:
-    """The memory service over psycopg's pool as its documentation sets it up."""
+    """The memory service over psycopg's pool as its documentation sets it up (its warnings
+    as memory's pool's are logged: without the server's words)."""
+    plain_pool_logs()
     pool = _PsycopgPool(
         url,
         min_size=1,
