@@ -58,3 +58,31 @@ async def test_the_offline_models_quotes_do_not_hide_what_changed(memory_url: st
     assert f"- Since changed: {WALK[0]}" in lines
     assert f"- Since changed: {WALK[4]}" in lines
     assert "[offline model]" not in state.summary  # the model's account of its context
+
+
+CHINESE_CHATTER = [
+    "我们决定用 PostgreSQL 作为数据库。",
+    "别动 我先看看",
+    "不要把密码写进代码仓库。",
+    "别别别 先听我说",
+    "周会定在周二上午十点。",
+    "别解释了 吃饭去",
+    "你别动啊 别动了",
+    "好的，就这样。",
+]
+
+
+async def test_the_offline_models_quote_of_a_short_message_is_not_the_summary(
+    memory_url: str,
+) -> None:
+    """A short Chinese message ("别动 我先看看", seven characters) quoted back whole by the
+    offline model is an echo like a long one: the summary was three of the model's 'Your
+    latest message: "…"' lines. Commands of the moment are not pinned either."""
+    graph = build_graph(model=OfflineChatModel(), tools=[])
+    memory = await get_memory()
+    for text in CHINESE_CHATTER:
+        await graph.ainvoke({"messages": [user(text)]}, context={"session_id": TOKEN})
+    state = await memory.load(TOKEN)
+    assert state.pinned_decisions == [CHINESE_CHATTER[i] for i in (0, 2, 4)]
+    assert state.summary and "Your latest message" not in state.summary
+    assert "- Assistant:" not in state.summary  # the answers said nothing of their own
