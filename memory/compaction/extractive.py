@@ -200,7 +200,7 @@ def fold_pins(
         retry: bool,
         answer: ChatThreadMessage,
         index: int,
-        confirmed: Sequence[str] = (),
+        confirmed: Sequence[str],
     ) -> None:
         """The offers of message ``index - 1`` (``retry``: it said a failure first) accepted
         by ``answer``, the other side's next message: "Should I try 12:30 pm?" → "Sure.";

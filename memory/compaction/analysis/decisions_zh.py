@@ -145,15 +145,13 @@ class _Sentence:
     text: str
     tokens: list[str]
     offsets: tuple[int, ...]
+    starts: frozenset[int]  # the offsets as a set: ``search`` asks it once per match
 
     @classmethod
     def of(cls, text: str) -> _Sentence:
         spans = segment(text)
-        return cls(text, [w for w, _ in spans], tuple(o for _, o in spans))
-
-    @property
-    def starts(self) -> frozenset[int]:
-        return frozenset(self.offsets)
+        offsets = tuple(o for _, o in spans)
+        return cls(text, [w for w, _ in spans], offsets, frozenset(offsets))
 
     def after(self, i: int) -> str:
         """What follows word ``i`` up to the end of its clause (a space ends one too)."""

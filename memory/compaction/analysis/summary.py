@@ -134,13 +134,12 @@ def _without_echoes(sentence: str, others: list[str]) -> str:
     """Cut quoted spans whose text is held elsewhere (the user's question, a pin): a long
     enough span inside another text, or one that is another text whole, however short
     ('Your latest message: "别动 我先看看"' quotes a message of seven characters)."""
+    whole = set(others)
 
     def cut(m: re.Match[str]) -> str:
         quoted = normalize(next(g for g in m.groups() if g is not None))
         inside = len(quoted) >= ECHO_CHARS and any(quoted in text for text in others)
         return "" if inside or (quoted and quoted in whole) else m.group()
-
-    whole = set(others)
 
     return _QUOTED.sub(cut, sentence).strip()
 
