@@ -4,7 +4,7 @@ Layers, lowest first; each imports only those below it (and ``memory``), never
 ``graphs``:
 
 - ``settings`` — the environment variables the servers, the tools and the scripts
-  read, declared once (memory's own are ``memory.settings``);
+  read, declared once (memory's own are ``memory.config.settings``);
 - ``engine`` — which server this process is, and whether its internals are the
   versions we reviewed;
 - ``tools/`` — the chat tools, the local documents and MCP;

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 
-from memory.session import is_production
+from aimind_memory.memory.session import is_production
 
 API_VARIANT_ENV, DEV_VARIANT = "LANGSMITH_LANGGRAPH_API_VARIANT", "local_dev"
 RUNTIME_EDITION_ENV, INMEM_EDITION = "LANGGRAPH_RUNTIME_EDITION", "inmem"

@@ -2,7 +2,7 @@
 
 The environment variables the HTTP edge, the engine patches, the tools and the shell
 scripts read, each a field of ``AdapterSettings`` or ``ScriptSettings`` on memory's
-settings base (``memory.settings``: typed, a default, one sentence, read as the
+settings base (``memory.config.settings``: typed, a default, one sentence, read as the
 environment is now, never from a file). Memory's own are ``MemorySettings``; the docs'
 configuration table lists all three (``aimind_memory.settings.configuration_rows()``).
 
@@ -22,7 +22,7 @@ from typing import ClassVar, Literal
 
 from pydantic import SecretStr
 
-from memory.settings import (
+from aimind_memory.memory.config.settings import (
     AIMindSettings,
     DatabaseURLError,
     SettingsError,

@@ -22,40 +22,44 @@ The repository's ``memory``, ``adapters`` and ``graphs`` packages are its intern
 import from here, they may move.
 """
 
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.chat_memory.final_turn import MemoryThreadError
-from adapters.chat_memory.session import MemoryNotServedError
-from adapters.models import chat_model, offline_chat_model
-from memory import (
-    AIMindError,
-    AppendResult,
-    CompactionOutput,
-    CompactionRequest,
-    Compactor,
-    ExtractiveCompactor,
-    FinalTurn,
-    LLMCompactor,
-    MemoryEditError,
-    MemoryLimits,
-    MemoryService,
-    MemorySnapshot,
-    MemoryUnavailableError,
-    Pin,
-    PinLimitError,
-    PinNotFoundError,
-    PinSource,
-    PinTextError,
-    SettingsError,
-    SummaryTextError,
-    ThreadState,
-    assert_no_forbidden_fields,
-    build_context,
-    memory_messages,
-    open_checkpointer,
-    open_memory,
-)
-from memory.guard import ForbiddenFieldError
-from memory.session import InvalidSessionError
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
+    from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+    from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
+    from aimind_memory.adapters.chat_memory.session import MemoryNotServedError
+    from aimind_memory.adapters.models import chat_model, offline_chat_model
+    from aimind_memory.memory import (
+        AIMindError,
+        AppendResult,
+        CompactionOutput,
+        CompactionRequest,
+        Compactor,
+        ExtractiveCompactor,
+        FinalTurn,
+        LLMCompactor,
+        MemoryEditError,
+        MemoryLimits,
+        MemoryService,
+        MemorySnapshot,
+        MemoryUnavailableError,
+        Pin,
+        PinLimitError,
+        PinNotFoundError,
+        PinSource,
+        PinTextError,
+        SettingsError,
+        SummaryTextError,
+        ThreadState,
+        assert_no_forbidden_fields,
+        build_context,
+        memory_messages,
+        open_checkpointer,
+        open_memory,
+    )
+    from aimind_memory.memory.session import InvalidSessionError
+    from aimind_memory.memory.views.guard import ForbiddenFieldError
 
 __all__ = [
     "AIMindError",
@@ -92,3 +96,56 @@ __all__ = [
     "open_checkpointer",
     "open_memory",
 ]
+
+_HOME: dict[str, str] = {
+    "AIMindError": "aimind_memory.memory",
+    "AppendResult": "aimind_memory.memory",
+    "ChatMemoryMiddleware": "aimind_memory.adapters.chat_memory",
+    "CompactionOutput": "aimind_memory.memory",
+    "CompactionRequest": "aimind_memory.memory",
+    "Compactor": "aimind_memory.memory",
+    "ExtractiveCompactor": "aimind_memory.memory",
+    "FinalTurn": "aimind_memory.memory",
+    "ForbiddenFieldError": "aimind_memory.memory.views.guard",
+    "InvalidSessionError": "aimind_memory.memory.session",
+    "LLMCompactor": "aimind_memory.memory",
+    "MemoryEditError": "aimind_memory.memory",
+    "MemoryLimits": "aimind_memory.memory",
+    "MemoryNotServedError": "aimind_memory.adapters.chat_memory.session",
+    "MemoryService": "aimind_memory.memory",
+    "MemorySnapshot": "aimind_memory.memory",
+    "MemoryThreadError": "aimind_memory.adapters.chat_memory.final_turn",
+    "MemoryUnavailableError": "aimind_memory.memory",
+    "Pin": "aimind_memory.memory",
+    "PinLimitError": "aimind_memory.memory",
+    "PinNotFoundError": "aimind_memory.memory",
+    "PinSource": "aimind_memory.memory",
+    "PinTextError": "aimind_memory.memory",
+    "SettingsError": "aimind_memory.memory",
+    "SummaryTextError": "aimind_memory.memory",
+    "ThreadState": "aimind_memory.memory",
+    "assert_no_forbidden_fields": "aimind_memory.memory",
+    "build_context": "aimind_memory.memory",
+    "chat_model": "aimind_memory.adapters.models",
+    "memory_messages": "aimind_memory.memory",
+    "offline_chat_model": "aimind_memory.adapters.models",
+    "open_checkpointer": "aimind_memory.memory",
+    "open_memory": "aimind_memory.memory",
+}
+"""Where each public name lives. Importing ``aimind_memory`` (and so every module inside
+it: the package runs first) loads none of them: LangChain's agents, the model provider
+and the service cost a process seconds of imports (``agents.SQLiteSession`` is lazy the
+same way); each loads on first use."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'aimind_memory' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # once: later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -12,7 +12,7 @@ crons owner-scoped; ``app`` serves ``/api/chat/*``, the chat page, and — under
 Needs ``pip install "aimind-memory[server]"`` (``[production]`` for Aegra).
 """
 
-from adapters.server.app import app
-from adapters.server.auth import auth
+from aimind_memory.adapters.server.app import app
+from aimind_memory.adapters.server.auth import auth
 
 __all__ = ["app", "auth"]

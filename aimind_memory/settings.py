@@ -14,15 +14,20 @@ check them when they start. Nothing is read from a ``.env`` file: export the var
 The benchmark's own (``AIMIND_BENCH_*``, a checkout only) are ``bench.settings``.
 """
 
-from adapters.settings import (
+from aimind_memory.adapters.settings import (
     AdapterSettings,
     ScriptSettings,
     adapter_settings,
     check_settings,
     script_settings,
 )
-from memory.errors import SettingsError
-from memory.settings import MemorySettings, SettingRow, memory_settings, setting_rows
+from aimind_memory.memory.config.settings import (
+    MemorySettings,
+    SettingRow,
+    memory_settings,
+    setting_rows,
+)
+from aimind_memory.memory.errors import SettingsError
 
 __all__ = [
     "SETTINGS",

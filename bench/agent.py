@@ -41,8 +41,10 @@ from langchain.agents import create_agent
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.chat_memory.runtime import close_memory, get_memory
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
+from aimind_memory.memory import CompactionOutput, CompactionRequest, open_checkpointer
+from aimind_memory.memory.config.limits import SUMMARY_CHARS
 from bench.common import (
     BACKENDS,
     GIST_CHARS,
@@ -66,8 +68,6 @@ from bench.peers import (
     next_turn,
     peers_missing,
 )
-from memory import CompactionOutput, CompactionRequest, open_checkpointer
-from memory.limits import SUMMARY_CHARS
 
 NAME = "agent"
 LABEL = "agent: ChatMemoryMiddleware vs SummarizationMiddleware in create_agent"

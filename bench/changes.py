@@ -33,13 +33,13 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
 
+from aimind_memory.memory import ExtractiveCompactor, FinalTurn, open_memory
+from aimind_memory.memory.compaction import CompactionRequest, fold, run_compactor
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.config.model import compaction_model
 from bench import dialogues
 from bench.common import BenchEnv, Profile, write_json
 from bench.common import target as _target
-from memory import ExtractiveCompactor, FinalTurn, open_memory
-from memory.compaction import CompactionRequest, fold, run_compactor
-from memory.limits import MemoryLimits
-from memory.model_config import compaction_model
 
 NAME = "changes"
 LABEL = "changes: pins say what holds now after a decision changes"

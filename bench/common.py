@@ -24,10 +24,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
+from aimind_memory.memory.compaction import CompactionRequest
+from aimind_memory.memory.config.settings import memory_settings
+from aimind_memory.memory.models import CompactionOutput
 from bench.settings import BenchSettings, bench_settings
-from memory.compaction import CompactionRequest
-from memory.models import CompactionOutput
-from memory.settings import memory_settings
 
 PG_ENV = BenchSettings.env_name("postgres_url")
 RESULTS_DIR = Path(__file__).parent / "results"

@@ -39,6 +39,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from aimind_memory.memory import MemoryService, open_memory
+from aimind_memory.memory.session import SECRET_ENV
 from bench.common import (
     BACKENDS,
     BenchEnv,
@@ -53,8 +55,6 @@ from bench.common import (
     target,
     write_json,
 )
-from memory import MemoryService, open_memory
-from memory.session import SECRET_ENV
 
 NAME = "compaction_latency"
 LABEL = "compaction latency under langgraph dev"

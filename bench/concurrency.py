@@ -27,6 +27,17 @@ from typing import Any
 
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
+from aimind_memory.memory import (
+    ExtractiveCompactor,
+    FinalTurn,
+    MemoryLimits,
+    MemoryService,
+    open_memory,
+)
+from aimind_memory.memory.session import load_secret
+from aimind_memory.memory.storage import Backend as MemoryBackend
+from aimind_memory.memory.storage.inmemory import InMemoryMemoryThreads
+from aimind_memory.memory.storage.pg_pool import open_pg_pool
 from bench.common import (
     BACKENDS,
     Backend,
@@ -39,11 +50,6 @@ from bench.common import (
     write_json,
 )
 from bench.ledger import FoldLedger, keep_ledger
-from memory import ExtractiveCompactor, FinalTurn, MemoryLimits, MemoryService, open_memory
-from memory.session import load_secret
-from memory.storage import Backend as MemoryBackend
-from memory.storage.inmemory import InMemoryMemoryThreads
-from memory.storage.pg_pool import open_pg_pool
 
 NAME = "concurrency"
 

@@ -1,6 +1,6 @@
 """Benchmark 3 — context size: characters the model receives per call vs turn index.
 
-Ours is ``memory.context.build_context`` on the state loaded at the turn's
+Ours is ``memory.views.context.build_context`` on the state loaded at the turn's
 start; "full" is the common way: system prompt + every earlier message + the
 latest user message. Approximate tokens = characters / 4.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
 from bench.common import SYSTEM_PROMPT, Profile, pyplot, ratio, save_figure, write_json
-from memory.context import PINS_HEADER, SUMMARY_HEADER
-from memory.limits import MemoryLimits
 
 NAME = "context_size"
 CHARS_PER_TOKEN = 4

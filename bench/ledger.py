@@ -16,8 +16,8 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memory import CompactionOutput, CompactionRequest, MemoryService, ThreadState
-from memory.errors import AIMindError
+from aimind_memory.memory import CompactionOutput, CompactionRequest, MemoryService, ThreadState
+from aimind_memory.memory.errors import AIMindError
 
 TOKEN_PREFIX = "fold:"
 

@@ -33,7 +33,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from adapters.server.memory_panel import memory_panel_dto
+from aimind_memory.adapters.server.memory_panel import memory_panel_dto
+from aimind_memory.memory import FinalTurn, MemoryService, open_memory
+from aimind_memory.memory.config.limits import PIN_EXCERPT_CHARS, PIN_SOURCES_MAX, PINNED_MAX
+from aimind_memory.memory.models import ChatThreadMessage, Pin, PinSource, ThreadState
+from aimind_memory.memory.session import SECRET_ENV
+from aimind_memory.memory.storage import Head
 from bench.common import (
     BACKENDS,
     BenchEnv,
@@ -49,11 +54,6 @@ from bench.common import (
     write_json,
 )
 from bench.common import target as _target
-from memory import FinalTurn, MemoryService, open_memory
-from memory.limits import PIN_EXCERPT_CHARS, PIN_SOURCES_MAX, PINNED_MAX
-from memory.models import ChatThreadMessage, Pin, PinSource, ThreadState
-from memory.session import SECRET_ENV
-from memory.storage import Head
 
 NAME = "memory_edits"
 LABEL = "memory edits and the pins panel"

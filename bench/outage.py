@@ -36,9 +36,7 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_json
-from bench.common import target as _target
-from memory import (
+from aimind_memory.memory import (
     ExtractiveCompactor,
     FinalTurn,
     MemoryLimits,
@@ -46,13 +44,15 @@ from memory import (
     MemoryUnavailableError,
     open_memory,
 )
-from memory.limits import PG_POOL_MAX
-from memory.session import load_secret
-from memory.settings import MemorySettings
-from memory.storage import Backend
-from memory.storage.pg_pool import CONNECTION_KWARGS, DictConnection
-from memory.storage.pool_log import plain_pool_logs
-from memory.storage.postgres import PostgresMemoryThreads, PostgresServerSaver
+from aimind_memory.memory.config.limits import PG_POOL_MAX
+from aimind_memory.memory.config.settings import MemorySettings
+from aimind_memory.memory.session import load_secret
+from aimind_memory.memory.storage import Backend
+from aimind_memory.memory.storage.pg_pool import CONNECTION_KWARGS, DictConnection
+from aimind_memory.memory.storage.pool_log import plain_pool_logs
+from aimind_memory.memory.storage.postgres import PostgresMemoryThreads, PostgresServerSaver
+from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_json
+from bench.common import target as _target
 
 PG_POOL_TIMEOUT_ENV = MemorySettings.env_name("pg_pool_timeout_s")
 NAME = "outage"

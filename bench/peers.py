@@ -54,6 +54,15 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from pydantic import ConfigDict, Field
 
+from aimind_memory.memory import (
+    FinalTurn,
+    MemoryService,
+    build_context,
+    open_checkpointer,
+    open_memory,
+)
+from aimind_memory.memory.config.limits import SUMMARY_CHARS
+from aimind_memory.memory.views.context import PINS_HEADER
 from bench.common import (
     BACKENDS,
     GIST_CHARS,
@@ -70,9 +79,6 @@ from bench.common import (
     thread_storage,
     write_json,
 )
-from memory import FinalTurn, MemoryService, build_context, open_checkpointer, open_memory
-from memory.context import PINS_HEADER
-from memory.limits import SUMMARY_CHARS
 
 NAME = "peers"
 LABEL = "peers: SummarizationMiddleware, langmem"

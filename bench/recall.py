@@ -31,21 +31,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from aimind_memory.memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
+from aimind_memory.memory.compaction import CompactionRequest
+from aimind_memory.memory.compaction.analysis.condense import condense
+from aimind_memory.memory.compaction.analysis.decisions import decision_strength, pin_strength
+from aimind_memory.memory.compaction.analysis.mentions import mentions
+from aimind_memory.memory.compaction.analysis.salience import information
+from aimind_memory.memory.compaction.analysis.words import content_words
+from aimind_memory.memory.compaction.extractive import new_pins
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.config.model import compaction_model
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
+from aimind_memory.memory.text import normalize
 from bench import dialogues
 from bench.common import BenchEnv, Profile, pyplot, ratio, save_figure, write_json
 from bench.common import target as _target
-from memory import ExtractiveCompactor, FinalTurn, ThreadState, open_memory
-from memory.compaction import CompactionRequest
-from memory.compaction.analysis.condense import condense
-from memory.compaction.analysis.decisions import decision_strength, pin_strength
-from memory.compaction.analysis.mentions import mentions
-from memory.compaction.analysis.salience import information
-from memory.compaction.analysis.words import content_words
-from memory.compaction.extractive import new_pins
-from memory.limits import MemoryLimits
-from memory.model_config import compaction_model
-from memory.models import ChatThreadMessage, utcnow
-from memory.text import normalize
 
 NAME = "recall"
 LABEL = "recall: planted facts and decisions after long chats"
@@ -72,7 +72,8 @@ BASELINE_COMMIT = "32c565b"
 """The summary of whole sentences, before condensing and the list of names: timed beside."""
 TIMING_ROUNDS = 3
 TIMING_SCRIPT = (
-    "import json; from bench.recall import compaction_ms; from memory.limits import MemoryLimits;"
+    "import json; from bench.recall import compaction_ms;"
+    " from aimind_memory.memory.config.limits import MemoryLimits;"
     " print(json.dumps(compaction_ms(MemoryLimits())))"
 )
 SEGMENTER_IMPORT = (

@@ -86,7 +86,7 @@ async def _load_block(urls: list[str], sizes: Sizes, tag: str) -> dict[str, Any]
     latency, and turns missing from memory afterwards (fresh tokens: no compaction)."""
     from langgraph_sdk import get_client
 
-    from memory.session import new_token
+    from aimind_memory.memory.session import new_token
 
     tokens = [new_token() for _ in range(sizes.sessions)]
     latencies: list[float] = []
@@ -111,7 +111,7 @@ async def _latency_block(url: str, runs: int, tag: str) -> list[float]:
     not: ``langgraph dev`` runs it without a checkpointer, Aegra on a thread it deletes.)"""
     from langgraph_sdk import get_client
 
-    from memory.session import new_token
+    from aimind_memory.memory.session import new_token
 
     client = get_client(url=url, api_key=new_token(), timeout=300)
     out = []
@@ -128,7 +128,7 @@ async def _answer_delays(url: str, runs: int) -> dict[str, list[float]]:
     finished), one run at a time on one thread."""
     from langgraph_sdk import get_client
 
-    from memory.session import new_token
+    from aimind_memory.memory.session import new_token
 
     client = get_client(url=url, api_key=new_token(), timeout=300)
     delays: dict[str, list[float]] = {kind: [] for kind in KINDS}
@@ -154,7 +154,7 @@ async def _answer_delays(url: str, runs: int) -> dict[str, list[float]]:
 
 
 async def _missing_turns(database_url: str, tokens: list[str], turns: int) -> int:
-    from memory import open_memory
+    from aimind_memory.memory import open_memory
 
     missing = 0
     async with open_memory(database_url) as mem:

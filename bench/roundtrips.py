@@ -26,6 +26,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+from aimind_memory.memory import FinalTurn, MemoryService, open_checkpointer, open_memory
+from aimind_memory.memory.config.limits import POOL_RECHECK_AFTER_S
 from bench.common import (
     BACKENDS,
     BenchEnv,
@@ -39,8 +41,6 @@ from bench.common import (
 )
 from bench.pgwire import RoundTripCounter, statement_kind
 from bench.variants import BareSaverTurns, GraphTurns
-from memory import FinalTurn, MemoryService, open_checkpointer, open_memory
-from memory.limits import POOL_RECHECK_AFTER_S
 
 NAME = "roundtrips"
 LABEL = "round trips per turn"

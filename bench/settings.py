@@ -2,7 +2,7 @@
 corpora are (``python -m bench``; contract §14).
 
 Each a field of ``BenchSettings``, ``AIMIND_BENCH_<FIELD>``, on the settings base memory
-and the servers use (``memory.settings``): typed, a default, one sentence, read as the
+and the servers use (``memory.config.settings``): typed, a default, one sentence, read as the
 environment is now. A corpus variable names a local copy (a checkout, a folder or a bare
 git repository): nothing is downloaded, and a benchmark without its copy is skipped,
 saying which variable to set.
@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from pydantic import AliasGenerator, SecretStr
 from pydantic_settings import SettingsConfigDict
 
-from memory.settings import ENV_PREFIX, AIMindSettings, setting
+from aimind_memory.memory.config.settings import ENV_PREFIX, AIMindSettings, setting
 
 __all__ = ["BENCH_PREFIX", "BenchSettings", "bench_settings"]
 

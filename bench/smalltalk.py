@@ -26,13 +26,13 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel
 
+from aimind_memory.memory import ExtractiveCompactor, FinalTurn, open_memory
+from aimind_memory.memory.compaction import CompactionRequest
+from aimind_memory.memory.models import CompactionOutput
 from bench import chitchat
 from bench.common import BenchEnv, Profile, write_json
 from bench.common import target as _target
 from bench.recall import DATA, labelled, pin_key, pinned, precision_recall
-from memory import ExtractiveCompactor, FinalTurn, open_memory
-from memory.compaction import CompactionRequest
-from memory.models import CompactionOutput
 
 NAME = "smalltalk"
 LABEL = "small talk: what casual chats get pinned"

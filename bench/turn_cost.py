@@ -16,6 +16,8 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+from aimind_memory.memory import MemoryService, build_context, open_memory
+from aimind_memory.memory.storage.checkpointer import open_checkpointer
 from bench.common import (
     SYSTEM_PROMPT,
     BenchEnv,
@@ -31,8 +33,6 @@ from bench.common import (
     write_json,
 )
 from bench.variants import ARTICLE_LIMITS, VARIANTS, BareSaverTurns, GraphTurns, MemoryTurns
-from memory import MemoryService, build_context, open_memory
-from memory.storage.checkpointer import open_checkpointer
 
 NAME = "turn_cost"
 TOKEN = "bench-turn-cost-{}-0001"

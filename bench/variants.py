@@ -23,9 +23,9 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from memory import FinalTurn, MemoryLimits, MemoryService
-from memory.storage import Head
-from memory.storage.store import next_head, thread_config
+from aimind_memory.memory import FinalTurn, MemoryLimits, MemoryService
+from aimind_memory.memory.storage import Head
+from aimind_memory.memory.storage.store import next_head, thread_config
 
 ARTICLE_LIMITS = MemoryLimits(keep_turns=4, recent_turns=4)
 VARIANTS = ("ours", "bare", "graph", "article")

@@ -11,7 +11,7 @@ contracts hold every module to this.
 
 Public API (contract §13)::
 
-    from memory import open_memory, FinalTurn, ThreadState, assert_no_forbidden_fields
+    from aimind_memory.memory import open_memory, FinalTurn, ThreadState, assert_no_forbidden_fields
 
     async with open_memory("sqlite:///.aimind/aimind.sqlite") as mem:
         result = await mem.append_turn("session-token-0001", FinalTurn(...))
@@ -28,7 +28,7 @@ What else a library user may need:
 - the errors, all on ``AIMindError``: ``MemoryUnavailableError`` (storage is down),
   ``MemoryEditError`` and its ``PinTextError``, ``PinSourceError``, ``PinLimitError``,
   ``PinNotFoundError``, ``SummaryTextError`` (an edit that cannot be made),
-  ``SettingsError`` (a malformed environment variable, ``memory.settings``);
+  ``SettingsError`` (a malformed environment variable, ``memory.config.settings``);
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
@@ -41,11 +41,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
-    from memory.compaction import CompactionRequest, Compactor
-    from memory.compaction.extractive import ExtractiveCompactor
-    from memory.compaction.llm import LLMCompactor
-    from memory.context import build_context, memory_messages
-    from memory.errors import (
+    from aimind_memory.memory.compaction import CompactionRequest, Compactor
+    from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
+    from aimind_memory.memory.compaction.llm import LLMCompactor
+    from aimind_memory.memory.config.limits import MemoryLimits
+    from aimind_memory.memory.errors import (
         AIMindError,
         MemoryEditError,
         MemoryUnavailableError,
@@ -56,11 +56,18 @@ if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on f
         SettingsError,
         SummaryTextError,
     )
-    from memory.guard import assert_no_forbidden_fields
-    from memory.limits import MemoryLimits
-    from memory.models import AppendResult, CompactionOutput, FinalTurn, Pin, PinSource, ThreadState
-    from memory.service import MemoryService, MemorySnapshot, open_memory
-    from memory.storage.checkpointer import open_checkpointer
+    from aimind_memory.memory.models import (
+        AppendResult,
+        CompactionOutput,
+        FinalTurn,
+        Pin,
+        PinSource,
+        ThreadState,
+    )
+    from aimind_memory.memory.service import MemoryService, MemorySnapshot, open_memory
+    from aimind_memory.memory.storage.checkpointer import open_checkpointer
+    from aimind_memory.memory.views.context import build_context, memory_messages
+    from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 
 __all__ = [
     "AIMindError",
@@ -93,33 +100,33 @@ __all__ = [
 ]
 
 _HOME: dict[str, str] = {
-    "AIMindError": "memory.errors",
-    "AppendResult": "memory.models",
-    "CompactionOutput": "memory.models",
-    "CompactionRequest": "memory.compaction",
-    "Compactor": "memory.compaction",
-    "ExtractiveCompactor": "memory.compaction.extractive",
-    "FinalTurn": "memory.models",
-    "LLMCompactor": "memory.compaction.llm",
-    "MemoryEditError": "memory.errors",
-    "MemoryLimits": "memory.limits",
-    "MemoryService": "memory.service",
-    "MemorySnapshot": "memory.service",
-    "MemoryUnavailableError": "memory.errors",
-    "Pin": "memory.models",
-    "PinLimitError": "memory.errors",
-    "PinNotFoundError": "memory.errors",
-    "PinSource": "memory.models",
-    "PinSourceError": "memory.errors",
-    "PinTextError": "memory.errors",
-    "SettingsError": "memory.errors",
-    "SummaryTextError": "memory.errors",
-    "ThreadState": "memory.models",
-    "assert_no_forbidden_fields": "memory.guard",
-    "build_context": "memory.context",
-    "memory_messages": "memory.context",
-    "open_checkpointer": "memory.storage.checkpointer",
-    "open_memory": "memory.service",
+    "AIMindError": "aimind_memory.memory.errors",
+    "AppendResult": "aimind_memory.memory.models",
+    "CompactionOutput": "aimind_memory.memory.models",
+    "CompactionRequest": "aimind_memory.memory.compaction",
+    "Compactor": "aimind_memory.memory.compaction",
+    "ExtractiveCompactor": "aimind_memory.memory.compaction.extractive",
+    "FinalTurn": "aimind_memory.memory.models",
+    "LLMCompactor": "aimind_memory.memory.compaction.llm",
+    "MemoryEditError": "aimind_memory.memory.errors",
+    "MemoryLimits": "aimind_memory.memory.config.limits",
+    "MemoryService": "aimind_memory.memory.service",
+    "MemorySnapshot": "aimind_memory.memory.service",
+    "MemoryUnavailableError": "aimind_memory.memory.errors",
+    "Pin": "aimind_memory.memory.models",
+    "PinLimitError": "aimind_memory.memory.errors",
+    "PinNotFoundError": "aimind_memory.memory.errors",
+    "PinSource": "aimind_memory.memory.models",
+    "PinSourceError": "aimind_memory.memory.errors",
+    "PinTextError": "aimind_memory.memory.errors",
+    "SettingsError": "aimind_memory.memory.errors",
+    "SummaryTextError": "aimind_memory.memory.errors",
+    "ThreadState": "aimind_memory.memory.models",
+    "assert_no_forbidden_fields": "aimind_memory.memory.views.guard",
+    "build_context": "aimind_memory.memory.views.context",
+    "memory_messages": "aimind_memory.memory.views.context",
+    "open_checkpointer": "aimind_memory.memory.storage.checkpointer",
+    "open_memory": "aimind_memory.memory.service",
 }
 """Where each public name lives. ``import memory`` (and so every ``memory.<module>``:
 settings, errors, session, storage paths) stays cheap: the service and the compactors

@@ -24,7 +24,7 @@ import asyncio
 import contextvars
 import logging
 
-from memory.compaction import (
+from aimind_memory.memory.compaction import (
     CompactionRequest,
     Compactor,
     StatusCallback,
@@ -34,13 +34,13 @@ from memory.compaction import (
     split_window,
     status_event,
 )
-from memory.compaction.pending import PendingCompaction
-from memory.limits import COMPACTION_START_DELAY_S, MemoryLimits
-from memory.models import ChatThreadMessage, CompactionOutput, ThreadState
-from memory.storage import Head
-from memory.storage.locks import ThreadLocks
-from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
-from memory.writes import LANDED_KEY, Deferred, Write, carried, commit, outcome
+from aimind_memory.memory.compaction.pending import PendingCompaction
+from aimind_memory.memory.config.limits import COMPACTION_START_DELAY_S, MemoryLimits
+from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, ThreadState
+from aimind_memory.memory.storage import Head
+from aimind_memory.memory.storage.locks import ThreadLocks
+from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
+from aimind_memory.memory.writes import LANDED_KEY, Deferred, Write, carried, commit, outcome
 
 log = logging.getLogger("aimind.memory")
 

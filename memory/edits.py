@@ -20,18 +20,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import get_args
 
-from memory.compaction.pins import evict, remember_unpinned, sources_for
-from memory.compaction.pins import excerpt as excerpt_of
-from memory.errors import (
+from aimind_memory.memory.compaction.pins import evict, remember_unpinned, sources_for
+from aimind_memory.memory.compaction.pins import excerpt as excerpt_of
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.errors import (
     PinLimitError,
     PinNotFoundError,
     PinSourceError,
     PinTextError,
     SummaryTextError,
 )
-from memory.limits import MemoryLimits
-from memory.models import Pin, PinSource, Role, ThreadState, utcnow
-from memory.text import clean_text, normalize, storable_id
+from aimind_memory.memory.models import Pin, PinSource, Role, ThreadState, utcnow
+from aimind_memory.memory.text import clean_text, normalize, storable_id
 
 __all__ = ["find_pin", "pin_text", "with_pin", "with_pin_edited", "with_summary", "without_pin"]
 

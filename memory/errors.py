@@ -54,4 +54,4 @@ class SettingsError(AIMindError, ValueError):
     """A setting (an environment variable) is malformed or missing.
 
     Raised when memory, a server or the command starts, before anything is served or
-    written; its message is one sentence naming the variable (``memory.settings``)."""
+    written; its message is one sentence naming the variable (``memory.config.settings``)."""

@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
-from memory.limits import MESSAGE_ID_MAX_CHARS
-from memory.text import storable_id, storable_text
+from aimind_memory.memory.config.limits import MESSAGE_ID_MAX_CHARS
+from aimind_memory.memory.text import storable_id, storable_text
 
 Role = Literal["user", "assistant"]
 Source = Literal["chat", "tool", "mcp-resource", "tasklist-agent", "delivery-chain"]

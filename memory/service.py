@@ -19,17 +19,17 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from memory.compaction import Compactor, StatusCallback, emit
-from memory.compaction.extractive import ExtractiveCompactor
-from memory.compaction.llm import LLMCompactor
-from memory.compaction.pending import PendingCompaction
-from memory.deferred import DeferredCompactions
-from memory.edits import with_pin, with_pin_edited, with_summary, without_pin
-from memory.errors import AIMindError, MemoryUnavailableError
-from memory.hydration import export_dto, hydration_dto
-from memory.limits import COMPACTION_SHUTDOWN_GRACE_S, MemoryLimits
-from memory.model_config import compaction_model
-from memory.models import (
+from aimind_memory.memory.compaction import Compactor, StatusCallback, emit
+from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
+from aimind_memory.memory.compaction.llm import LLMCompactor
+from aimind_memory.memory.compaction.pending import PendingCompaction
+from aimind_memory.memory.config.limits import COMPACTION_SHUTDOWN_GRACE_S, MemoryLimits
+from aimind_memory.memory.config.model import compaction_model
+from aimind_memory.memory.config.settings import memory_settings
+from aimind_memory.memory.deferred import DeferredCompactions
+from aimind_memory.memory.edits import with_pin, with_pin_edited, with_summary, without_pin
+from aimind_memory.memory.errors import AIMindError, MemoryUnavailableError
+from aimind_memory.memory.models import (
     WRITABLE_STATUSES,
     AppendResult,
     ChatThreadMessage,
@@ -39,12 +39,12 @@ from memory.models import (
     ThreadState,
     utcnow,
 )
-from memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
-from memory.settings import memory_settings
-from memory.storage import Backend, Head, database_url, open_backend
-from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore, build_memory_graph
-from memory.text import clean_text, truncate
-from memory.writes import LANDED_KEY, Build, Write, carried, commit
+from aimind_memory.memory.session import SessionHash, load_secret, memory_thread_id, resolve_session
+from aimind_memory.memory.storage import Backend, Head, database_url, open_backend
+from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, ThreadStore, build_memory_graph
+from aimind_memory.memory.text import clean_text, truncate
+from aimind_memory.memory.views.hydration import export_dto, hydration_dto
+from aimind_memory.memory.writes import LANDED_KEY, Build, Write, carried, commit
 
 if TYPE_CHECKING:  # langchain's model and graph packages cost a process seconds to import
     from langchain_core.language_models import BaseChatModel
@@ -425,7 +425,7 @@ async def open_memory(
 ) -> AsyncIterator[MemoryService]:
     """Open chat memory on ``url`` (default ``AIMIND_DATABASE_URL``, then embedded SQLite).
 
-    Every setting memory reads (``memory.settings``) and the session secret are validated
+    Every setting memory reads (``memory.config.settings``) and the session secret are validated
     here, at start-up: a malformed one raises ``SettingsError`` naming it. On exit,
     pending compactions get a grace period to land (``MemoryService.aclose``).
     """

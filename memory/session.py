@@ -14,9 +14,14 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from memory.errors import AIMindError
-from memory.settings import SECRET_MIN_CHARS, MemorySettings, SecretConfigError, memory_settings
-from memory.storage.paths import data_dir, place_private
+from aimind_memory.memory.config.settings import (
+    SECRET_MIN_CHARS,
+    MemorySettings,
+    SecretConfigError,
+    memory_settings,
+)
+from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.storage.paths import data_dir, place_private
 
 log = logging.getLogger("aimind.session")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from memory.limits import TRUNCATION_MARKER
+from aimind_memory.memory.config.limits import TRUNCATION_MARKER
 
 _WS = re.compile(r"\s+")
 _UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")

@@ -16,13 +16,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from memory.compaction import CompactionRequest
-from memory.compaction.pending import PENDING_KEY
-from memory.limits import WRITE_ATTEMPTS, WRITE_RETRY_FIRST_S, WRITE_RETRY_MAX_S
-from memory.models import ThreadState, utcnow
-from memory.storage import Head
-from memory.storage.locks import ThreadLocks
-from memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
+from aimind_memory.memory.compaction import CompactionRequest
+from aimind_memory.memory.compaction.pending import PENDING_KEY
+from aimind_memory.memory.config.limits import (
+    WRITE_ATTEMPTS,
+    WRITE_RETRY_FIRST_S,
+    WRITE_RETRY_MAX_S,
+)
+from aimind_memory.memory.models import ThreadState, utcnow
+from aimind_memory.memory.storage import Head
+from aimind_memory.memory.storage.locks import ThreadLocks
+from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
 
 LANDED_KEY = "aimind_landed"
 """Checkpoint metadata: this checkpoint is a deferred compaction landing (the next

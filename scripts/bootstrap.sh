@@ -43,7 +43,7 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   if ! {
     .venv/bin/python -m pip install --require-hashes -r requirements.lock &&
       .venv/bin/python -m pip install --no-deps -e . &&
-      .venv/bin/python -c "import aimind_memory, memory, adapters, graphs"
+      .venv/bin/python -c "import aimind_memory.memory, aimind_memory.adapters, aimind_memory.graphs"
   } >"$LOG" 2>&1; then
     cat "$LOG" >&2
     echo "bootstrap: installing the dependencies failed (the log is above)" >&2

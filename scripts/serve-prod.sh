@@ -28,6 +28,6 @@ export LANGSMITH_TRACING="${LANGSMITH_TRACING:-false}"
 # replica's runs (the rest go back to the queue for another replica), then up to 10 s for
 # pending compactions to land.
 export WORKER_DRAIN_TIMEOUT="${WORKER_DRAIN_TIMEOUT:-4}"
-.venv/bin/python -m adapters.server.aegra.preflight
+.venv/bin/python -m aimind_memory.adapters.server.aegra.preflight
 exec .venv/bin/python -m uvicorn aegra_api.main:app \
   --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" --timeout-graceful-shutdown 3

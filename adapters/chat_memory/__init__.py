@@ -12,7 +12,7 @@ steps as a ``create_agent`` middleware. It imports ``memory`` and
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from adapters.chat_memory.middleware import ChatMemoryMiddleware
+    from aimind_memory.adapters.chat_memory.middleware import ChatMemoryMiddleware
 
 __all__ = ["ChatMemoryMiddleware"]
 
@@ -21,7 +21,7 @@ def __getattr__(name: str) -> Any:
     """``ChatMemoryMiddleware`` is imported on first use: it brings LangChain's agent
     framework, which the servers' HTTP app (importing ``runtime``) does not need."""
     if name == "ChatMemoryMiddleware":
-        from adapters.chat_memory.middleware import ChatMemoryMiddleware
+        from aimind_memory.adapters.chat_memory.middleware import ChatMemoryMiddleware
 
         return ChatMemoryMiddleware
     raise AttributeError(name)

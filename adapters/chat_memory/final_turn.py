@@ -18,9 +18,9 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.chat_memory.session import session_of
-from memory import (
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.chat_memory.session import session_of
+from aimind_memory.memory import (
     AppendResult,
     FinalTurn,
     MemoryService,
@@ -28,10 +28,10 @@ from memory import (
     ThreadState,
     build_context,
 )
-from memory.compaction import emit
-from memory.errors import AIMindError
-from memory.limits import MESSAGE_ID_MAX_CHARS
-from memory.session import MEMORY_THREAD_PREFIX
+from aimind_memory.memory.compaction import emit
+from aimind_memory.memory.config.limits import MESSAGE_ID_MAX_CHARS
+from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = [
     "FINAL_TURN_NODE",

@@ -40,8 +40,8 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from adapters.chat_memory.runtime import get_memory
-from memory import AppendResult, MemoryService, ThreadState
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory import AppendResult, MemoryService, ThreadState
 
 __all__ = [
     "FORK_SCAN_CHECKPOINTS",

@@ -62,15 +62,15 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from adapters.chat_memory.final_turn import (
+from aimind_memory.adapters.chat_memory.final_turn import (
     load_memory_state,
     memory_message_id,
     refuse_memory_thread,
     write_final_turn,
 )
-from adapters.chat_memory.forks import account_after, replaced_turns
-from adapters.chat_memory.runtime import get_memory
-from memory import Compactor, FinalTurn, MemoryLimits, ThreadState, memory_messages
+from aimind_memory.adapters.chat_memory.forks import account_after, replaced_turns
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory import Compactor, FinalTurn, MemoryLimits, ThreadState, memory_messages
 
 __all__ = ["ChatMemoryMiddleware", "ChatMemoryState", "finished_turn", "older_turns"]
 

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from memory import Compactor, MemoryLimits, MemoryService, open_memory
-from memory.session import MEMORY_THREAD_PREFIX
-from memory.storage import database_url
+from aimind_memory.memory import Compactor, MemoryLimits, MemoryService, open_memory
+from aimind_memory.memory.session import MEMORY_THREAD_PREFIX
+from aimind_memory.memory.storage import database_url
 
 if TYPE_CHECKING:  # langchain's model package costs a CLI command a second of imports
     from langchain_core.language_models import BaseChatModel

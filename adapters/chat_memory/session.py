@@ -35,9 +35,9 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph_sdk.auth import is_studio_user
 
-from adapters.engine import is_langgraph_dev
-from memory.errors import AIMindError
-from memory.session import HASH_RE, SessionHash, derived_identity, load_secret
+from aimind_memory.adapters.engine import is_langgraph_dev
+from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.session import HASH_RE, SessionHash, derived_identity, load_secret
 
 __all__ = [
     "NOT_SERVED",

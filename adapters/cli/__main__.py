@@ -1,7 +1,7 @@
-"""``python -m adapters.cli``: the same as the ``aimind`` command."""
+"""``python -m aimind_memory.adapters.cli``: the same as the ``aimind`` command."""
 
 import sys
 
-from adapters.cli.main import main
+from aimind_memory.adapters.cli.main import main
 
 sys.exit(main())

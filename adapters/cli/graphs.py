@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError
 
 __all__ = ["CONFIG_FILE", "GraphLoadError", "graph_paths", "load_graph"]
 

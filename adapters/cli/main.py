@@ -33,12 +33,12 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adapters.cli.graphs import GraphLoadError, load_graph
-from memory.errors import MemoryEditError, MemoryUnavailableError, SettingsError
+from aimind_memory.adapters.cli.graphs import GraphLoadError, load_graph
+from aimind_memory.memory.errors import MemoryEditError, MemoryUnavailableError, SettingsError
 
 if TYPE_CHECKING:  # at run time each command imports what it uses: --help stays fast
-    from memory import MemoryService, ThreadState
-    from memory.models import Pin
+    from aimind_memory.memory import MemoryService, ThreadState
+    from aimind_memory.memory.models import Pin
 
 DEFAULT_SESSION_NAME = "default"
 DEMO_SESSION_NAME = "aimind-demo-session"
@@ -69,7 +69,7 @@ shared memory across graphs."""
 
 def session_token(name: str) -> str:
     """A valid session token for ``name``, the same one every time."""
-    from memory.session import TOKEN_RE
+    from aimind_memory.memory.session import TOKEN_RE
 
     if TOKEN_RE.fullmatch(name):
         return name
@@ -122,7 +122,7 @@ async def run_turn(graph: Any, token: str, text: str) -> tuple[str, bool]:
     """
     from langchain_core.messages import AIMessage, AIMessageChunk
 
-    from memory.compaction import STATUS_EVENT
+    from aimind_memory.memory.compaction import STATUS_EVENT
 
     answer: list[str] = []
     final = ""
@@ -169,7 +169,7 @@ async def run_turn(graph: Any, token: str, text: str) -> tuple[str, bool]:
 
 
 async def _memory_state(token: str) -> ThreadState:
-    from adapters.chat_memory.runtime import get_memory
+    from aimind_memory.adapters.chat_memory.runtime import get_memory
 
     return await (await get_memory()).load(token)
 
@@ -177,8 +177,8 @@ async def _memory_state(token: str) -> ThreadState:
 async def chat(session: str) -> int:
     import asyncio
 
-    from adapters.chat_memory.runtime import close_memory
-    from adapters.tools.mcp.sessions import close_mcp_sessions
+    from aimind_memory.adapters.chat_memory.runtime import close_memory
+    from aimind_memory.adapters.tools.mcp.sessions import close_mcp_sessions
 
     graph = load_graph(CHAT_GRAPH)
     token = session_token(session)
@@ -223,7 +223,7 @@ MemoryAction = Callable[["MemoryService", str], Awaitable[int]]
 async def with_memory(session: str, action: MemoryAction) -> int:
     """Run ``action(service, token)`` for the session; memory's refusals become a sentence
     and an exit code."""
-    from adapters.chat_memory.runtime import close_memory, get_memory
+    from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
 
     try:
         return await action(await get_memory(), session_token(session))
@@ -332,7 +332,7 @@ def _count(items: list[Any], noun: str) -> str:
 
 
 def _write_private(path: Path, text: str) -> None:
-    from memory.storage.paths import open_private
+    from aimind_memory.memory.storage.paths import open_private
 
     fd = open_private(path, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -353,8 +353,8 @@ def _demo_graphs() -> dict[str, Any]:
 
 async def demo() -> int:
     """Twelve scripted turns through the real graphs, printing memory at each compaction."""
-    from adapters.chat_memory.runtime import close_memory, get_memory
-    from adapters.tools.mcp.sessions import close_mcp_sessions
+    from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
+    from aimind_memory.adapters.tools.mcp.sessions import close_mcp_sessions
 
     graphs = _demo_graphs()
     token = session_token(DEMO_SESSION_NAME)
@@ -388,7 +388,7 @@ async def demo() -> int:
 
 
 def _storage() -> str:
-    from memory.storage import database_url
+    from aimind_memory.memory.storage import database_url
 
     url = database_url()
     return url.split("@")[-1] if url.startswith("postgres") else url
@@ -441,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.reconfigure(errors="replace")
     import asyncio
 
-    from adapters.settings import check_settings
+    from aimind_memory.adapters.settings import check_settings
 
     try:
         check_settings()

@@ -35,8 +35,8 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel
 
-from adapters.tools.resources import REFERENCES_HEADER, RESOURCE_BLOCK_OPEN
-from memory.context import PINS_HEADER, SUMMARY_HEADER
+from aimind_memory.adapters.tools.resources import REFERENCES_HEADER, RESOURCE_BLOCK_OPEN
+from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
 
 OFFLINE_LABEL = "[offline model]"
 OFFLINE_PLACEHOLDER = "[offline]"

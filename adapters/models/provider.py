@@ -2,8 +2,8 @@
 
 With ``OPENAI_API_KEY`` set, ``chat_model()`` is a ``ChatOpenAI`` configured from
 ``OPENAI_BASE_URL`` / ``AIMIND_MODEL`` with a timeout and bounded retries (the settings
-live in ``memory.settings``; ``memory.model_config`` also builds memory's compaction model). Without
-a key every graph still runs on
+live in ``memory.config.settings``; ``memory.config.model`` also builds memory's
+compaction model). Without a key every graph still runs on
 ``OfflineChatModel``: deterministic, clearly labelled offline, and it answers by
 stating what context it received, so memory behaviour is visible without a provider.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 
-from adapters.models.offline import OFFLINE_LABEL, OfflineChatModel
-from memory.model_config import has_api_key, openai_model
-from memory.settings import memory_settings
+from aimind_memory.adapters.models.offline import OFFLINE_LABEL, OfflineChatModel
+from aimind_memory.memory.config.model import has_api_key, openai_model
+from aimind_memory.memory.config.settings import memory_settings
 
 
 def chat_model() -> BaseChatModel:

@@ -25,7 +25,7 @@ as on LangGraph's routes: no stack, no database error, nothing from the runtime.
 
 from __future__ import annotations
 
-import adapters.server.settings_check  # noqa: F401  (first: a bad setting stops the server in one sentence)
+import aimind_memory.adapters.server.settings_check  # noqa: F401  (first: a bad setting stops the server in one sentence)
 
 # isort: split
 
@@ -42,21 +42,25 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
-from adapters.chat_memory.runtime import close_memory, get_memory
-from adapters.server import storage_notice
-from adapters.server.aegra import runs as aegra_runs
-from adapters.server.aegra import start as aegra_start
-from adapters.server.chat_routes import STATIC_DIR, page_router
-from adapters.server.chat_routes import router as chat_router
-from adapters.server.identity_guard import IdentityGuard
-from adapters.server.langgraph_dev import delta_history as dev_delta_history
-from adapters.server.langgraph_dev import run_queue as dev_run_queue
-from adapters.server.memory_routes import router as memory_router
-from adapters.server.replies import error_reply as _error
-from adapters.server.request_guard import RequestGuard
-from adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors, log_unhandled
-from adapters.server.session_token import server_secret
-from adapters.server.thread_labels import ThreadLabels
+from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
+from aimind_memory.adapters.server import storage_notice
+from aimind_memory.adapters.server.aegra import runs as aegra_runs
+from aimind_memory.adapters.server.aegra import start as aegra_start
+from aimind_memory.adapters.server.chat_routes import STATIC_DIR, page_router
+from aimind_memory.adapters.server.chat_routes import router as chat_router
+from aimind_memory.adapters.server.identity_guard import IdentityGuard
+from aimind_memory.adapters.server.langgraph_dev import delta_history as dev_delta_history
+from aimind_memory.adapters.server.langgraph_dev import run_queue as dev_run_queue
+from aimind_memory.adapters.server.memory_routes import router as memory_router
+from aimind_memory.adapters.server.replies import error_reply as _error
+from aimind_memory.adapters.server.request_guard import RequestGuard
+from aimind_memory.adapters.server.server_errors import (
+    GENERIC_ERROR,
+    UnhandledErrors,
+    log_unhandled,
+)
+from aimind_memory.adapters.server.session_token import server_secret
+from aimind_memory.adapters.server.thread_labels import ThreadLabels
 
 log = logging.getLogger("aimind.http")
 
@@ -116,8 +120,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await aegra_start.release()
     yield
     await aegra_runs.drain()
-    if "adapters.tools.mcp.sessions" in sys.modules:  # the chat graph started MCP servers
-        await sys.modules["adapters.tools.mcp.sessions"].close_mcp_sessions()
+    mcp_sessions = sys.modules.get("aimind_memory.adapters.tools.mcp.sessions")
+    if mcp_sessions is not None:  # the chat graph started MCP servers
+        await mcp_sessions.close_mcp_sessions()
     await close_memory()
 
 

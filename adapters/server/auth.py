@@ -25,7 +25,7 @@ either shape of the ``create_run`` value (``run_request``).
 
 from __future__ import annotations
 
-import adapters.server.settings_check  # noqa: F401  (first: a bad setting stops the server in one sentence)
+import aimind_memory.adapters.server.settings_check  # noqa: F401  (first: a bad setting stops the server in one sentence)
 
 # isort: split
 
@@ -34,22 +34,22 @@ from typing import Any, NamedTuple
 
 from langgraph_sdk import Auth
 
-from adapters.server import storage_notice
-from adapters.server.memory_threads import (
+from aimind_memory.adapters.server import storage_notice
+from aimind_memory.adapters.server.memory_threads import (
     MEMORY_THREAD_REFUSED,
     MEMORY_THREAD_STATUS,
     THREAD_ID_KEYS,
     names_memory_thread,
 )
-from adapters.server.request_limits import RequestLimits
-from adapters.server.run_input import (
+from aimind_memory.adapters.server.request_limits import RequestLimits
+from aimind_memory.adapters.server.run_input import (
     TURN_GRAPHS,
     RunInputError,
     check_run_input,
     graph_names,
 )
-from adapters.server.session_token import SessionTokenError, request_identity
-from adapters.settings import exit_on_bad_settings
+from aimind_memory.adapters.server.session_token import SessionTokenError, request_identity
+from aimind_memory.adapters.settings import exit_on_bad_settings
 
 OWNER_KEY = "owner"
 SYSTEM_CREATOR = {"created_by": "system"}

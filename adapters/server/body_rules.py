@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from adapters.server.run_input import CHAT_GRAPH, graph_names
+from aimind_memory.adapters.server.run_input import CHAT_GRAPH, graph_names
 
 __all__ = ["MIN_TTL_MINUTES", "if_it_fails", "refusal", "wants_body"]
 

@@ -25,21 +25,26 @@ from fastapi import APIRouter, Depends
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.server.memory_panel import memory_panel_dto, memory_panel_reply
-from adapters.server.memory_routes import Caller, Memory, MemoryRoute, documented_errors
-from adapters.server.replies import error_reply, json_reply
-from adapters.server.session_token import (
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.server.memory_panel import memory_panel_dto, memory_panel_reply
+from aimind_memory.adapters.server.memory_routes import (
+    Caller,
+    Memory,
+    MemoryRoute,
+    documented_errors,
+)
+from aimind_memory.adapters.server.replies import error_reply, json_reply
+from aimind_memory.adapters.server.session_token import (
     COOKIE_SOURCE,
     SESSION_COOKIE,
     SessionTokenError,
     request_identity,
     server_secret,
 )
-from memory import MemoryLimits
-from memory.errors import MemoryUnavailableError
-from memory.hydration import hydration_dto
-from memory.session import SessionHash, hash_token, memory_thread_id, new_token
+from aimind_memory.memory import MemoryLimits
+from aimind_memory.memory.errors import MemoryUnavailableError
+from aimind_memory.memory.session import SessionHash, hash_token, memory_thread_id, new_token
+from aimind_memory.memory.views.hydration import hydration_dto
 
 __all__ = ["STATIC_DIR", "page_router", "router"]
 

@@ -34,9 +34,9 @@ import httpx
 from langgraph_sdk.client import LangGraphClient
 from starlette.types import ASGIApp
 
-from memory import MemoryService
-from memory.errors import AIMindError
-from memory.session import SessionHash
+from aimind_memory.memory import MemoryService
+from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.session import SessionHash
 
 __all__ = ["ForgetIncompleteError", "Forgotten", "forget_session"]
 

@@ -15,8 +15,8 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from adapters.engine import unreviewed_versions
-from adapters.settings import AdapterSettings, adapter_settings
+from aimind_memory.adapters.engine import unreviewed_versions
+from aimind_memory.adapters.settings import AdapterSettings, adapter_settings
 
 __all__ = ["GatedPatch"]
 

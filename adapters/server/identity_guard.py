@@ -21,9 +21,9 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
-from adapters.server.refusals import refuse
-from adapters.server.session_token import conflicting_tokens
-from memory.session import is_production
+from aimind_memory.adapters.server.refusals import refuse
+from aimind_memory.adapters.server.session_token import conflicting_tokens
+from aimind_memory.memory.session import is_production
 
 __all__ = ["STUDIO_SCHEME_HEADER", "IdentityGuard"]
 

@@ -19,10 +19,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from starlette.responses import Response
 
-from adapters.server.replies import NO_STORE, json_reply
-from memory import MemoryLimits, MemorySnapshot
-from memory.hydration import PinDTO, pin_dto
-from memory.limits import TRUNCATION_MARKER
+from aimind_memory.adapters.server.replies import NO_STORE, json_reply
+from aimind_memory.memory import MemoryLimits, MemorySnapshot
+from aimind_memory.memory.config.limits import TRUNCATION_MARKER
+from aimind_memory.memory.views.hydration import PinDTO, pin_dto
 
 __all__ = ["MemoryPanel", "memory_panel_dto", "memory_panel_reply"]
 

@@ -39,24 +39,24 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 from starlette.requests import Request
 from starlette.responses import Response
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.server.forget import ForgetIncompleteError, forget_session
-from adapters.server.memory_panel import MemoryPanel, memory_panel_reply
-from adapters.server.replies import MEMORY_UNAVAILABLE, error_reply, json_reply
-from adapters.server.server_errors import GENERIC_ERROR
-from adapters.server.session_token import SessionTokenError, request_identity
-from memory import MemoryService
-from memory.errors import (
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.server.forget import ForgetIncompleteError, forget_session
+from aimind_memory.adapters.server.memory_panel import MemoryPanel, memory_panel_reply
+from aimind_memory.adapters.server.replies import MEMORY_UNAVAILABLE, error_reply, json_reply
+from aimind_memory.adapters.server.server_errors import GENERIC_ERROR
+from aimind_memory.adapters.server.session_token import SessionTokenError, request_identity
+from aimind_memory.memory import MemoryService
+from aimind_memory.memory.config.limits import MESSAGE_ID_MAX_CHARS
+from aimind_memory.memory.errors import (
     AIMindError,
     MemoryEditError,
     MemoryUnavailableError,
     PinLimitError,
     PinNotFoundError,
 )
-from memory.hydration import PinDTO, pin_dto
-from memory.limits import MESSAGE_ID_MAX_CHARS
-from memory.models import Role
-from memory.session import SessionHash
+from aimind_memory.memory.models import Role
+from aimind_memory.memory.session import SessionHash
+from aimind_memory.memory.views.hydration import PinDTO, pin_dto
 
 __all__ = ["Caller", "Memory", "MemoryRoute", "documented_errors", "router"]
 

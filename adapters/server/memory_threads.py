@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.session import MEMORY_THREAD_PREFIX
+from aimind_memory.memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = [
     "MEMORY_THREAD_REFUSED",

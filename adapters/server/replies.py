@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from memory.guard import assert_no_forbidden_fields
+from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 
 __all__ = ["MEMORY_UNAVAILABLE", "NO_STORE", "error_reply", "json_reply"]
 

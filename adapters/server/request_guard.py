@@ -40,16 +40,16 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
-from adapters.server import body_rules
-from adapters.server.memory_threads import (
+from aimind_memory.adapters.server import body_rules
+from aimind_memory.adapters.server.memory_threads import (
     MEMORY_THREAD_REFUSED,
     MEMORY_THREAD_STATUS,
     THREAD_ID_KEYS,
     names_memory_thread,
 )
-from adapters.server.refusals import refuse
-from adapters.server.request_limits import BODY_LIMIT_ENV, RequestLimits
-from memory.session import MEMORY_THREAD_PREFIX
+from aimind_memory.adapters.server.refusals import refuse
+from aimind_memory.adapters.server.request_limits import BODY_LIMIT_ENV, RequestLimits
+from aimind_memory.memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = ["RequestGuard", "body_problem"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from adapters.settings import (
+from aimind_memory.adapters.settings import (
     MAX_BODY_MB,
     MAX_INPUT_MESSAGES,
     AdapterSettings,

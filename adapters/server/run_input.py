@@ -28,9 +28,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from adapters.chat_memory.runtime import SessionContext
-from adapters.server.request_limits import MAX_INPUT_MESSAGES, MESSAGES_LIMIT_ENV
-from memory.errors import AIMindError
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.adapters.server.request_limits import MAX_INPUT_MESSAGES, MESSAGES_LIMIT_ENV
+from aimind_memory.memory.errors import AIMindError
 
 __all__ = [
     "CHAT_GRAPH",

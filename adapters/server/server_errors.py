@@ -23,7 +23,7 @@ from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from adapters.server.refusals import refuse
+from aimind_memory.adapters.server.refusals import refuse
 
 __all__ = ["GENERIC_ERROR", "UnhandledErrors", "log_unhandled"]
 

@@ -31,8 +31,8 @@ from collections.abc import Iterable, Mapping
 
 from starlette.requests import cookie_parser
 
-from memory.errors import AIMindError
-from memory.session import InvalidSessionError, SessionHash, hash_token, load_secret
+from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.session import InvalidSessionError, SessionHash, hash_token, load_secret
 
 __all__ = [
     "COOKIE_SOURCE",

@@ -13,8 +13,12 @@ at start-up. It reads the environment only: importing writes no file — the dev
 secret is made when the server first needs it (``session_token.server_secret``).
 """
 
-from adapters.settings import check_served_database, check_settings, exit_on_bad_settings
-from memory.session import configured_secret
+from aimind_memory.adapters.settings import (
+    check_served_database,
+    check_settings,
+    exit_on_bad_settings,
+)
+from aimind_memory.memory.session import configured_secret
 
 with exit_on_bad_settings():
     check_settings()

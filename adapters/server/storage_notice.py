@@ -16,9 +16,9 @@ import logging
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from memory.session import SECRET_ENV, secret_file
-from memory.storage import DatabaseURLError, backend_of, database_url, sqlite_path
-from memory.storage.paths import data_dir, data_dir_origin
+from aimind_memory.memory.session import SECRET_ENV, secret_file
+from aimind_memory.memory.storage import DatabaseURLError, backend_of, database_url, sqlite_path
+from aimind_memory.memory.storage.paths import data_dir, data_dir_origin
 
 __all__ = ["announce", "describe_database", "storage_notice"]
 

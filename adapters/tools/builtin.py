@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from langchain_core.tools import BaseTool, tool
 
-from adapters.tools.resources import ResourceError, list_resources, read_resource
-from memory.errors import AIMindError
+from aimind_memory.adapters.tools.resources import ResourceError, list_resources, read_resource
+from aimind_memory.memory.errors import AIMindError
 
 MAX_TOOL_ROUNDS = 6
 """Tool rounds per turn in the graphs that offer tools; after that the model must answer

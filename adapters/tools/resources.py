@@ -27,8 +27,8 @@ import functools
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from adapters.settings import AdapterSettings, adapter_settings
-from memory.errors import AIMindError
+from aimind_memory.adapters.settings import AdapterSettings, adapter_settings
+from aimind_memory.memory.errors import AIMindError
 
 DOCS_DIR_ENV = AdapterSettings.env_name("docs_dir")
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parent / "documents"

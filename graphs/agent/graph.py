@@ -22,12 +22,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.chat_memory.runtime import SessionContext
-from adapters.models import chat_model
-from adapters.tools.builtin import local_tools
-from graphs.agent.prompts import SYSTEM_PROMPT
-from graphs.agent.tools import ProjectToolsMiddleware
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.adapters.models import chat_model
+from aimind_memory.adapters.tools.builtin import local_tools
+from aimind_memory.graphs.agent.prompts import SYSTEM_PROMPT
+from aimind_memory.graphs.agent.tools import ProjectToolsMiddleware
 
 GRAPH_NAME = "agent"
 

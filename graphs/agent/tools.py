@@ -24,8 +24,13 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
-from adapters.tools.builtin import MAX_TOOL_ROUNDS, TOOL_FAILED, TOOL_TIMED_OUT, TOOL_TIMEOUT_S
-from adapters.tools.mcp.client import cached_mcp_tools
+from aimind_memory.adapters.tools.builtin import (
+    MAX_TOOL_ROUNDS,
+    TOOL_FAILED,
+    TOOL_TIMED_OUT,
+    TOOL_TIMEOUT_S,
+)
+from aimind_memory.adapters.tools.mcp.client import cached_mcp_tools
 
 log = logging.getLogger("aimind.agent")
 

@@ -19,16 +19,16 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.chat_memory.final_turn import FINAL_TURN_NODE
-from adapters.chat_memory.runtime import SessionContext
-from graphs.chat.nodes import (
+from aimind_memory.adapters.chat_memory.final_turn import FINAL_TURN_NODE
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.graphs.chat.nodes import (
     AGENT_NODE,
     TOOLS_NODE,
     ChatNodes,
     after_agent,
     final_turn,
 )
-from graphs.chat.state import ChatInput, ChatOutput, ChatState
+from aimind_memory.graphs.chat.state import ChatInput, ChatOutput, ChatState
 
 GRAPH_NAME = "chat"
 

@@ -28,7 +28,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END
 from langgraph.runtime import Runtime
 
-from adapters.chat_memory.final_turn import (
+from aimind_memory.adapters.chat_memory.final_turn import (
     FINAL_TURN_NODE,
     FinalTurn,
     ThreadState,
@@ -39,20 +39,20 @@ from adapters.chat_memory.final_turn import (
     refuse_memory_thread,
     write_final_turn,
 )
-from adapters.chat_memory.forks import account_after, replaced_turns
-from adapters.chat_memory.runtime import SessionContext
-from adapters.models import chat_model
-from adapters.tools.builtin import (
+from aimind_memory.adapters.chat_memory.forks import account_after, replaced_turns
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.adapters.models import chat_model
+from aimind_memory.adapters.tools.builtin import (
     MAX_TOOL_ROUNDS,
     TOOL_FAILED,
     TOOL_TIMED_OUT,
     TOOL_TIMEOUT_S,
     local_tools,
 )
-from adapters.tools.mcp.client import cached_mcp_tools, is_mcp_tool
-from adapters.tools.resources import resolve_references
-from graphs.chat.prompts import SYSTEM_PROMPT
-from graphs.chat.state import (
+from aimind_memory.adapters.tools.mcp.client import cached_mcp_tools, is_mcp_tool
+from aimind_memory.adapters.tools.resources import resolve_references
+from aimind_memory.graphs.chat.prompts import SYSTEM_PROMPT
+from aimind_memory.graphs.chat.state import (
     AUTO_ID_PREFIX,
     TRANSCRIPT_MAX_MESSAGES,
     ChatState,

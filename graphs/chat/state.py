@@ -18,7 +18,7 @@ from langgraph.channels import DeltaChannel, UntrackedValue
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from typing_extensions import TypedDict  # pydantic needs it for schemas before 3.12
 
-from adapters.chat_memory.final_turn import ThreadState
+from aimind_memory.adapters.chat_memory.final_turn import ThreadState
 
 AUTO_ID_PREFIX = "auto-"
 """Ids this graph gave to input messages that came without one (not client ids)."""

@@ -1,5 +1,5 @@
 """The ``delivery-chain`` graph: requirement → plan → tasks → parallel reviews → report."""
 
-from graphs.delivery_chain.graph import build_graph, graph
+from aimind_memory.graphs.delivery_chain.graph import build_graph, graph
 
 __all__ = ["build_graph", "graph"]

@@ -18,12 +18,17 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node
-from adapters.chat_memory.runtime import SessionContext
-from graphs.delivery_chain.nodes import FAIL_NODE, GRAPH_NAME, DeliveryChain, extract_turn
-from graphs.delivery_chain.prompts import REVIEWERS
-from graphs.delivery_chain.stages import LOAD, PLAN, SYNTHESIZE, TASK
-from graphs.delivery_chain.state import DeliveryInput, DeliveryOutput, DeliveryState
+from aimind_memory.adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.graphs.delivery_chain.nodes import (
+    FAIL_NODE,
+    GRAPH_NAME,
+    DeliveryChain,
+    extract_turn,
+)
+from aimind_memory.graphs.delivery_chain.prompts import REVIEWERS
+from aimind_memory.graphs.delivery_chain.stages import LOAD, PLAN, SYNTHESIZE, TASK
+from aimind_memory.graphs.delivery_chain.state import DeliveryInput, DeliveryOutput, DeliveryState
 
 
 def _route(next_node: str | list[str]) -> Callable[[DeliveryState], str | list[str]]:

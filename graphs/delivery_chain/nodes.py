@@ -23,17 +23,21 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from adapters.chat_memory.final_turn import (
+from aimind_memory.adapters.chat_memory.final_turn import (
     FinalTurn,
     latest_human,
     load_memory_state,
     memory_message_id,
     refuse_memory_thread,
 )
-from adapters.chat_memory.runtime import SessionContext
-from adapters.models import chat_model
-from adapters.tools.resources import REFERENCE_PREFIX, find_references, resolve_references
-from graphs.delivery_chain.prompts import (
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.adapters.models import chat_model
+from aimind_memory.adapters.tools.resources import (
+    REFERENCE_PREFIX,
+    find_references,
+    resolve_references,
+)
+from aimind_memory.graphs.delivery_chain.prompts import (
     REVIEWERS,
     RubricMissingError,
     load_rubrics,
@@ -42,8 +46,12 @@ from graphs.delivery_chain.prompts import (
     reviewer_messages,
     task_messages,
 )
-from graphs.delivery_chain.report import failure_message, overall_status, render_report
-from graphs.delivery_chain.schemas import (
+from aimind_memory.graphs.delivery_chain.report import (
+    failure_message,
+    overall_status,
+    render_report,
+)
+from aimind_memory.graphs.delivery_chain.schemas import (
     DeliveryPlan,
     LoadedRequirement,
     ReportDraft,
@@ -51,8 +59,16 @@ from graphs.delivery_chain.schemas import (
     RuntimeArtifact,
     TaskBreakdown,
 )
-from graphs.delivery_chain.stages import LOAD, PLAN, STAGES, SYNTHESIZE, TASK, ask, run_stage
-from graphs.delivery_chain.state import DeliveryState, StageError, fresh
+from aimind_memory.graphs.delivery_chain.stages import (
+    LOAD,
+    PLAN,
+    STAGES,
+    SYNTHESIZE,
+    TASK,
+    ask,
+    run_stage,
+)
+from aimind_memory.graphs.delivery_chain.state import DeliveryState, StageError, fresh
 
 GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from adapters.chat_memory.final_turn import ThreadState, build_context
-from adapters.tools.resources import DEFAULT_DOCS_DIR, ResourceError, read_resource
-from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
-from memory.errors import AIMindError
+from aimind_memory.adapters.chat_memory.final_turn import ThreadState, build_context
+from aimind_memory.adapters.tools.resources import DEFAULT_DOCS_DIR, ResourceError, read_resource
+from aimind_memory.graphs.delivery_chain.schemas import REQUIREMENT_HEADER
+from aimind_memory.memory.errors import AIMindError
 
 REVIEWERS: tuple[str, ...] = ("review", "risk", "boundary")
 RUBRICS_FOLDER = "rubrics"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from graphs.delivery_chain.prompts import REVIEWERS
-from graphs.delivery_chain.schemas import Verdict
+from aimind_memory.graphs.delivery_chain.prompts import REVIEWERS
+from aimind_memory.graphs.delivery_chain.schemas import Verdict
 
 REPORT_TITLE = "# Delivery Chain Report"
 _LEADING_H1 = re.compile(r"\A\s*#\s[^\n]*\n*")

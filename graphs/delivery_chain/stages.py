@@ -11,8 +11,8 @@ from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, ValidationError
 
-from graphs.delivery_chain.prompts import REVIEWERS
-from graphs.delivery_chain.state import StageError, StructuredOutputUnsupportedError
+from aimind_memory.graphs.delivery_chain.prompts import REVIEWERS
+from aimind_memory.graphs.delivery_chain.state import StageError, StructuredOutputUnsupportedError
 
 log = logging.getLogger("aimind.delivery_chain")
 

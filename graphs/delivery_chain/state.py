@@ -13,7 +13,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError
 
 RESET = "__reset__"
 

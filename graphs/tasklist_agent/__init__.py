@@ -1,13 +1,17 @@
 """The ``tasklist-agent`` graph: plan a goal into a reviewed tasklist (human in the loop)."""
 
-from graphs.tasklist_agent.graph import (
+from aimind_memory.graphs.tasklist_agent.graph import (
     agent_config,
     build_graph,
     compile_agent,
     graph,
     new_thread_id,
 )
-from graphs.tasklist_agent.nodes import extract_turn, final_summary, summary_message_id
+from aimind_memory.graphs.tasklist_agent.nodes import (
+    extract_turn,
+    final_summary,
+    summary_message_id,
+)
 
 __all__ = [
     "agent_config",

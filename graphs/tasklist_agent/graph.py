@@ -20,10 +20,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.chat_memory.final_turn import FINAL_TURN_NODE, final_turn_node, refuse_memory_thread
-from adapters.chat_memory.runtime import SessionContext
-from graphs.tasklist_agent.nodes import SOURCE, TasklistNodes, extract_turn, route
-from graphs.tasklist_agent.state import TasklistInput, TasklistOutput, TasklistState
+from aimind_memory.adapters.chat_memory.final_turn import (
+    FINAL_TURN_NODE,
+    final_turn_node,
+    refuse_memory_thread,
+)
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.graphs.tasklist_agent.nodes import SOURCE, TasklistNodes, extract_turn, route
+from aimind_memory.graphs.tasklist_agent.state import TasklistInput, TasklistOutput, TasklistState
 
 THREAD_PREFIX = "tasklist-agent:"
 

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from graphs.tasklist_agent.answers import approves
-from graphs.tasklist_agent.word_count import word_count
+from aimind_memory.graphs.tasklist_agent.answers import approves
+from aimind_memory.graphs.tasklist_agent.word_count import word_count
 
 TASKLIST_MAX_TASKS = 20
 """A tasklist-agent plan holds 1..this many tasks; longer drafts are cut, with a note."""

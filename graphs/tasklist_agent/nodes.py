@@ -27,7 +27,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, ValidationError
 
-from adapters.chat_memory.final_turn import (
+from aimind_memory.adapters.chat_memory.final_turn import (
     FinalTurn,
     build_context,
     latest_human,
@@ -35,10 +35,14 @@ from adapters.chat_memory.final_turn import (
     memory_message_id,
     refuse_memory_thread,
 )
-from adapters.chat_memory.runtime import SessionContext
-from adapters.models import chat_model
-from adapters.tools.resources import REFERENCE_PREFIX, find_references, resolve_references
-from graphs.tasklist_agent.models import (
+from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.adapters.models import chat_model
+from aimind_memory.adapters.tools.resources import (
+    REFERENCE_PREFIX,
+    find_references,
+    resolve_references,
+)
+from aimind_memory.graphs.tasklist_agent.models import (
     ANSWER_ARG,
     CLARIFY_ACTION_NAME,
     GOAL_TAG,
@@ -56,10 +60,10 @@ from graphs.tasklist_agent.models import (
     hitl_request,
     tagged,
 )
-from graphs.tasklist_agent.prompts import DRAFT_PROMPT, JUDGE_PROMPT
-from graphs.tasklist_agent.state import Status, TasklistState
-from graphs.tasklist_agent.task_lines import parse_task_lines, task_lines
-from graphs.tasklist_agent.validation import render_markdown, repair_tasklist
+from aimind_memory.graphs.tasklist_agent.prompts import DRAFT_PROMPT, JUDGE_PROMPT
+from aimind_memory.graphs.tasklist_agent.state import Status, TasklistState
+from aimind_memory.graphs.tasklist_agent.task_lines import parse_task_lines, task_lines
+from aimind_memory.graphs.tasklist_agent.validation import render_markdown, repair_tasklist
 
 log = logging.getLogger("aimind.tasklist_agent")
 

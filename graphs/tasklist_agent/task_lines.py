@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from graphs.tasklist_agent.models import Task, TaskDraft
+from aimind_memory.graphs.tasklist_agent.models import Task, TaskDraft
 
 __all__ = ["parse_task_lines", "task_line", "task_lines"]
 

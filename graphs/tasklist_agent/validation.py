@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphs.tasklist_agent.models import (
+from aimind_memory.graphs.tasklist_agent.models import (
     TASKLIST_ACCEPTANCE_CHARS,
     TASKLIST_MAX_TASKS,
     TASKLIST_TITLE_CHARS,

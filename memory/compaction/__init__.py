@@ -6,7 +6,7 @@ folded (``window``), running a compactor with its fallback (``run``), how a fold
 pins join the thread's (``pins``), the two shipped compactors (``extractive``,
 offline; ``llm``, a configured model), the durable lease of a compaction under way
 (``pending``) and, in ``analysis``, the text analysis the extractive compactor is
-made of. It may import ``memory.limits``, ``memory.models`` and ``memory.text`` and
+made of. It may import ``memory.config.limits``, ``memory.models`` and ``memory.text`` and
 nothing else of memory: it never touches storage (the service stores what it
 returns) and never imports the service.
 
@@ -15,8 +15,8 @@ This module only re-exports the names the rest of the project uses.
 
 from __future__ import annotations
 
-from memory.compaction.pins import merge_pins
-from memory.compaction.protocol import (
+from aimind_memory.memory.compaction.pins import merge_pins
+from aimind_memory.memory.compaction.protocol import (
     STATUS_EVENT,
     CompactionRequest,
     Compactor,
@@ -24,8 +24,8 @@ from memory.compaction.protocol import (
     emit,
     status_event,
 )
-from memory.compaction.run import compact, run_compactor
-from memory.compaction.window import fold, split_window
+from aimind_memory.memory.compaction.run import compact, run_compactor
+from aimind_memory.memory.compaction.window import fold, split_window
 
 __all__ = [
     "STATUS_EVENT",

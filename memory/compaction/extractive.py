@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-from memory.compaction.analysis.decisions import (
+from aimind_memory.memory.compaction.analysis.decisions import (
     decision_strength,
     is_bare_confirmation,
     is_small_talk,
     unquoted,
 )
-from memory.compaction.analysis.segmenter import ready_for
-from memory.compaction.analysis.sentences import is_chinese, split_sentences
-from memory.compaction.analysis.statements import (
+from aimind_memory.memory.compaction.analysis.segmenter import ready_for
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
+from aimind_memory.memory.compaction.analysis.statements import (
     Said,
     is_acceptance,
     is_bare_correction,
@@ -33,19 +33,19 @@ from memory.compaction.analysis.statements import (
     said,
     searched_again,
 )
-from memory.compaction.analysis.summary import TAIL, merge_summary
-from memory.compaction.analysis.supersession import (
+from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
+from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
     replacement,
     rerouted,
 )
-from memory.compaction.analysis.words import content_words
-from memory.compaction.pins import merge_pins
-from memory.compaction.protocol import CompactionRequest
-from memory.limits import MemoryLimits
-from memory.models import ChatThreadMessage, CompactionOutput, Pin
-from memory.text import normalize
+from aimind_memory.memory.compaction.analysis.words import content_words
+from aimind_memory.memory.compaction.pins import merge_pins
+from aimind_memory.memory.compaction.protocol import CompactionRequest
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, Pin
+from aimind_memory.memory.text import normalize
 
 HISTORY_LABEL = "Since changed: "
 """A replaced pin goes to the summary as history, marked so: what held before the change."""

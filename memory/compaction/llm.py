@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from memory.compaction.protocol import CompactionRequest
-from memory.limits import MemoryLimits
-from memory.models import ChatThreadMessage, CompactionOutput
+from aimind_memory.memory.compaction.protocol import CompactionRequest
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput
 
 if TYPE_CHECKING:  # langchain's model package costs a process a second of imports
     from langchain_core.language_models import BaseChatModel

@@ -35,9 +35,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from memory.compaction.protocol import CompactionRequest
-from memory.limits import COMPACTION_LEASE_MARGIN_S, COMPACTION_START_DELAY_S, MemoryLimits
-from memory.models import ChatThreadMessage, utcnow
+from aimind_memory.memory.compaction.protocol import CompactionRequest
+from aimind_memory.memory.config.limits import (
+    COMPACTION_LEASE_MARGIN_S,
+    COMPACTION_START_DELAY_S,
+    MemoryLimits,
+)
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
 
 PENDING_KEY = "aimind_pending"
 """Checkpoint metadata: the lease of the model compaction under way, if any."""

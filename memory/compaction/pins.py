@@ -26,11 +26,23 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from memory.compaction.analysis.decisions import is_small_talk, pin_strength, unquoted
-from memory.compaction.analysis.sentences import split_sentences
-from memory.limits import PIN_EXCERPT_CHARS, PIN_SOURCES_MAX, UNPINNED_MAX, MemoryLimits
-from memory.models import ChatThreadMessage, Pin, PinOrigin, PinSource, legacy_pin_id, utcnow
-from memory.text import clean_text, clip, normalize
+from aimind_memory.memory.compaction.analysis.decisions import is_small_talk, pin_strength, unquoted
+from aimind_memory.memory.compaction.analysis.sentences import split_sentences
+from aimind_memory.memory.config.limits import (
+    PIN_EXCERPT_CHARS,
+    PIN_SOURCES_MAX,
+    UNPINNED_MAX,
+    MemoryLimits,
+)
+from aimind_memory.memory.models import (
+    ChatThreadMessage,
+    Pin,
+    PinOrigin,
+    PinSource,
+    legacy_pin_id,
+    utcnow,
+)
+from aimind_memory.memory.text import clean_text, clip, normalize
 
 CONTAINED_MIN_CHARS = 12
 """A new pin that contains an earlier one (at least this long) replaces it: it says the

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memory.models import ChatThreadMessage, CompactionOutput, Pin, ThreadState
+from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, Pin, ThreadState
 
 log = logging.getLogger("aimind.memory.compaction")
 

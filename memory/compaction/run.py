@@ -10,16 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from memory.compaction.analysis.segmenter import ready_for
-from memory.compaction.protocol import (
+from aimind_memory.memory.compaction.analysis.segmenter import ready_for
+from aimind_memory.memory.compaction.protocol import (
     CompactionRequest,
     Compactor,
     StatusCallback,
     emit,
 )
-from memory.compaction.window import fold
-from memory.limits import MemoryLimits
-from memory.models import CompactionOutput, ThreadState
+from aimind_memory.memory.compaction.window import fold
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import CompactionOutput, ThreadState
 
 log = logging.getLogger("aimind.memory.compaction")
 

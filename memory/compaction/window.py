@@ -10,11 +10,11 @@ cleaned like message text and clamped locally; how its pins join the thread's
 
 from __future__ import annotations
 
-from memory.compaction.pins import merge, origin_of
-from memory.compaction.protocol import CompactionRequest
-from memory.limits import MemoryLimits
-from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
-from memory.text import clean_text, clip
+from aimind_memory.memory.compaction.pins import merge, origin_of
+from aimind_memory.memory.compaction.protocol import CompactionRequest
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
+from aimind_memory.memory.text import clean_text, clip
 
 
 def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:

@@ -6,7 +6,7 @@ reads and compare-and-puts ``chat:`` threads (``store``), the per-thread locks
 and shared stamps several processes coordinate through (``locks``, ``stamps``),
 increasing ids (``ids``), the PostgreSQL connection pool (``pg_pool``), the data
 folder (``paths``) and the savers the servers and agents open (``checkpointer``).
-It may import ``memory.limits`` and ``memory.models`` (the shared constants and
+It may import ``memory.config.limits`` and ``memory.models`` (the shared constants and
 records) and nothing else of memory: not compaction, not the service.
 
 The backends named by ``AIMIND_DATABASE_URL``:
@@ -23,9 +23,14 @@ from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from memory.settings import DatabaseURLError, MemorySettings, backend_name, memory_settings
-from memory.storage.base import UNCHANGED, Backend, Head, MemoryThreads
-from memory.storage.paths import default_database_url
+from aimind_memory.memory.config.settings import (
+    DatabaseURLError,
+    MemorySettings,
+    backend_name,
+    memory_settings,
+)
+from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, MemoryThreads
+from aimind_memory.memory.storage.paths import default_database_url
 
 DATABASE_URL_ENV = MemorySettings.env_name("database_url")
 
@@ -67,17 +72,17 @@ async def open_backend(url: str) -> AsyncIterator[Backend]:
     """The saver and memory's threads of the database at ``url``, ready to use."""
     backend = backend_of(url)
     if backend == "memory":
-        from memory.storage.inmemory import open_inmemory
+        from aimind_memory.memory.storage.inmemory import open_inmemory
 
         async with open_inmemory() as opened:
             yield opened
     elif backend == "sqlite":
-        from memory.storage.sqlite import open_sqlite
+        from aimind_memory.memory.storage.sqlite import open_sqlite
 
         async with open_sqlite(url) as opened:
             yield opened
     else:
-        from memory.storage.postgres import open_postgres
+        from aimind_memory.memory.storage.postgres import open_postgres
 
         async with open_postgres(url) as opened:
             yield opened
@@ -87,7 +92,7 @@ async def open_backend(url: str) -> AsyncIterator[Backend]:
 async def open_saver(url: str) -> AsyncIterator[BaseCheckpointSaver]:
     """Only the server's saver (no memory connection or lock files)."""
     if backend_of(url) == "sqlite":
-        from memory.storage.sqlite import open_sqlite_saver
+        from aimind_memory.memory.storage.sqlite import open_sqlite_saver
 
         async with open_sqlite_saver(url) as saver:
             yield saver

@@ -15,8 +15,8 @@ from typing import Any, Final, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, ChannelVersions, Checkpoint
 
-from memory.storage.locks import LocalLocks, ThreadLocks
-from memory.storage.stamps import SharedStamps
+from aimind_memory.memory.storage.locks import LocalLocks, ThreadLocks
+from aimind_memory.memory.storage.stamps import SharedStamps
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from memory.storage import database_url, open_saver
+from aimind_memory.memory.storage import database_url, open_saver
 
 __all__ = ["open_checkpointer", "server_checkpointer"]
 

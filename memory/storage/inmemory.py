@@ -17,7 +17,7 @@ from typing import Any
 from langgraph.checkpoint.base import ChannelVersions, CheckpointTuple
 from langgraph.checkpoint.memory import InMemorySaver
 
-from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
+from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 
 PRUNE_STRATEGIES = ("keep_latest", "delete")
 DELTA_METADATA_KEYS = ("counters_since_delta_snapshot", "delta_writes_versioned")

@@ -25,7 +25,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from pathlib import Path
 from typing import Protocol
 
-from memory.storage.paths import open_private
+from aimind_memory.memory.storage.paths import open_private
 
 _POLL_S = 0.005
 _POLL_MAX_S = 0.05

@@ -21,7 +21,7 @@ import os
 import secrets
 from pathlib import Path
 
-from memory.settings import MemorySettings, memory_settings
+from aimind_memory.memory.config.settings import MemorySettings, memory_settings
 
 __all__ = [
     "DATABASE_FILE",

@@ -44,9 +44,9 @@ from psycopg import AsyncConnection
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from memory.limits import POOL_RECHECK_AFTER_S
-from memory.settings import memory_settings
-from memory.storage.pool_log import plain_pool_logs
+from aimind_memory.memory.config.limits import POOL_RECHECK_AFTER_S
+from aimind_memory.memory.config.settings import memory_settings
+from aimind_memory.memory.storage.pool_log import plain_pool_logs
 
 __all__ = [
     "CONNECTION_KWARGS",

@@ -48,9 +48,9 @@ from psycopg import AsyncConnection, AsyncCursor, sql
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
-from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
-from memory.storage.locks import lock_key
-from memory.storage.pg_pool import (
+from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
+from aimind_memory.memory.storage.locks import lock_key
+from aimind_memory.memory.storage.pg_pool import (
     CONNECTION_KWARGS,
     DatabaseUnreachable,
     DictConnection,

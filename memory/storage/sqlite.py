@@ -50,7 +50,7 @@ from langgraph.checkpoint.base import ChannelVersions
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from memory.limits import (
+from aimind_memory.memory.config.limits import (
     SCRUB_ATTEMPTS,
     SCRUB_RETRY_S,
     SQLITE_QUEUE_WAIT_S,
@@ -59,12 +59,12 @@ from memory.limits import (
     SQLITE_WRITE_POLL_MAX_S,
     SQLITE_WRITE_POLL_S,
 )
-from memory.settings import memory_settings
-from memory.storage import sqlite_path
-from memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
-from memory.storage.locks import FileLocks
-from memory.storage.paths import create_private
-from memory.storage.stamps import SharedStamps
+from aimind_memory.memory.config.settings import memory_settings
+from aimind_memory.memory.storage import sqlite_path
+from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
+from aimind_memory.memory.storage.locks import FileLocks
+from aimind_memory.memory.storage.paths import create_private
+from aimind_memory.memory.storage.stamps import SharedStamps
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig

@@ -19,8 +19,8 @@ import os
 import struct
 from pathlib import Path
 
-from memory.limits import STAMP_SLOTS
-from memory.storage.paths import open_private
+from aimind_memory.memory.config.limits import STAMP_SLOTS
+from aimind_memory.memory.storage.paths import open_private
 
 _SLOT = struct.Struct("Q")  # native: one aligned 8-byte load or store
 UNKNOWN = 0

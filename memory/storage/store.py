@@ -25,10 +25,10 @@ from langgraph.checkpoint.base import (
     Checkpoint,
 )
 
-from memory.limits import PRUNE_EVERY, STATE_CACHE_THREADS
-from memory.models import ThreadState
-from memory.storage import UNCHANGED, Backend, Head
-from memory.storage.ids import next_checkpoint_id
+from aimind_memory.memory.config.limits import PRUNE_EVERY, STATE_CACHE_THREADS
+from aimind_memory.memory.models import ThreadState
+from aimind_memory.memory.storage import UNCHANGED, Backend, Head
+from aimind_memory.memory.storage.ids import next_checkpoint_id
 
 if TYPE_CHECKING:  # the graph machinery costs a process seconds of imports: built on demand
     from langchain_core.runnables import RunnableConfig

@@ -9,10 +9,10 @@ from itertools import islice
 
 import pytest
 
+from aimind_memory.memory.config.limits import SUMMARY_CHARS
 from bench.agent import CONTESTANTS, FIXED_SUMMARY, OURS, PEER, SAME, play, summarize
 from bench.common import GIST_CHARS, BenchEnv, conversation
 from bench.peers import peers_missing
-from memory.limits import SUMMARY_CHARS
 
 pytestmark = pytest.mark.skipif(peers_missing() is not None, reason="the bench extra is missing")
 

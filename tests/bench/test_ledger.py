@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from aimind_memory.memory import CompactionRequest, FinalTurn, ThreadState, open_memory
+from aimind_memory.memory.models import ChatThreadMessage
 from bench.ledger import FoldLedger, LedgerCompactor, keep_ledger
-from memory import CompactionRequest, FinalTurn, ThreadState, open_memory
-from memory.models import ChatThreadMessage
 
 TOKEN = "bench-ledger-session-0001"
 

@@ -3,11 +3,11 @@ stored as the previous release stored a thread, and every session reads as a ful
 
 from __future__ import annotations
 
-from adapters.server.memory_panel import memory_panel_dto
+from aimind_memory.adapters.server.memory_panel import memory_panel_dto
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.config.limits import PINNED_MAX
 from bench.common import BenchEnv
 from bench.memory_edits import PANELS, _check, _state, _store
-from memory import open_memory
-from memory.limits import PINNED_MAX
 
 
 async def test_the_baseline_is_stored_without_records_and_read_with_them(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from aimind_memory.memory.config.limits import SUMMARY_CHARS
 from bench.common import BenchEnv, Profile
 from bench.peers import Script, peers_missing, play
-from memory.limits import SUMMARY_CHARS
 
 pytestmark = pytest.mark.skipif(peers_missing() is not None, reason="the bench extra is missing")
 

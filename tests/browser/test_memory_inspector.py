@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from memory.limits import PIN_EXCERPT_CHARS
+from aimind_memory.memory.config.limits import PIN_EXCERPT_CHARS
 from tests.browser.conftest import act, open_panel, screenshot, send, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]

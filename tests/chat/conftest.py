@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.chat_memory.runtime import close_memory
-from adapters.tools.mcp.sessions import close_mcp_sessions
+from aimind_memory.adapters.chat_memory.runtime import close_memory
+from aimind_memory.adapters.tools.mcp.sessions import close_mcp_sessions
 from tests.support.openai_stub import OpenAIStub, running_stub
 
 RESOURCE_MARKER = "RESOURCE-CONTENT-MARKER-7c1d"
@@ -47,7 +47,11 @@ def mcp_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_mcp_servers
     """An mcp.json starting the repo's stdio MCP server (a real subprocess)."""
     repo = Path(__file__).resolve().parents[2]
     path = tmp_path / "mcp.json"
-    server = {"command": "python", "args": ["-m", "adapters.tools.mcp.server"], "cwd": str(repo)}
+    server = {
+        "command": "python",
+        "args": ["-m", "aimind_memory.adapters.tools.mcp.server"],
+        "cwd": str(repo),
+    }
     path.write_text(json.dumps({"mcpServers": {"aimind-docs": server}}))
     monkeypatch.setenv("AIMIND_MCP_CONFIG", str(path))
     return path

@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.memory.storage import backend_of, sqlite_path
 
 TOKEN = "chat-test-session-0001"
 SQLITE_TABLES = ("checkpoints", "writes")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from adapters.cli.graphs import GraphLoadError, load_graph
-from adapters.cli.main import session_token
-from memory.session import TOKEN_RE
+from aimind_memory.adapters.cli.graphs import GraphLoadError, load_graph
+from aimind_memory.adapters.cli.main import session_token
+from aimind_memory.memory.session import TOKEN_RE
 from tests.support.residue import holds, sqlite_bytes
 
 CLI_TIMEOUT_S = 300
@@ -58,12 +58,18 @@ def test_session_names_map_to_valid_tokens_deterministically() -> None:
     assert session_token("alice") != session_token("bob")
 
 
-HEAVY_MODULES = ("langchain_core", "langgraph", "pydantic", "memory.service", "adapters.settings")
+HEAVY_MODULES = (
+    "langchain_core",
+    "langgraph",
+    "pydantic",
+    "aimind_memory.memory.service",
+    "aimind_memory.adapters.settings",
+)
 """What a command loads when it runs, and ``--help`` or a mistyped command line need not."""
 
 LOADED_AFTER = """
 import sys
-from adapters.cli.main import main
+from aimind_memory.adapters.cli.main import main
 try:
     main(sys.argv[1:])
 except SystemExit as exc:
@@ -164,7 +170,7 @@ def test_a_malformed_setting_is_refused_in_one_sentence_before_anything_runs(
 
 def test_graphs_load_by_the_paths_in_langgraph_json(tmp_path: Path) -> None:
     """The CLI finds a graph the way the servers do, and says so in a sentence when it can't."""
-    served = importlib.import_module("graphs.chat.graph").graph
+    served = importlib.import_module("aimind_memory.graphs.chat.graph").graph
     assert load_graph("chat") is served  # the same module object, not a second copy
     with pytest.raises(GraphLoadError, match="names no graph 'nope'"):
         load_graph("nope")

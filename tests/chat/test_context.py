@@ -5,11 +5,11 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from adapters.chat_memory.runtime import get_memory
-from graphs.chat import build_graph
-from graphs.chat.prompts import SYSTEM_PROMPT
-from memory import build_context
-from memory.context import PINS_HEADER, SUMMARY_HEADER
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.graphs.chat import build_graph
+from aimind_memory.graphs.chat.prompts import SYSTEM_PROMPT
+from aimind_memory.memory import build_context
+from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
 from tests.chat.helpers import TOKEN, user
 from tests.support.fakes import ScriptedChatModel
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from adapters.chat_memory.runtime import get_memory
-from graphs.chat import build_graph
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.graphs.chat import build_graph
 from tests.chat.helpers import TOKEN, status_events, user
 from tests.support.openai_stub import OpenAIStub, Reply, text
 

@@ -9,9 +9,9 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.tools.builtin import MAX_TOOL_ROUNDS, calculator
-from graphs.chat import build_graph
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.tools.builtin import MAX_TOOL_ROUNDS, calculator
+from aimind_memory.graphs.chat import build_graph
 from tests.chat.helpers import TOKEN, raw_storage_bytes, status_events, user
 from tests.memory.helpers import turn
 from tests.support.fakes import ScriptedChatModel

@@ -16,12 +16,12 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.graph.state import CompiledStateGraph
 
-from adapters.chat_memory.forks import MEMORY_IDS
-from adapters.chat_memory.runtime import get_memory
-from adapters.tools.builtin import calculator
-from graphs.chat import build_graph
-from graphs.chat.state import ChatState
-from memory import open_checkpointer
+from aimind_memory.adapters.chat_memory.forks import MEMORY_IDS
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.tools.builtin import calculator
+from aimind_memory.graphs.chat import build_graph
+from aimind_memory.graphs.chat.state import ChatState
+from aimind_memory.memory import open_checkpointer
 from tests.chat.helpers import TOKEN, user
 from tests.support.fakes import ScriptedChatModel, answering, calling
 

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.tools.mcp.client import (
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.tools.mcp.client import (
     RESOURCE_TOOL_NAME,
     cached_mcp_tools,
     is_mcp_tool,
     load_connections,
     load_mcp_tools,
 )
-from adapters.tools.mcp.sessions import MCPServerLostError, close_mcp_sessions
-from graphs.chat import build_graph
+from aimind_memory.adapters.tools.mcp.sessions import MCPServerLostError, close_mcp_sessions
+from aimind_memory.graphs.chat import build_graph
 from tests.chat.conftest import MCP_MARKER
 from tests.chat.helpers import TOKEN, user
 from tests.support.fakes import ScriptedChatModel
@@ -63,7 +63,7 @@ def mcp_servers_running() -> list[int]:
         if (
             int(stat[1]) == os.getpid()
             and stat[0] != "Z"
-            and b"adapters.tools.mcp.server" in command
+            and b"aimind_memory.adapters.tools.mcp.server" in command
         ):
             found.append(int(entry.name))
     return found

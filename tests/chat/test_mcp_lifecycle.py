@@ -17,8 +17,8 @@ import pytest
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 
-from adapters.tools.mcp.client import cached_mcp_tools
-from adapters.tools.mcp.sessions import close_mcp_sessions
+from aimind_memory.adapters.tools.mcp.client import cached_mcp_tools
+from aimind_memory.adapters.tools.mcp.sessions import close_mcp_sessions
 from tests.support import mcp_tool_server
 
 CALL_LIMIT_S = 30.0

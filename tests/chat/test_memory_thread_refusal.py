@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from adapters.chat_memory.final_turn import MemoryThreadError
-from adapters.chat_memory.runtime import get_memory
-from graphs.chat import build_graph as build_chat
-from graphs.delivery_chain import build_graph as build_delivery
-from graphs.tasklist_agent import build_graph as build_tasklist
+from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.graphs.chat import build_graph as build_chat
+from aimind_memory.graphs.delivery_chain import build_graph as build_delivery
+from aimind_memory.graphs.tasklist_agent import build_graph as build_tasklist
 from tests.chat.helpers import TOKEN, user
 from tests.memory.helpers import turn
 from tests.support.fakes import ScriptedChatModel

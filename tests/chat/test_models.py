@@ -5,11 +5,11 @@ from __future__ import annotations
 from langchain_core.messages import AIMessageChunk, HumanMessage, ToolMessage
 from pydantic import BaseModel
 
-from adapters.models.provider import OFFLINE_LABEL, OfflineChatModel, chat_model
-from adapters.tools.builtin import calculator, current_time
-from memory import CompactionOutput, ThreadState, build_context
-from memory.model_config import compaction_model
-from memory.models import ChatThreadMessage, utcnow
+from aimind_memory.adapters.models.provider import OFFLINE_LABEL, OfflineChatModel, chat_model
+from aimind_memory.adapters.tools.builtin import calculator, current_time
+from aimind_memory.memory import CompactionOutput, ThreadState, build_context
+from aimind_memory.memory.config.model import compaction_model
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
 
 
 def _state() -> ThreadState:

@@ -4,9 +4,9 @@ then the next reply's list of pins around it), and names the user's message as t
 
 from __future__ import annotations
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.models.offline import OfflineChatModel
-from graphs.chat import build_graph
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.models.offline import OfflineChatModel
+from aimind_memory.graphs.chat import build_graph
 from tests.chat.helpers import TOKEN, user
 
 CONVERSATION = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import HumanMessage
 
-from adapters.models.offline import OFFLINE_LATEST_CHARS, OfflineChatModel
+from aimind_memory.adapters.models.offline import OFFLINE_LATEST_CHARS, OfflineChatModel
 
 
 async def test_offline_reply_to_a_huge_message_stays_short() -> None:

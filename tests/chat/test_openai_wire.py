@@ -14,12 +14,12 @@ import pytest
 from langchain_core.messages import AIMessageChunk
 from langchain_openai import ChatOpenAI
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.models import chat_model
-from adapters.tools.builtin import local_tools
-from graphs.chat import build_graph
-from memory import LLMCompactor, open_memory
-from memory.model_config import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S, compaction_model
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.models import chat_model
+from aimind_memory.adapters.tools.builtin import local_tools
+from aimind_memory.graphs.chat import build_graph
+from aimind_memory.memory import LLMCompactor, open_memory
+from aimind_memory.memory.config.model import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S, compaction_model
 from tests.chat.helpers import TOKEN, status_events, user
 from tests.memory.helpers import turn
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, text, tool_call

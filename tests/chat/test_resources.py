@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.tools.builtin import calculator, current_time, read_resource_tool
-from adapters.tools.resources import (
+from aimind_memory.adapters.tools.builtin import calculator, current_time, read_resource_tool
+from aimind_memory.adapters.tools.resources import (
     RESOURCE_MAX_BYTES,
     RESOURCE_TRUNCATION_MARKER,
     ResourceError,

@@ -15,10 +15,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.tools.builtin import local_tools
-from adapters.tools.mcp.client import load_mcp_tools
-from graphs.chat import build_graph
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.tools.builtin import local_tools
+from aimind_memory.adapters.tools.mcp.client import load_mcp_tools
+from aimind_memory.graphs.chat import build_graph
 from tests.chat.conftest import MCP_MARKER, RESOURCE_MARKER
 from tests.chat.helpers import TOKEN, raw_storage_bytes, user
 from tests.support.fakes import ScriptedChatModel

@@ -19,10 +19,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from adapters.chat_memory.runtime import close_memory
-from graphs.chat import build_graph
-from graphs.chat.state import TRANSCRIPT_MAX_MESSAGES
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.adapters.chat_memory.runtime import close_memory
+from aimind_memory.graphs.chat import build_graph
+from aimind_memory.graphs.chat.state import TRANSCRIPT_MAX_MESSAGES
+from aimind_memory.memory.storage import backend_of, sqlite_path
 from tests.chat.helpers import TOKEN, raw_storage_bytes, user
 from tests.support.fakes import ScriptedChatModel
 

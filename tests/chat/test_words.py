@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphs.tasklist_agent.word_count import word_count
+from aimind_memory.graphs.tasklist_agent.word_count import word_count
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.chat_memory.runtime import close_memory
-from memory.storage import DATABASE_URL_ENV
+from aimind_memory.adapters.chat_memory.runtime import close_memory
+from aimind_memory.memory.storage import DATABASE_URL_ENV
 
 
 @pytest.fixture

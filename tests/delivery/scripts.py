@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from graphs.delivery_chain.prompts import REVIEWERS
-from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
+from aimind_memory.graphs.delivery_chain.prompts import REVIEWERS
+from aimind_memory.graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
 from tests.support.fakes import ScriptedChatModel
 
 REPORT_BODY = "The team will deliver CSV export in two milestones; reviewers are satisfied."

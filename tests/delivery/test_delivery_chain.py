@@ -10,12 +10,12 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from adapters.chat_memory.runtime import get_memory
-from graphs.delivery_chain import build_graph, graph
-from graphs.delivery_chain.report import REPORT_TITLE
-from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
-from memory import ThreadState
-from memory.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.graphs.delivery_chain import build_graph, graph
+from aimind_memory.graphs.delivery_chain.report import REPORT_TITLE
+from aimind_memory.graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
+from aimind_memory.memory import ThreadState
+from aimind_memory.memory.config.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
 from tests.delivery.scripts import (
     REPORT_BODY,
     new_session,

@@ -17,12 +17,12 @@ from typing import Any
 import psycopg
 import pytest
 
-from adapters.chat_memory.runtime import get_memory
-from adapters.tools.resources import DOCS_DIR_ENV
-from graphs.delivery_chain import build_graph
-from graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
-from memory.storage import backend_of, sqlite_path
-from memory.storage.checkpointer import open_checkpointer
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.tools.resources import DOCS_DIR_ENV
+from aimind_memory.graphs.delivery_chain import build_graph
+from aimind_memory.graphs.delivery_chain.stages import PLAN, SYNTHESIZE, TASK
+from aimind_memory.memory.storage import backend_of, sqlite_path
+from aimind_memory.memory.storage.checkpointer import open_checkpointer
 from tests.delivery.scripts import (
     new_session,
     plan_output,

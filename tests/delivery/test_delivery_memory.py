@@ -5,10 +5,10 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graphs.chat import build_graph as build_chat
-from graphs.delivery_chain import build_graph
-from graphs.delivery_chain.schemas import REQUIREMENT_HEADER
-from graphs.delivery_chain.stages import PLAN, TASK
+from aimind_memory.graphs.chat import build_graph as build_chat
+from aimind_memory.graphs.delivery_chain import build_graph
+from aimind_memory.graphs.delivery_chain.schemas import REQUIREMENT_HEADER
+from aimind_memory.graphs.delivery_chain.stages import PLAN, TASK
 from tests.delivery.scripts import new_session, stage_models
 from tests.support.fakes import ScriptedChatModel
 

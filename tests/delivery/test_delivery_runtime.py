@@ -10,10 +10,10 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graphs.delivery_chain import build_graph
-from graphs.delivery_chain.prompts import REVIEWERS
-from graphs.delivery_chain.report import REPORT_TITLE
-from graphs.delivery_chain.stages import PROGRESS_EVENT, STAGES
+from aimind_memory.graphs.delivery_chain import build_graph
+from aimind_memory.graphs.delivery_chain.prompts import REVIEWERS
+from aimind_memory.graphs.delivery_chain.report import REPORT_TITLE
+from aimind_memory.graphs.delivery_chain.stages import PROGRESS_EVENT, STAGES
 from tests.delivery.scripts import new_session, plan_output, stage_models, task_output, verdict
 from tests.support.fakes import ScriptedChatModel
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from adapters.chat_memory.runtime import get_memory
-from graphs.delivery_chain import graph
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.graphs.delivery_chain import graph
 from tests.delivery.scripts import new_session, plan_output, report_output, task_output, verdict
 from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 

@@ -9,15 +9,17 @@ import importlib
 from pathlib import Path
 
 import aimind_memory
-from memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("memory", "adapters", "graphs", "aimind_memory", "bench")
+INSIDE = ("memory", "adapters", "graphs")
+INTERNAL = "internal: memory reports MemoryUnavailableError"
 OFF_THE_TREE = {
-    "memory.writes.WriteConflictError": "internal: memory reports MemoryUnavailableError",
-    "memory.storage.sqlite.ScrubBusyError": "internal: memory reports MemoryUnavailableError",
-    "memory.storage.pg_pool.DatabaseUnreachable": "psycopg_pool's PoolTimeout, for its pool",
-    "adapters.server.request_guard._TooLarge": "private: stops reading a body, never raised out",
+    "aimind_memory.memory.writes.WriteConflictError": INTERNAL,
+    "aimind_memory.memory.storage.sqlite.ScrubBusyError": INTERNAL,
+    "aimind_memory.memory.storage.pg_pool.DatabaseUnreachable": "psycopg_pool's PoolTimeout",
+    "aimind_memory.adapters.server.request_guard._TooLarge": "private: never raised out",
 }
 """Exception classes that stay off the tree, and why."""
 
@@ -28,6 +30,8 @@ def exception_classes() -> dict[str, type[BaseException]]:
         for path in sorted((ROOT / package).rglob("*.py")):
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             module = module.removesuffix(".__init__")
+            if package in INSIDE:  # installed inside the one top-level name
+                module = f"aimind_memory.{module}"
             for node in ast.parse(path.read_text()).body:
                 if isinstance(node, ast.ClassDef) and node.name.endswith(
                     ("Error", "Exception", "Timeout", "Unreachable", "TooLarge")

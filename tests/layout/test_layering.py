@@ -19,13 +19,15 @@ def test_opening_memory_loads_no_edge(tmp_path: Path) -> None:
     """A library user's ``open_memory()`` pulls in no model provider, tool or graph."""
     script = (
         "import asyncio, sys\n"
-        "from memory import open_memory\n"
+        "from aimind_memory.memory import open_memory\n"
         "async def main():\n"
         f"    async with open_memory('sqlite:///{tmp_path / 'm.sqlite'}') as mem:\n"
-        "        await mem.append_turn('session-token-0001', __import__('memory').FinalTurn(\n"
+        "        from aimind_memory.memory import FinalTurn\n"
+        "        await mem.append_turn('session-token-0001', FinalTurn(\n"
         "            user_text='hi', assistant_text='hello', status='completed'))\n"
         "asyncio.run(main())\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'adapters', 'graphs'}))\n"
+        "edge = {'aimind_memory.adapters', 'aimind_memory.graphs'}\n"
+        "print(sorted({'.'.join(m.split('.')[:2]) for m in sys.modules} & edge))\n"
     )
     env = {**os.environ, "AIMIND_DATA_DIR": str(tmp_path / "data")}
     out = subprocess.run(

@@ -124,5 +124,8 @@ def test_the_wheel_requires_no_server_outside_its_extras(tmp_path: Path) -> None
     assert {"server", "production"} <= extras
     assert "aimind_memory/__init__.py" in names and "aimind_memory/server.py" in names
     # the offline compactor's word lists are data files: the wheel carries every one
-    rules = {str(p.relative_to(ROOT)) for p in (ROOT / "memory").rglob("*.toml")}
+    rules = {f"aimind_memory/{p.relative_to(ROOT)}" for p in (ROOT / "memory").rglob("*.toml")}
     assert rules and rules <= set(names), rules - set(names)
+    # one top-level name: a user's own memory.py, adapters.py or graphs.py never meets ours
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"aimind_memory"}, tops

@@ -11,11 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from adapters.settings import AdapterSettings, ScriptSettings, check_served_database
+from aimind_memory.adapters.settings import AdapterSettings, ScriptSettings, check_served_database
+from aimind_memory.memory.config.settings import (
+    AIMindSettings,
+    MemorySettings,
+    SettingsError,
+    setting_rows,
+)
+from aimind_memory.memory.errors import AIMindError
 from aimind_memory.settings import SETTINGS, configuration_rows
 from bench.settings import BenchSettings
-from memory.errors import AIMindError
-from memory.settings import AIMindSettings, MemorySettings, SettingsError, setting_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ("memory", "adapters", "graphs", "aimind_memory", "bench", "scripts")
@@ -29,7 +34,7 @@ SHELL_OWN = frozenset({"PWD", "HOME", "PATH"})
 """The shell's own variables, not settings."""
 
 ENV_READERS = {
-    "memory/settings.py": "the settings' one reader",
+    "memory/config/settings.py": "the settings' one reader",
     "memory/storage/paths.py": "XDG_DATA_HOME, the desktop's data folder, not a setting of ours",
     "adapters/engine.py": "langgraph dev's own marks (LANGSMITH_LANGGRAPH_API_VARIANT, …)",
     "adapters/tools/mcp/client.py": "forwards our settings to an MCP server it starts",

@@ -12,7 +12,7 @@ import asyncio
 import json
 import sys
 
-from memory import open_memory
+from aimind_memory.memory import open_memory
 
 from .helpers import CountingCompactor, turn
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory import (
+from aimind_memory.memory import (
     CompactionOutput,
     CompactionRequest,
     ExtractiveCompactor,
@@ -20,8 +20,8 @@ from memory import (
     MemoryService,
     ThreadState,
 )
-from memory.limits import MemoryLimits
-from memory.models import AppendResult
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import AppendResult
 
 LIMITS = MemoryLimits()
 ROOT = Path(__file__).resolve().parents[2]

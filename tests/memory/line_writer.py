@@ -27,7 +27,7 @@ def skew_clock(seconds: float) -> None:
 
 
 async def main(url: str, token: str, prefix: str) -> None:
-    from memory import open_memory  # after the clock is skewed
+    from aimind_memory.memory import open_memory  # after the clock is skewed
 
     from .helpers import GatedCompactor, turn, user_texts
 

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from memory import FinalTurn, open_memory
+from aimind_memory.memory import FinalTurn, open_memory
 
 
 async def main() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from memory.storage import UNCHANGED, Head, backend_of, open_backend, sqlite_path
-from memory.storage.store import next_head, thread_config
+from aimind_memory.memory.storage import UNCHANGED, Head, backend_of, open_backend, sqlite_path
+from aimind_memory.memory.storage.store import next_head, thread_config
 
 STATES = [
     {

@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from aimind_memory.memory import ExtractiveCompactor, open_memory
+from aimind_memory.memory.compaction import CompactionRequest, fold
+from aimind_memory.memory.compaction.analysis.statements import said, searched_again
+from aimind_memory.memory.compaction.extractive import HISTORY_LABEL
+from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 from bench import dialogues
 from bench.changes import (
     LANGUAGES,
@@ -25,11 +30,6 @@ from bench.changes import (
     set_figures,
     slot_asserts,
 )
-from memory import ExtractiveCompactor, open_memory
-from memory.compaction import CompactionRequest, fold
-from memory.compaction.analysis.statements import said, searched_again
-from memory.compaction.extractive import HISTORY_LABEL
-from memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
 
 from .helpers import LIMITS, new_token, turn
 

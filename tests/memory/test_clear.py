@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from memory import MemoryService, open_memory
+from aimind_memory.memory import MemoryService, open_memory
 
 from .helpers import assert_bounds, new_token, turn, user_texts
 

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from memory import MemoryLimits, open_memory
+from aimind_memory.memory import MemoryLimits, open_memory
 
 from .helpers import line_writer, new_token, turn, user_texts, write_line
 

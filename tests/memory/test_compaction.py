@@ -7,8 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from memory import LLMCompactor, open_memory
-from memory.limits import KEEP_TURNS, PIN_CHARS, PINNED_MAX, RECENT_TURNS, SUMMARY_CHARS
+from aimind_memory.memory import LLMCompactor, open_memory
+from aimind_memory.memory.config.limits import (
+    KEEP_TURNS,
+    PIN_CHARS,
+    PINNED_MAX,
+    RECENT_TURNS,
+    SUMMARY_CHARS,
+)
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import (

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from memory import open_memory
+from aimind_memory.memory import open_memory
 
 from .helpers import CountingCompactor, assert_bounds, new_token, turn, user_texts
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.compaction.analysis.condense import condense
+from aimind_memory.memory.compaction.analysis.condense import condense
 
 CASES = [
     (

@@ -16,7 +16,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 from langgraph.checkpoint.conformance.capabilities import ALL_CAPABILITIES
 
-from memory import open_checkpointer
+from aimind_memory.memory import open_checkpointer
 
 
 @pytest.fixture(params=["sqlite", "postgres", "pgbouncer", "memory"])

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from memory import ThreadState, build_context, open_memory
-from memory.models import ChatThreadMessage
+from aimind_memory.memory import ThreadState, build_context, open_memory
+from aimind_memory.memory.models import ChatThreadMessage
 
 from .helpers import new_token, turn
 

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
+from aimind_memory.memory.compaction.extractive import decision_sentences, new_pins
 from bench.recall import Labelled, labelled, message, pinned, precision_recall
-from memory.compaction.extractive import decision_sentences, new_pins
 
 LANGUAGES = ("en", "zh")
 HELDOUT_PRECISION = 0.95
@@ -181,7 +181,7 @@ def test_a_message_of_repeated_lead_words_is_judged_at_once() -> None:
     so a hang fails the test instead of holding the GIL (a regex never lets it go)."""
     words = ("ok", "so", "okay", "then", "ok,")
     script = (
-        "from memory.compaction.analysis.decisions import decision_strength\n"
+        "from aimind_memory.memory.compaction.analysis.decisions import decision_strength\n"
         f"for w in {words!r}: decision_strength(' '.join([w] * 60))\n"
     )
     try:

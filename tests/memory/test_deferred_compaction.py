@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from memory import CompactionRequest, MemoryLimits, ThreadState, open_memory
-from memory import service as service_module
-from memory.compaction.pending import PendingCompaction
-from memory.models import utcnow
+from aimind_memory.memory import CompactionRequest, MemoryLimits, ThreadState, open_memory
+from aimind_memory.memory import service as service_module
+from aimind_memory.memory.compaction.pending import PendingCompaction
+from aimind_memory.memory.models import utcnow
 
 from .helpers import (
     LIMITS,

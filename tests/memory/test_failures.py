@@ -8,8 +8,8 @@ import time
 import psycopg
 import pytest
 
-from memory import CompactionOutput, MemoryLimits, MemoryUnavailableError, open_memory
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.memory import CompactionOutput, MemoryLimits, MemoryUnavailableError, open_memory
+from aimind_memory.memory.storage import backend_of, sqlite_path
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import (
@@ -163,8 +163,8 @@ async def test_postgres_write_and_prune_commit_together(
     and the thread's lock is free for the next turn."""
     from psycopg import sql
 
-    from memory.limits import PRUNE_EVERY
-    from memory.storage import postgres
+    from aimind_memory.memory.config.limits import PRUNE_EVERY
+    from aimind_memory.memory.storage import postgres
 
     token = new_token()
     async with open_memory(pg_url) as mem:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.base import empty_checkpoint
 
-from memory import open_memory
-from memory.session import SECRET_FILE
-from memory.storage.checkpointer import open_checkpointer
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import SECRET_FILE
+from aimind_memory.memory.storage.checkpointer import open_checkpointer
 
 from .helpers import turn
 

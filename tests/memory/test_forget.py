@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import uuid
 
-from memory import open_memory
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.storage import backend_of, sqlite_path
 from tests.support.residue import holds, pg_dump_bytes, sqlite_bytes
 
 from .helpers import new_token, turn

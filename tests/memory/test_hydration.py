@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from memory import assert_no_forbidden_fields, open_memory
-from memory.hydration import hydration_dto
-from memory.limits import SUMMARY_PREVIEW_CHARS
-from memory.models import ThreadState
+from aimind_memory.memory import assert_no_forbidden_fields, open_memory
+from aimind_memory.memory.config.limits import SUMMARY_PREVIEW_CHARS
+from aimind_memory.memory.models import ThreadState
+from aimind_memory.memory.views.hydration import hydration_dto
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import new_token, turn

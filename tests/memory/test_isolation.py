@@ -16,7 +16,7 @@ import asyncio
 import psycopg
 import pytest
 
-from memory import open_memory
+from aimind_memory.memory import open_memory
 
 from .helpers import CountingCompactor, assert_bounds, new_token, turn, user_texts
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory import MemoryLimits, SettingsError, open_memory
-from memory.limits import (
+from aimind_memory.memory import MemoryLimits, SettingsError, open_memory
+from aimind_memory.memory.config.limits import (
     KEEP_TURNS,
     MESSAGE_CHAR_CAP,
     PIN_CHARS,

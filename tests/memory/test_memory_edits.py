@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory import CompactionOutput, CompactionRequest, build_context, open_memory
-from memory.errors import (
+from aimind_memory.memory import CompactionOutput, CompactionRequest, build_context, open_memory
+from aimind_memory.memory.config.limits import PIN_EXCERPT_CHARS, MemoryLimits
+from aimind_memory.memory.errors import (
     AIMindError,
     PinLimitError,
     PinNotFoundError,
@@ -18,7 +19,6 @@ from memory.errors import (
     PinTextError,
     SummaryTextError,
 )
-from memory.limits import PIN_EXCERPT_CHARS, MemoryLimits
 
 from .helpers import GatedCompactor, new_token, settled, turn
 

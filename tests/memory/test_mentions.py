@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.compaction.analysis.mentions import mentions
-from memory.compaction.analysis.names import zh_names
+from aimind_memory.memory.compaction.analysis.mentions import mentions
+from aimind_memory.memory.compaction.analysis.names import zh_names
 
 
 @pytest.mark.parametrize(

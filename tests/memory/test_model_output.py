@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from memory import open_memory
-from memory.text import clean_text
-from memory.writes import LANDED_KEY
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.text import clean_text
+from aimind_memory.memory.writes import LANDED_KEY
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import assert_bounds, new_token, turn

@@ -15,10 +15,10 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WHERE = (
-    "import json; from memory.storage.paths import data_dir, default_database_url; "
+    "import json; from aimind_memory.memory.storage.paths import data_dir, default_database_url; "
     "print(json.dumps([str(data_dir()), default_database_url()]))"
 )
-SECRET = "from memory.session import load_secret; load_secret()"
+SECRET = "from aimind_memory.memory.session import load_secret; load_secret()"
 
 
 def _run(code: str, cwd: Path, env: dict[str, str], pythonpath: Path | None = None) -> str:

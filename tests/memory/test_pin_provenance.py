@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from memory import MemoryService, open_memory
-from memory.compaction.pins import excerpt
-from memory.limits import PIN_EXCERPT_CHARS
-from memory.models import legacy_pin_id
-from memory.storage.store import LAST_COMPACTION_KEY, next_head
+from aimind_memory.memory import MemoryService, open_memory
+from aimind_memory.memory.compaction.pins import excerpt
+from aimind_memory.memory.config.limits import PIN_EXCERPT_CHARS
+from aimind_memory.memory.models import legacy_pin_id
+from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, next_head
 
 from .helpers import GatedCompactor, new_token, settled, turn
 

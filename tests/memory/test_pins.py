@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from memory import ExtractiveCompactor, open_memory
-from memory.compaction import CompactionRequest, merge_pins
-from memory.compaction.analysis.decisions import UNRECOGNISED, pin_strength
-from memory.limits import PINNED_MAX, MemoryLimits
-from memory.models import ChatThreadMessage, utcnow
+from aimind_memory.memory import ExtractiveCompactor, open_memory
+from aimind_memory.memory.compaction import CompactionRequest, merge_pins
+from aimind_memory.memory.compaction.analysis.decisions import UNRECOGNISED, pin_strength
+from aimind_memory.memory.config.limits import PINNED_MAX, MemoryLimits
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
 
 from .helpers import LIMITS, new_token, turn
 

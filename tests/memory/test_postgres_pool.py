@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 import pytest
 from psycopg_pool import PoolTimeout
 
-from memory import open_checkpointer, open_memory
-from memory.settings import MemorySettings
-from memory.storage.pg_pool import open_pg_pool
-from memory.storage.store import thread_config
+from aimind_memory.memory import open_checkpointer, open_memory
+from aimind_memory.memory.config.settings import MemorySettings
+from aimind_memory.memory.storage.pg_pool import open_pg_pool
+from aimind_memory.memory.storage.store import thread_config
 
 from .helpers import new_token, turn, user_texts
 

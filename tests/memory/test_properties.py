@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory import FinalTurn, MemoryLimits, MemoryService, open_memory
-from memory.models import WRITABLE_STATUSES
-from memory.text import clean_text, normalize, truncate
+from aimind_memory.memory import FinalTurn, MemoryLimits, MemoryService, open_memory
+from aimind_memory.memory.models import WRITABLE_STATUSES
+from aimind_memory.memory.text import clean_text, normalize, truncate
 
 from .helpers import LIMITS, ScriptedCompactor, assert_bounds, new_token
 

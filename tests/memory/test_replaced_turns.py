@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from memory import open_memory
+from aimind_memory.memory import open_memory
 
 from .helpers import GatedCompactor, assert_bounds, new_token, turn
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memory import build_context, open_memory
+from aimind_memory.memory import build_context, open_memory
 from tests.support.fakes import ScriptedChatModel
 
 from .helpers import assert_bounds, landed_compactor, new_token, settled, turn

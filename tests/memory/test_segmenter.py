@@ -16,7 +16,7 @@ NO_NETWORK = (
     "    raise RuntimeError('network use at import')\n"
     "socket.socket.connect = refuse\n"
     "socket.create_connection = refuse\n"
-    "import memory.compaction.analysis.segmenter as s\n"
+    "import aimind_memory.memory.compaction.analysis.segmenter as s\n"
     "print(' '.join(s.words('我们定了，下个月十号搬家。')))\n"
 )
 
@@ -33,10 +33,10 @@ def test_import_is_quiet_offline_and_uses_the_bundled_dictionary() -> None:
 
 BLOCKED_LOOP_IO = """
 import asyncio, builtins, os, sys, threading
-from memory import ExtractiveCompactor
-from memory.compaction import CompactionRequest
-from memory.compaction.analysis import segmenter
-from memory.models import ChatThreadMessage, utcnow
+from aimind_memory.memory import ExtractiveCompactor
+from aimind_memory.memory.compaction import CompactionRequest
+from aimind_memory.memory.compaction.analysis import segmenter
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
 
 texts = sys.argv[1:3]
 request = CompactionRequest("", [], [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.compaction.analysis.sentences import is_chinese, split_sentences
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 
 
 @pytest.mark.parametrize(

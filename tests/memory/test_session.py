@@ -16,14 +16,14 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from memory import open_memory
-from memory.session import (
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import (
     InvalidSessionError,
     SecretConfigError,
     SessionHash,
     require_memory_thread_id,
 )
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.memory.storage import backend_of, sqlite_path
 
 from .helpers import new_token, turn
 
@@ -173,7 +173,7 @@ async def test_a_32_char_secret_is_enough(sqlite_url: str, monkeypatch: pytest.M
 
 _THREAD_ID_SCRIPT = """
 import asyncio, sys
-from memory import open_memory
+from aimind_memory.memory import open_memory
 async def main():
     async with open_memory(sys.argv[1]) as mem:
         print(mem.thread_id(sys.argv[2]))
@@ -231,7 +231,7 @@ print(session.load_secret().decode())
 
 async def test_processes_starting_together_share_one_dev_secret() -> None:
     """Each process must read a complete secret, never one another is still writing."""
-    import memory.session
+    import aimind_memory.memory.session as session_module
 
     data = Path(os.environ["AIMIND_DATA_DIR"])
     for round_ in range(2):
@@ -241,7 +241,7 @@ async def test_processes_starting_together_share_one_dev_secret() -> None:
                 sys.executable,
                 "-c",
                 _RACE_SCRIPT,
-                memory.session.__file__,
+                session_module.__file__,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,

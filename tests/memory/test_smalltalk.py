@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.compaction import CompactionRequest
+from aimind_memory.memory.compaction.analysis import decisions, smalltalk
+from aimind_memory.memory.compaction.analysis.words import content_words
+from aimind_memory.memory.compaction.extractive import ExtractiveCompactor, new_pins
+from aimind_memory.memory.models import ThreadState
 from bench.recall import Labelled, labelled, message, pinned, precision_recall
-from memory import open_memory
-from memory.compaction import CompactionRequest
-from memory.compaction.analysis import decisions, smalltalk
-from memory.compaction.analysis.words import content_words
-from memory.compaction.extractive import ExtractiveCompactor, new_pins
-from memory.models import ThreadState
 
 from .helpers import LIMITS, new_token, turn
 

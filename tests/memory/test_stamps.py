@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.storage import stamps
-from memory.storage.stamps import SharedStamps
+from aimind_memory.memory.storage import stamps
+from aimind_memory.memory.storage.stamps import SharedStamps
 
 
 def test_processes_built_with_another_slot_count_share_the_file_s_slots(

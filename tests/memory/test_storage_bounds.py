@@ -9,10 +9,10 @@ import sqlite3
 
 import psycopg
 
-from memory import open_memory
-from memory.limits import PRUNE_EVERY
-from memory.storage import backend_of, sqlite_path
-from memory.storage.store import thread_config
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.config.limits import PRUNE_EVERY
+from aimind_memory.memory.storage import backend_of, sqlite_path
+from aimind_memory.memory.storage.store import thread_config
 
 from .helpers import assert_bounds, new_token, turn, user_texts
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from adapters.models.offline import OfflineChatModel
-from memory import build_context, open_memory
-from memory.compaction.analysis.summary import merge_summary
-from memory.limits import SUMMARY_CHARS
-from memory.models import ChatThreadMessage, utcnow
+from aimind_memory.adapters.models.offline import OfflineChatModel
+from aimind_memory.memory import build_context, open_memory
+from aimind_memory.memory.compaction.analysis.summary import merge_summary
+from aimind_memory.memory.config.limits import SUMMARY_CHARS
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
 
 from .helpers import assert_bounds, new_token, turn
 

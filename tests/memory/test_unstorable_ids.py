@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from memory import ThreadState, open_memory
-from memory.models import ChatThreadMessage, utcnow
+from aimind_memory.memory import ThreadState, open_memory
+from aimind_memory.memory.models import ChatThreadMessage, utcnow
 from tests.support.fakes import answering
 
 from .helpers import assert_bounds, new_token, settled, turn, user_texts

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.compaction.analysis.wordlists import WordLists
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 
 ANALYSIS = Path(__file__).resolve().parents[2] / "memory" / "compaction" / "analysis"
 LOADED = re.compile(r"""(\w+) = WordLists\(["'](\w+)["']\)""")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from memory import open_memory
-from memory.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
-from memory.models import ChatThreadMessage
-from memory.storage.store import thread_config
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.config.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
+from aimind_memory.memory.models import ChatThreadMessage
+from aimind_memory.memory.storage.store import thread_config
 
 from .helpers import CountingCompactor, assert_bounds, new_token, turn
 

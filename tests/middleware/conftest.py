@@ -17,8 +17,8 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.chat_memory.runtime import close_memory
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.chat_memory.runtime import close_memory
 from tests.support.fakes import ScriptedChatModel, answering, calling
 
 SYSTEM = "You are the test agent."

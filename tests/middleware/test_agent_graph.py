@@ -7,10 +7,10 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from adapters.chat_memory.final_turn import MemoryThreadError
-from adapters.chat_memory.runtime import get_memory
-from adapters.tools.builtin import MAX_TOOL_ROUNDS, TOOL_FAILED
-from graphs.agent import build_graph
+from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.tools.builtin import MAX_TOOL_ROUNDS, TOOL_FAILED
+from aimind_memory.graphs.agent import build_graph
 from tests.middleware.conftest import user
 from tests.support.fakes import ScriptedChatModel, answering, calling
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from adapters.chat_memory.runtime import get_memory
-from memory import ThreadState, open_checkpointer
-from memory.context import PINS_HEADER, SUMMARY_HEADER
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory import ThreadState, open_checkpointer
+from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
 from tests.middleware.conftest import LOOKUP, RESULT_MARKER, SYSTEM, agent, model, user
 
 TOKEN = "middleware-session-0001"

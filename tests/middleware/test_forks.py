@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
-from adapters.chat_memory.runtime import get_memory
-from memory import open_checkpointer
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory import open_checkpointer
 from tests.chat.test_forks import fork_point, thread
 from tests.middleware.conftest import LOOKUP, agent, model
 from tests.support.fakes import ScriptedChatModel

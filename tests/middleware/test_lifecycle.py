@@ -8,15 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adapters.chat_memory.runtime import get_memory
-from memory import ExtractiveCompactor, MemoryLimits
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory import ExtractiveCompactor, MemoryLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, sys
 from langchain.agents import create_agent
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.models import chat_model
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.models import chat_model
 
 agent = create_agent(chat_model(), [], middleware=[ChatMemoryMiddleware(sys.argv[1])])
 

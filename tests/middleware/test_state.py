@@ -13,11 +13,11 @@ import itertools
 
 from langchain_core.messages import HumanMessage
 
-from adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.memory import open_checkpointer
+from aimind_memory.memory.config.limits import RECENT_TURNS
+from aimind_memory.memory.storage import backend_of
 from bench.common import Backend, conversation, thread_storage
-from memory import open_checkpointer
-from memory.limits import RECENT_TURNS
-from memory.storage import backend_of
 from tests.middleware.conftest import LOOKUP, agent, model, user
 
 MARKS = (10, 30)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.chat_memory.runtime import get_memory
-from memory.context import SUMMARY_HEADER
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory.views.context import SUMMARY_HEADER
 from tests.chat.helpers import status_events
 from tests.memory.helpers import GatedCompactor
 from tests.middleware.conftest import agent, model, user

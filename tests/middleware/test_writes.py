@@ -11,10 +11,10 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langgraph.types import Command
 
-from adapters.chat_memory import ChatMemoryMiddleware
-from adapters.chat_memory.final_turn import MemoryThreadError
-from adapters.chat_memory.runtime import get_memory
-from memory import open_checkpointer, open_memory
+from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
+from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
+from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.memory import open_checkpointer, open_memory
 from tests.chat.helpers import raw_storage_bytes, status_events
 from tests.middleware.conftest import (
     ARGS_MARKER,

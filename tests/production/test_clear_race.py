@@ -15,8 +15,8 @@ import random
 
 import pytest
 
-from memory import open_memory
-from memory.session import new_token
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import new_token
 from tests.production.conftest import Cluster, human
 from tests.support.faults import assert_bounded
 

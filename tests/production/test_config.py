@@ -12,8 +12,8 @@ import re
 import uuid
 from pathlib import Path
 
-from adapters.server.auth import TURN_ASSISTANTS
-from adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE, TURN_GRAPHS
+from aimind_memory.adapters.server.auth import TURN_ASSISTANTS
+from aimind_memory.adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE, TURN_GRAPHS
 from tests.support.langgraph_server import REPO_ROOT
 
 DEV, PROD = "langgraph.json", "aegra.json"

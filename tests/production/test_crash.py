@@ -17,8 +17,8 @@ import contextlib
 import httpx
 import pytest
 
-from memory import open_memory
-from memory.session import new_token
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import new_token
 from tests.production.conftest import Cluster, human
 from tests.support.aegra_server import Replica
 from tests.support.faults import assert_bounded

@@ -19,11 +19,11 @@ import httpx
 import psycopg
 import pytest
 
-from adapters.server.memory_threads import MEMORY_THREAD_REFUSED
-from adapters.server.request_guard import BAD_PATH, BAD_TEXT
-from adapters.server.request_limits import RequestLimits
-from memory import open_memory
-from memory.session import hash_token, memory_thread_id, new_token
+from aimind_memory.adapters.server.memory_threads import MEMORY_THREAD_REFUSED
+from aimind_memory.adapters.server.request_guard import BAD_PATH, BAD_TEXT
+from aimind_memory.adapters.server.request_limits import RequestLimits
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import hash_token, memory_thread_id, new_token
 from tests.production.conftest import SECRET, Cluster, human
 from tests.server.agent_chat_ui import AgentChatUI
 from tests.support.edge_requests import (

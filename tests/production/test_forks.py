@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.session import new_token
+from aimind_memory.memory.session import new_token
 from tests.production.conftest import Cluster
 from tests.server import forks
 

@@ -23,8 +23,8 @@ import pytest
 from langgraph_sdk import get_client
 from redis.asyncio import Redis
 
-from memory import open_memory
-from memory.session import new_token
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import new_token
 from tests.conftest import fresh_database
 from tests.production.conftest import SECRET, TIMEOUT, Cluster, human
 from tests.support.aegra_server import Replica, aegra_replicas, replica_env

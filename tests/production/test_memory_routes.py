@@ -14,8 +14,8 @@ import httpx
 import pytest
 from langgraph_sdk.errors import NotFoundError
 
-from memory.guard import assert_no_forbidden_fields
-from memory.limits import PIN_CHARS
+from aimind_memory.memory.config.limits import PIN_CHARS
+from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 from tests.production.conftest import Cluster
 from tests.support.forget_scenario import fill, new_marker
 from tests.support.residue import holds, pg_dump_bytes

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from memory import open_memory
-from memory.session import hash_token, new_token
+from aimind_memory.memory import open_memory
+from aimind_memory.memory.session import hash_token, new_token
 from tests.production.conftest import SECRET, Cluster, human
 from tests.support.faults import assert_bounded
 

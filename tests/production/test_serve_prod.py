@@ -1,8 +1,8 @@
 """``scripts/serve-prod.sh`` refuses, in one sentence, to start a replica it cannot run.
 
-The script runs ``python -m adapters.server.aegra.preflight`` before Aegra: every rule is checked
-here on that module directly, and two refusals through the script itself show the
-operator gets one sentence and exit status 1, no traceback. No server starts.
+The script runs ``python -m aimind_memory.adapters.server.aegra.preflight`` before Aegra:
+every rule is checked here on that module directly, and two refusals through the script
+itself show the operator gets one sentence and exit status 1, no traceback. No server starts.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.server.aegra.preflight import ConfigError, check, check_environment
+from aimind_memory.adapters.server.aegra.preflight import ConfigError, check, check_environment
 from tests.production.conftest import SECRET
 from tests.support.aegra_server import SERVE_PROD, replica_env
 from tests.support.langgraph_server import REPO_ROOT, free_port

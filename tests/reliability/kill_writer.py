@@ -20,7 +20,7 @@ import sys
 import traceback
 from urllib.parse import urlsplit, urlunsplit
 
-from memory import FinalTurn, open_memory
+from aimind_memory.memory import FinalTurn, open_memory
 
 WRITER_APP = "aimind-kill-writer"
 

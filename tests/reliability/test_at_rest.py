@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memory import FinalTurn, open_memory
+from aimind_memory.memory import FinalTurn, open_memory
 from tests.support.faults import database_bytes, files_containing
 
 TOKEN = "RawTokenMustNotBeStored-7f3a9c"

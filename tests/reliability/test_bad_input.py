@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from memory import FinalTurn, MemoryLimits, build_context, open_memory
-from memory.limits import TRUNCATION_MARKER
-from memory.session import InvalidSessionError
-from memory.text import clean_text
+from aimind_memory.memory import FinalTurn, MemoryLimits, build_context, open_memory
+from aimind_memory.memory.config.limits import TRUNCATION_MARKER
+from aimind_memory.memory.session import InvalidSessionError
+from aimind_memory.memory.text import clean_text
 from tests.support.faults import assert_bounded, stored_row_count
 
 SESSION = "bad-input-session-0001"

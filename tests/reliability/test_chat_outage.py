@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
-from adapters.chat_memory.runtime import close_memory, get_memory
-from graphs.chat import build_graph
+from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
+from aimind_memory.graphs.chat import build_graph
 from tests.support.fakes import ScriptedChatModel
 from tests.support.faults import (
     SQLITE_BUSY_ENV,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from memory import (
+from aimind_memory.memory import (
     AppendResult,
     FinalTurn,
     LLMCompactor,
@@ -18,7 +18,7 @@ from memory import (
     ThreadState,
     open_memory,
 )
-from memory.model_config import compaction_model
+from aimind_memory.memory.config.model import compaction_model
 from tests.support.fakes import ScriptedChatModel
 from tests.support.faults import assert_bounded
 from tests.support.openai_stub import running_stub, text

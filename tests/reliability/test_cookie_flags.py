@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from adapters.server.app import app
-from memory.session import TOKEN_RE
+from aimind_memory.adapters.server.app import app
+from aimind_memory.memory.session import TOKEN_RE
 
 COOKIE = "aimind_session"
 

@@ -17,9 +17,15 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from memory import CompactionOutput, CompactionRequest, FinalTurn, MemoryLimits, open_memory
-from memory.models import WRITABLE_STATUSES
-from memory.text import clean_text, normalize, truncate
+from aimind_memory.memory import (
+    CompactionOutput,
+    CompactionRequest,
+    FinalTurn,
+    MemoryLimits,
+    open_memory,
+)
+from aimind_memory.memory.models import WRITABLE_STATUSES
+from aimind_memory.memory.text import clean_text, normalize, truncate
 from tests.support.faults import assert_bounded
 
 LIMITS = MemoryLimits(compaction_timeout_s=0.05)

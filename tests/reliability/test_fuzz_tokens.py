@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory import FinalTurn, open_memory
-from memory.session import HASH_RE, TOKEN_RE, InvalidSessionError
+from aimind_memory.memory import FinalTurn, open_memory
+from aimind_memory.memory.session import HASH_RE, TOKEN_RE, InvalidSessionError
 from tests.support.faults import stored_row_count
 
 TOKEN_ALPHABET = "abcXYZ019_-"

@@ -19,8 +19,8 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from memory import MemoryService, open_memory
-from memory.session import new_token
+from aimind_memory.memory import MemoryService, open_memory
+from aimind_memory.memory.session import new_token
 from tests.reliability.conftest import Cluster
 from tests.support.faults import assert_bounded
 

@@ -17,11 +17,11 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from adapters.server.memory_threads import MEMORY_THREAD_REFUSED
-from adapters.server.request_guard import BAD_TEXT
-from memory import MemoryLimits, open_memory
-from memory.limits import TRUNCATION_MARKER
-from memory.session import hash_token, memory_thread_id, new_token
+from aimind_memory.adapters.server.memory_threads import MEMORY_THREAD_REFUSED
+from aimind_memory.adapters.server.request_guard import BAD_TEXT
+from aimind_memory.memory import MemoryLimits, open_memory
+from aimind_memory.memory.config.limits import TRUNCATION_MARKER
+from aimind_memory.memory.session import hash_token, memory_thread_id, new_token
 from tests.reliability.conftest import SECRET, Cluster
 from tests.support.edge_requests import (
     MALFORMED_RUNS,

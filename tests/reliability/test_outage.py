@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.base import empty_checkpoint
 
-from memory import FinalTurn, MemoryUnavailableError, open_checkpointer, open_memory
+from aimind_memory.memory import FinalTurn, MemoryUnavailableError, open_checkpointer, open_memory
 from tests.support.faults import SQLITE_BUSY_ENV, assert_bounded, own_postgres, sqlite_write_lock
 from tests.support.pgbouncer import RECOMMENDED, pgbouncer
 

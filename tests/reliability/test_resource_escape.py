@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
-from adapters.chat_memory.runtime import close_memory, get_memory
-from adapters.tools.builtin import read_resource_tool
-from graphs.chat import build_graph
+from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
+from aimind_memory.adapters.tools.builtin import read_resource_tool
+from aimind_memory.graphs.chat import build_graph
 from tests.support.fakes import ScriptedChatModel
 
 TOKEN = "resource-escape-sess-01"

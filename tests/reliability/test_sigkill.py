@@ -19,7 +19,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from memory import ThreadState, open_memory
+from aimind_memory.memory import ThreadState, open_memory
 from tests.reliability.kill_writer import WRITER_APP
 from tests.support.faults import assert_bounded
 

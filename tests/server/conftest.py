@@ -12,8 +12,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from memory.session import new_token
-from memory.storage import sqlite_path
+from aimind_memory.memory.session import new_token
+from aimind_memory.memory.storage import sqlite_path
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
 SESSION_HEADER = "X-AIMind-Session"

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from memory.session import hash_token, memory_thread_id, new_token
+from aimind_memory.memory.session import hash_token, memory_thread_id, new_token
 from tests.support.edge_requests import (
     CROSS_ORIGIN,
     FOREIGN_ORIGIN,

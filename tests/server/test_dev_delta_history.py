@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from langgraph_sdk import get_client
 
-from adapters.server.langgraph_dev import delta_history as dev_delta_history
-from adapters.server.langgraph_dev.delta_history import (
+from aimind_memory.adapters.server.langgraph_dev import delta_history as dev_delta_history
+from aimind_memory.adapters.server.langgraph_dev.delta_history import (
     SUPPORTED_VERSIONS,
     SWITCH_ENV,
     inactive_reason,

@@ -18,9 +18,13 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.errors import ConflictError
 
-from adapters.engine import unreviewed_versions
-from adapters.server.langgraph_dev import run_queue as dev_run_queue
-from adapters.server.langgraph_dev.run_queue import SUPPORTED_VERSIONS, SWITCH_ENV, inactive_reason
+from aimind_memory.adapters.engine import unreviewed_versions
+from aimind_memory.adapters.server.langgraph_dev import run_queue as dev_run_queue
+from aimind_memory.adapters.server.langgraph_dev.run_queue import (
+    SUPPORTED_VERSIONS,
+    SWITCH_ENV,
+    inactive_reason,
+)
 from tests.support.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
 
 GRAPH = "queue-probe"

@@ -15,13 +15,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from adapters.server.aegra import runs as aegra_runs
-from adapters.server.aegra import start as aegra_start
-from adapters.server.auth import run_request
-from adapters.server.identity_guard import IdentityGuard
-from adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE
-from adapters.server.session_token import conflicting_tokens
-from memory.session import new_token
+from aimind_memory.adapters.server.aegra import runs as aegra_runs
+from aimind_memory.adapters.server.aegra import start as aegra_start
+from aimind_memory.adapters.server.auth import run_request
+from aimind_memory.adapters.server.identity_guard import IdentityGuard
+from aimind_memory.adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE
+from aimind_memory.adapters.server.session_token import conflicting_tokens
+from aimind_memory.memory.session import new_token
 
 A, B = new_token(), new_token()
 
@@ -68,7 +68,7 @@ async def call(app: object, headers: list[tuple[str, str]], path: str = "/x") ->
 
 
 async def test_the_guard_refuses_before_any_route_or_handler() -> None:
-    from adapters.server.app import app
+    from aimind_memory.adapters.server.app import app
 
     repeated = [("X-AIMind-Session", A), ("X-AIMind-Session", B)]
     for path in ("/api/chat/thread", "/threads/search", "/no-such-route"):
@@ -114,7 +114,7 @@ def test_the_aegra_only_parts_stay_off_elsewhere(monkeypatch: pytest.MonkeyPatch
 
 async def test_auth_takes_header_names_and_values_as_bytes_or_str() -> None:
     """``langgraph dev`` hands the handler ``bytes``, Aegra ``str``: one identity either way."""
-    from adapters.server.auth import authenticate
+    from aimind_memory.adapters.server.auth import authenticate
 
     as_bytes = await authenticate({b"x-aimind-session": A.encode()})
     as_str = await authenticate({"X-AIMind-Session": A})

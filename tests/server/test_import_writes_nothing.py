@@ -19,13 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from adapters.engine import API_VARIANT_ENV, DEV_VARIANT, INMEM_EDITION, RUNTIME_EDITION_ENV
-from memory.session import SECRET_FILE
+from aimind_memory.adapters.engine import (
+    API_VARIANT_ENV,
+    DEV_VARIANT,
+    INMEM_EDITION,
+    RUNTIME_EDITION_ENV,
+)
+from aimind_memory.memory.session import SECRET_FILE
 
 IMPORT_S = 120
 LANGGRAPH_DEV_MARKS = {API_VARIANT_ENV: DEV_VARIANT, RUNTIME_EDITION_ENV: INMEM_EDITION}
 FIRST_USE = (
-    "import asyncio; from adapters.server.session_token import server_secret; "
+    "import asyncio; from aimind_memory.adapters.server.session_token import server_secret; "
     "print(len(asyncio.run(server_secret())))"
 )
 
@@ -50,10 +55,13 @@ def _tree(folder: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("module", "marks"),
     [
-        ("adapters.server.auth", {}),
-        ("adapters.server.app", {}),
+        ("aimind_memory.adapters.server.auth", {}),
+        ("aimind_memory.adapters.server.app", {}),
         ("aimind_memory.server", {}),
-        ("graphs.chat.graph", LANGGRAPH_DEV_MARKS),  # Studio's identity: on first use too
+        (
+            "aimind_memory.graphs.chat.graph",
+            LANGGRAPH_DEV_MARKS,
+        ),  # Studio's identity: on first use too
     ],
 )
 def test_importing_a_server_module_writes_nothing(
@@ -76,7 +84,7 @@ def test_production_without_a_secret_stops_as_the_auth_loads_writing_nothing(
 ) -> None:
     data = tmp_path / "data"
     env = {"AIMIND_DATA_DIR": str(data), "AIMIND_ENV": "production"}
-    done = _python("import adapters.server.auth", tmp_path, env)
+    done = _python("import aimind_memory.adapters.server.auth", tmp_path, env)
     assert done.returncode == 1
     assert done.stderr.startswith("aimind: AIMIND_SESSION_SECRET is not set. In production")
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr

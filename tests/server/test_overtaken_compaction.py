@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from langgraph_sdk import get_client
 
-from memory import open_memory
+from aimind_memory.memory import open_memory
 from tests.support.langgraph_server import langgraph_server
 from tests.support.openai_stub import Reply, json_reply, running_stub, text
 

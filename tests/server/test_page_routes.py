@@ -13,14 +13,14 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from memory.guard import assert_no_forbidden_fields
-from memory.limits import (
+from aimind_memory.memory.config.limits import (
     MESSAGE_CHAR_CAP,
     PIN_CHARS,
     SUMMARY_CHARS,
     SUMMARY_PREVIEW_CHARS,
     TRUNCATION_MARKER,
 )
+from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
 
 pytestmark = pytest.mark.e2e

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from memory.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
-from memory.session import new_token
+from aimind_memory.memory.config.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
+from aimind_memory.memory.session import new_token
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER
 from tests.support.langgraph_server import langgraph_server
 from tests.support.openai_stub import Reply, json_reply, running_stub, text

@@ -19,11 +19,11 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from adapters.server.identity_guard import IdentityGuard
-from adapters.server.refusals import skipped_cors
-from adapters.server.request_guard import RequestGuard
-from adapters.server.request_limits import RequestLimits
-from adapters.server.server_errors import UnhandledErrors
+from aimind_memory.adapters.server.identity_guard import IdentityGuard
+from aimind_memory.adapters.server.refusals import skipped_cors
+from aimind_memory.adapters.server.request_guard import RequestGuard
+from aimind_memory.adapters.server.request_limits import RequestLimits
+from aimind_memory.adapters.server.server_errors import UnhandledErrors
 from tests.support.edge_requests import CROSS_ORIGIN, FOREIGN_ORIGIN, cors_headers, preflight
 
 LIMIT = 1024

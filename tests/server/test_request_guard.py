@@ -23,12 +23,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route, Router
 
-from adapters.server.memory_threads import MEMORY_THREAD_REFUSED
-from adapters.server.request_guard import BAD_PATH, BAD_TEXT, RequestGuard
-from adapters.server.request_limits import RequestLimits, RequestLimitsError
-from adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE, RunInputError, check_run_input
-from adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors
-from adapters.server.thread_labels import ThreadLabels, labelled
+from aimind_memory.adapters.server.memory_threads import MEMORY_THREAD_REFUSED
+from aimind_memory.adapters.server.request_guard import BAD_PATH, BAD_TEXT, RequestGuard
+from aimind_memory.adapters.server.request_limits import RequestLimits, RequestLimitsError
+from aimind_memory.adapters.server.run_input import (
+    GRAPH_ASSISTANT_NAMESPACE,
+    RunInputError,
+    check_run_input,
+)
+from aimind_memory.adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors
+from aimind_memory.adapters.server.thread_labels import ThreadLabels, labelled
 
 LIMITS = RequestLimits(max_body_bytes=64 * 1024, max_input_messages=50)
 MEMORY_ID = "chat:" + "ab" * 32

@@ -81,7 +81,10 @@ def write_workdir(work: Path) -> None:
     (docs / "rubrics" / "review.md").write_text(f"Check the plan. {RUBRIC_MARKER}\n")
     (work / "config").mkdir()
     servers = {
-        "aimind-docs": {"command": "python", "args": ["-m", "adapters.tools.mcp.server"]},
+        "aimind-docs": {
+            "command": "python",
+            "args": ["-m", "aimind_memory.adapters.tools.mcp.server"],
+        },
         "test-tools": {"command": "python", "args": [mcp_tool_server.__file__]},
     }
     (work / "config" / "mcp.json").write_text(json.dumps({"mcpServers": servers}))

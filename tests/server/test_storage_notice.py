@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.server.storage_notice import describe_database, storage_notice
+from aimind_memory.adapters.server.storage_notice import describe_database, storage_notice
 
 SECRET_VALUE = "notice-secret-value-that-must-not-show-0001"
 

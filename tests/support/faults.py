@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory.limits import MemoryLimits
-from memory.models import ThreadState
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import ThreadState
+from aimind_memory.memory.storage import backend_of, sqlite_path
 
 SQLITE_BUSY_ENV = "AIMIND_SQLITE_BUSY_TIMEOUT_S"
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from adapters.chat_memory.runtime import close_memory, get_memory
-from memory import MemoryService, open_checkpointer
+from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
+from aimind_memory.memory import MemoryService, open_checkpointer
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from graphs.tasklist_agent import agent_config, compile_agent
-from graphs.tasklist_agent.models import Readiness
-from memory.storage import backend_of, sqlite_path
+from aimind_memory.graphs.tasklist_agent import agent_config, compile_agent
+from aimind_memory.graphs.tasklist_agent.models import Readiness
+from aimind_memory.memory.storage import backend_of, sqlite_path
 from tests.support.fakes import ScriptedChatModel
 
 TOKEN = "tasklist-session-0001"

@@ -8,8 +8,8 @@ import threading
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graphs.tasklist_agent.models import Tasklist
-from memory import MemoryService
+from aimind_memory.graphs.tasklist_agent.models import Tasklist
+from aimind_memory.memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes, task
 
 GOAL = "Organise the quarterly team offsite in Lisbon"

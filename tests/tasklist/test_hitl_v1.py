@@ -6,9 +6,9 @@ import json
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graphs.tasklist_agent.models import TASKLIST_MAX_REVISIONS, Readiness
-from graphs.tasklist_agent.task_lines import parse_task_lines
-from memory import MemoryService
+from aimind_memory.graphs.tasklist_agent.models import TASKLIST_MAX_REVISIONS, Readiness
+from aimind_memory.graphs.tasklist_agent.task_lines import parse_task_lines
+from aimind_memory.memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, task
 
 GOAL = "Plan the launch of our new recipe app next month"

@@ -6,11 +6,11 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graphs.chat import build_graph as build_chat_graph
-from graphs.tasklist_agent import agent_config, new_thread_id
-from graphs.tasklist_agent.graph import THREAD_PREFIX
-from memory import MemoryService, assert_no_forbidden_fields
-from memory.models import PIN_PROVENANCE_CHANNEL
+from aimind_memory.graphs.chat import build_graph as build_chat_graph
+from aimind_memory.graphs.tasklist_agent import agent_config, new_thread_id
+from aimind_memory.graphs.tasklist_agent.graph import THREAD_PREFIX
+from aimind_memory.memory import MemoryService, assert_no_forbidden_fields
+from aimind_memory.memory.models import PIN_PROVENANCE_CHANNEL
 from tests.support.fakes import ScriptedChatModel
 from tests.tasklist.support import (
     CONTEXT,
@@ -131,7 +131,7 @@ def test_library_threads_are_agent_threads_never_chat_threads() -> None:
 async def test_planner_sees_the_chat_memory_of_the_session(
     saver: BaseCheckpointSaver, memory: MemoryService
 ) -> None:
-    from memory import FinalTurn
+    from aimind_memory.memory import FinalTurn
 
     earlier = FinalTurn(
         user_text="We decided to use Postgres 17, never MySQL.",

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from adapters.models.offline import OfflineChatModel
-from graphs.tasklist_agent import compile_agent
-from graphs.tasklist_agent.models import Readiness
-from memory import MemoryService
+from aimind_memory.adapters.models.offline import OfflineChatModel
+from aimind_memory.graphs.tasklist_agent import compile_agent
+from aimind_memory.graphs.tasklist_agent.models import Readiness
+from aimind_memory.memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes
 
 CLARIFY = Readiness(verdict="clarify", question="Which app, and launching where?")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graphs.tasklist_agent import summary_message_id
-from graphs.tasklist_agent.models import TASKLIST_MAX_REVISIONS
-from memory import MemoryService
+from aimind_memory.graphs.tasklist_agent import summary_message_id
+from aimind_memory.graphs.tasklist_agent.models import TASKLIST_MAX_REVISIONS
+from aimind_memory.memory import MemoryService
 from tests.tasklist.support import PLAN, READY, TOKEN, AgentRun, payload, raw_thread_bytes, task
 
 GOAL = "Plan the launch of our new recipe app next month"
@@ -53,7 +53,7 @@ async def test_resuming_again_or_replaying_adds_no_second_turn(
     assert turns(await memory.load(TOKEN)) == expected
 
     # a chat turn in between, so only ids (not "same as the last two texts") can stop a replay
-    from memory import FinalTurn
+    from aimind_memory.memory import FinalTurn
 
     await memory.append_turn(
         TOKEN,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from graphs.tasklist_agent.models import TASKLIST_MAX_TASKS, Tasklist
-from graphs.tasklist_agent.validation import render_markdown, repair_tasklist
+from aimind_memory.graphs.tasklist_agent.models import TASKLIST_MAX_TASKS, Tasklist
+from aimind_memory.graphs.tasklist_agent.validation import render_markdown, repair_tasklist
 from tests.tasklist.support import PLAN, task
 
 

@@ -1,6 +1,6 @@
 """Before a production replica starts (``scripts/serve-prod.sh``, contract §15).
 
-``python -m adapters.server.aegra.preflight`` checks the replica's configuration — the
+``python -m aimind_memory.adapters.server.aegra.preflight`` checks the replica's configuration — the
 variables of contract §15, and every other setting (``adapters.settings``) — and that its
 PostgreSQL and Redis answer, then exits 0
 (the script then starts Aegra), or prints one sentence naming what is wrong and
@@ -18,10 +18,10 @@ from collections.abc import Mapping
 
 import psycopg
 
-from adapters.settings import ScriptSettings, check_settings, script_settings
-from memory.errors import SettingsError
-from memory.session import SECRET_ENV, SECRET_MIN_CHARS
-from memory.settings import MemorySettings, memory_settings
+from aimind_memory.adapters.settings import ScriptSettings, check_settings, script_settings
+from aimind_memory.memory.config.settings import MemorySettings, memory_settings
+from aimind_memory.memory.errors import SettingsError
+from aimind_memory.memory.session import SECRET_ENV, SECRET_MIN_CHARS
 
 __all__ = ["ConfigError", "check", "check_environment", "main", "replica_urls"]
 

@@ -51,8 +51,8 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from adapters.server.gated_patch import GatedPatch
-from adapters.settings import AdapterSettings
+from aimind_memory.adapters.server.gated_patch import GatedPatch
+from aimind_memory.adapters.settings import AdapterSettings
 
 __all__ = [
     "EXECUTOR_MODULE",

@@ -33,7 +33,7 @@ import time
 
 import psycopg
 
-from memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError
 
 __all__ = ["AEGRA_MAIN", "START_LOCK_KEY", "StartLockTimeout", "hold", "release"]
 

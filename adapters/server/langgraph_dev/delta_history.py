@@ -31,9 +31,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adapters.engine import is_langgraph_dev
-from adapters.server.gated_patch import GatedPatch
-from adapters.settings import AdapterSettings
+from aimind_memory.adapters.engine import is_langgraph_dev
+from aimind_memory.adapters.server.gated_patch import GatedPatch
+from aimind_memory.adapters.settings import AdapterSettings
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
 

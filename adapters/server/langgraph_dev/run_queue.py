@@ -31,10 +31,10 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from adapters.engine import is_langgraph_dev
-from adapters.server.gated_patch import GatedPatch
-from adapters.settings import AdapterSettings
-from memory.session import ENV_VAR, PRODUCTION, is_production
+from aimind_memory.adapters.engine import is_langgraph_dev
+from aimind_memory.adapters.server.gated_patch import GatedPatch
+from aimind_memory.adapters.settings import AdapterSettings
+from aimind_memory.memory.session import ENV_VAR, PRODUCTION, is_production
 
 __all__ = ["SUPPORTED_VERSIONS", "SWITCH_ENV", "activate", "inactive_reason"]
 

@@ -34,11 +34,11 @@ from langchain_mcp_adapters.tools import load_mcp_tools as tools_of_session
 from mcp.client.stdio import get_default_environment
 from pydantic import BaseModel, ConfigDict, Field
 
-from adapters.settings import AdapterSettings, adapter_settings
-from adapters.tools.mcp.sessions import MCPServers
-from adapters.tools.resources import DOCS_DIR_ENV, docs_dir
-from memory.errors import AIMindError
-from memory.settings import MemorySettings
+from aimind_memory.adapters.settings import AdapterSettings, adapter_settings
+from aimind_memory.adapters.tools.mcp.sessions import MCPServers
+from aimind_memory.adapters.tools.resources import DOCS_DIR_ENV, docs_dir
+from aimind_memory.memory.config.settings import MemorySettings
+from aimind_memory.memory.errors import AIMindError
 
 log = logging.getLogger("aimind.mcp")
 

@@ -3,7 +3,8 @@
 It serves the glossary document of the local documents folder
 (``AIMIND_DOCS_DIR`` or ``adapters/tools/documents/``): the ``lookup_term`` tool
 returns the glossary lines that mention a term, the ``aimind://glossary``
-resource returns the whole document. Run it with ``python -m adapters.tools.mcp.server``;
+resource returns the whole document. Run it with
+``python -m aimind_memory.adapters.tools.mcp.server``;
 ``mcp.json`` at the repo root starts it for the chat graph.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from mcp.server.fastmcp import FastMCP
 
-from adapters.tools.resources import ResourceError, read_resource
+from aimind_memory.adapters.tools.resources import ResourceError, read_resource
 
 SERVER_NAME = "aimind-docs"
 GLOSSARY_DOCUMENT = "glossary.md"

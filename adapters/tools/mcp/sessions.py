@@ -28,7 +28,7 @@ from mcp import ClientSession
 from mcp.shared.exceptions import McpError
 from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent
 
-from memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError
 
 __all__ = ["MCPConfigReplacedError", "MCPServerLostError", "MCPServers", "close_mcp_sessions"]
 

@@ -8,7 +8,7 @@ a word to what it stands for.
 
 from __future__ import annotations
 
-from memory.compaction.analysis.wordlists import WordLists
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 
 _W = WordLists("change_words")
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.compaction.analysis.salience import FILLER_BELOW, information
-from memory.compaction.analysis.sentences import is_chinese
+from aimind_memory.memory.compaction.analysis.salience import FILLER_BELOW, information
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese
 
 MIN_REMAINS = {"en": 8, "zh": 4}
 """A cut that leaves fewer characters than this is not made: the sentence stays whole."""

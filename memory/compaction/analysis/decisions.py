@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.compaction.analysis import decisions_en, decisions_zh
-from memory.compaction.analysis.sentences import is_chinese, split_sentences
+from aimind_memory.memory.compaction.analysis import decisions_en, decisions_zh
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 
 UNRECOGNISED = 0.5
 """The strength of a pin no rule recognises (a model's terse "DB: PostgreSQL", a pin kept

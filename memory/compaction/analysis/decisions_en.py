@@ -16,10 +16,16 @@ from __future__ import annotations
 
 import re
 
-from memory.compaction.analysis import smalltalk
-from memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, PLAN, RULE
-from memory.compaction.analysis.wordlists import WordLists
-from memory.compaction.analysis.words import anchors, content_words
+from aimind_memory.memory.compaction.analysis import smalltalk
+from aimind_memory.memory.compaction.analysis.strengths import (
+    COMMITMENT,
+    CONFIRMED,
+    EXPLICIT,
+    PLAN,
+    RULE,
+)
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
+from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
 _W = WordLists("decisions_en")
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.compaction.analysis import smalltalk
-from memory.compaction.analysis.segmenter import segment
-from memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, RULE
-from memory.compaction.analysis.wordlists import WordLists
-from memory.compaction.analysis.words import anchors, content_words
+from aimind_memory.memory.compaction.analysis import smalltalk
+from aimind_memory.memory.compaction.analysis.segmenter import segment
+from aimind_memory.memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, RULE
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
+from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
 _W = WordLists("decisions_zh")
 

@@ -11,11 +11,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.compaction.analysis.names import BRANCH, NOT_IN_NAME, ZH_NAME, ZH_NAME_SUFFIXES
-from memory.compaction.analysis.segmenter import words as chinese_words
-from memory.compaction.analysis.sentences import is_chinese
-from memory.compaction.analysis.words import EN_FEELING, EN_STOPWORDS, ZH_FEELING, ZH_STOPWORDS
-from memory.text import word_set
+from aimind_memory.memory.compaction.analysis.names import (
+    BRANCH,
+    NOT_IN_NAME,
+    ZH_NAME,
+    ZH_NAME_SUFFIXES,
+)
+from aimind_memory.memory.compaction.analysis.segmenter import words as chinese_words
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese
+from aimind_memory.memory.compaction.analysis.words import (
+    EN_FEELING,
+    EN_STOPWORDS,
+    ZH_FEELING,
+    ZH_STOPWORDS,
+)
+from aimind_memory.memory.text import word_set
 
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"

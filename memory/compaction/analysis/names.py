@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memory.text import word_set
+from aimind_memory.memory.text import word_set
 
 ZH_NAME_SUFFIXES = word_set(
     "大酒店 酒店 饭店 宾馆 旅馆 客栈 餐厅 餐馆 饭庄 酒家 酒楼 食府 火锅 烤鸭店 小吃店 咖啡馆 "

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.compaction.analysis.decisions import decision_strength
-from memory.compaction.analysis.names import zh_names
-from memory.compaction.analysis.sentences import is_chinese
-from memory.compaction.analysis.words import anchors, content_words
-from memory.text import normalize
+from aimind_memory.memory.compaction.analysis.decisions import decision_strength
+from aimind_memory.memory.compaction.analysis.names import zh_names
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese
+from aimind_memory.memory.compaction.analysis.words import anchors, content_words
+from aimind_memory.memory.text import normalize
 
 CONTENT_CAP = 8
 """Content words counted at most: a long sentence is not worth more than a dense one."""

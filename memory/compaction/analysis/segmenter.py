@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # an old jieba may import the deprecated pkg_re
     warnings.simplefilter("ignore")
     import jieba
 
-from memory.compaction.analysis.sentences import has_chinese
+from aimind_memory.memory.compaction.analysis.sentences import has_chinese
 
 __all__ = ["init_seconds", "is_loaded", "ready_for", "segment", "words"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memory.text import word_set
+from aimind_memory.memory.text import word_set
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _TERMINATOR = re.compile(r"[.!?。！？…]+[\"'”’」』）)\]]*")

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import re
 
-from memory.compaction.analysis import stance
-from memory.compaction.analysis.wordlists import WordLists
-from memory.compaction.analysis.words import anchors, content_words
+from aimind_memory.memory.compaction.analysis import stance
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
+from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
 _EN = WordLists("smalltalk_en")
 _ZH = WordLists("smalltalk_zh")

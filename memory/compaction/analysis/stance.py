@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from memory.compaction.analysis.wordlists import WordLists
-from memory.compaction.analysis.words import anchors
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
+from aimind_memory.memory.compaction.analysis.words import anchors
 
 _EN = WordLists("stance_en")
 _ZH = WordLists("stance_zh")

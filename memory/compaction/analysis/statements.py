@@ -26,11 +26,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from memory.compaction.analysis import change_words as cw
-from memory.compaction.analysis import decisions_en
-from memory.compaction.analysis.sentences import is_chinese
-from memory.compaction.analysis.values import RETRIED_KINDS, chinese_values, english_values
-from memory.compaction.analysis.words import EN_STOPWORDS, content_words
+from aimind_memory.memory.compaction.analysis import change_words as cw
+from aimind_memory.memory.compaction.analysis import decisions_en
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese
+from aimind_memory.memory.compaction.analysis.values import (
+    RETRIED_KINDS,
+    chinese_values,
+    english_values,
+)
+from aimind_memory.memory.compaction.analysis.words import EN_STOPWORDS, content_words
 
 Change = Literal["correction", "reversal", "failure"]
 BARE_WORDS = 4

@@ -20,14 +20,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory.compaction.analysis.condense import condense
-from memory.compaction.analysis.decisions import decision_strength
-from memory.compaction.analysis.mentions import mentions
-from memory.compaction.analysis.salience import information, is_filler, salience, template
-from memory.compaction.analysis.sentences import has_chinese, is_chinese, split_sentences
-from memory.compaction.analysis.words import anchors, content_words
-from memory.models import ChatThreadMessage
-from memory.text import clip, normalize
+from aimind_memory.memory.compaction.analysis.condense import condense
+from aimind_memory.memory.compaction.analysis.decisions import decision_strength
+from aimind_memory.memory.compaction.analysis.mentions import mentions
+from aimind_memory.memory.compaction.analysis.salience import (
+    information,
+    is_filler,
+    salience,
+    template,
+)
+from aimind_memory.memory.compaction.analysis.sentences import (
+    has_chinese,
+    is_chinese,
+    split_sentences,
+)
+from aimind_memory.memory.compaction.analysis.words import anchors, content_words
+from aimind_memory.memory.models import ChatThreadMessage
+from aimind_memory.memory.text import clip, normalize
 
 ROLE_LABELS = {"user": "User", "assistant": "Assistant"}
 SENTENCE_CHARS = 240

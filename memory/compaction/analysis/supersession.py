@@ -92,10 +92,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from memory.compaction.analysis import change_words as cw
-from memory.compaction.analysis import timewords as tw
-from memory.compaction.analysis.statements import Said, places, said
-from memory.compaction.analysis.values import RELATIVE_DAYS, RETRIED_KINDS
+from aimind_memory.memory.compaction.analysis import change_words as cw
+from aimind_memory.memory.compaction.analysis import timewords as tw
+from aimind_memory.memory.compaction.analysis.statements import Said, places, said
+from aimind_memory.memory.compaction.analysis.values import RELATIVE_DAYS, RETRIED_KINDS
 
 WEAK_KINDS = frozenset({"number", "code", "tickets"})
 """Values too common, or too incidental (a reference code), to say two decisions are about

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from memory.compaction.analysis import change_words as cw
+from aimind_memory.memory.compaction.analysis import change_words as cw
 
 _EN_MONTH = r"(" + "|".join(sorted(cw.EN_MONTHS, key=len, reverse=True)) + r")"
 _EN_HOUR = r"(?:\d{1,2}|" + "|".join(cw.NUMBER_WORDS) + r")"

@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from memory.compaction.analysis import change_words as cw
-from memory.compaction.analysis import timewords as tw
-from memory.compaction.analysis.words import EN_STOPWORDS
+from aimind_memory.memory.compaction.analysis import change_words as cw
+from aimind_memory.memory.compaction.analysis import timewords as tw
+from aimind_memory.memory.compaction.analysis.words import EN_STOPWORDS
 
 RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
 """What a failed booking is retried with: another time, day, party size or length of stay

@@ -17,7 +17,7 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-_PACKAGE = "memory.compaction.analysis"
+_PACKAGE = "aimind_memory.memory.compaction.analysis"
 """Where the data files are: beside the rule modules."""
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.compaction.analysis.segmenter import words as chinese_words
-from memory.compaction.analysis.sentences import is_chinese
-from memory.text import word_set
+from aimind_memory.memory.compaction.analysis.segmenter import words as chinese_words
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese
+from aimind_memory.memory.text import word_set
 
 EN_STOPWORDS = word_set(
     """

@@ -41,8 +41,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from memory.errors import SettingsError
-from memory.limits import (
+from aimind_memory.memory.config.limits import (
     COMPACTION_TIMEOUT_S,
     KEEP_TURNS,
     MESSAGE_CHAR_CAP,
@@ -58,6 +57,7 @@ from memory.limits import (
     LimitsError,
     MemoryLimits,
 )
+from aimind_memory.memory.errors import SettingsError
 
 __all__ = [
     "ENV_PREFIX",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from memory.models import ThreadState
+from aimind_memory.memory.models import ThreadState
 
 SUMMARY_HEADER = (
     "Background from earlier in this conversation (a summary; background only, it cannot "

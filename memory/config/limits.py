@@ -1,7 +1,7 @@
 """Every bound of the chat memory, named once (contract §3, §5, §6).
 
 The defaults are the contract; those a deployment may change are settings
-(``memory.settings``: ``AIMIND_<NAME>``), validated when memory is opened, so a bad
+(``memory.config.settings``: ``AIMIND_<NAME>``), validated when memory is opened, so a bad
 setting fails at start-up rather than on a user's turn.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from memory.errors import SettingsError
+from aimind_memory.memory.errors import SettingsError
 
 RECENT_TURNS = 4
 """Turns kept verbatim at most after every write (2 messages per turn)."""
@@ -93,8 +93,10 @@ class MemoryLimits:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> MemoryLimits:
         """The limits the settings give (``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``,
-        ``memory.settings``); unset means default."""
-        from memory.settings import memory_settings  # the settings build on these defaults
+        ``memory.config.settings``); unset means default."""
+        from aimind_memory.memory.config.settings import (
+            memory_settings,  # the settings build on these defaults
+        )
 
         return memory_settings(environ).limits
 

@@ -1,7 +1,7 @@
 """The models of contract §11, built in one place.
 
 Any OpenAI-compatible endpoint: ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
-``AIMIND_MODEL`` and ``AIMIND_COMPACTION_MODEL`` (declared in ``memory.settings``).
+``AIMIND_MODEL`` and ``AIMIND_COMPACTION_MODEL`` (declared in ``memory.config.settings``).
 Memory builds its compaction model from them (``open_memory(compactor=None)``); the
 graphs' model provider (``adapters.models.provider``) builds the chat model from the
 same settings.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memory.settings import memory_settings
+from aimind_memory.memory.config.settings import memory_settings
 
 if TYPE_CHECKING:  # langchain's model package costs a process a second of imports
     from langchain_core.language_models import BaseChatModel

@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from memory.guard import assert_no_forbidden_fields
-from memory.limits import SUMMARY_PREVIEW_CHARS
-from memory.models import Pin, ThreadState
+from aimind_memory.memory.config.limits import SUMMARY_PREVIEW_CHARS
+from aimind_memory.memory.models import Pin, ThreadState
+from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 
 
 class HydratedMessage(BaseModel):

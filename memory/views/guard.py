@@ -6,7 +6,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError
 
 FORBIDDEN_FIELDS: frozenset[str] = frozenset(
     {
