@@ -2,17 +2,16 @@
 
 ``langgraph.json`` maps each graph id to ``./<file>.py:<attribute>``; the servers
 import that file, and so does the CLI — it never imports ``graphs`` by name, so
-every import in the code base points down (graphs → adapters → memory). The file
-is imported under its dotted module name from the checkout root (the folder of
-``langgraph.json``, put on ``sys.path`` as the servers do), so a graph's own
-absolute imports (``graphs.chat.nodes``) resolve to the same modules.
+every import in the code base points down (graphs → adapters → memory). The file is
+imported under the name it has installed (``./graphs/chat/graph.py`` is
+``aimind_memory.graphs.chat.graph``), so the graph's own imports
+(``aimind_memory.graphs.chat.nodes``) resolve to the same modules.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,8 @@ from aimind_memory.memory.errors import AIMindError
 __all__ = ["CONFIG_FILE", "GraphLoadError", "graph_paths", "load_graph"]
 
 CONFIG_FILE = Path(__file__).resolve().parents[2] / "langgraph.json"
+PACKAGE = "aimind_memory"
+"""The name the repository's folders install under (``graphs/``: ``aimind_memory.graphs``)."""
 
 
 class GraphLoadError(AIMindError, RuntimeError):
@@ -47,9 +48,7 @@ def load_graph(graph_id: str, config: Path = CONFIG_FILE) -> Any:
     file, _, attribute = paths[graph_id].partition(":")
     root = config.parent
     relative = (root / file).resolve().relative_to(root.resolve())
-    module_name = ".".join(relative.with_suffix("").parts)
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
+    module_name = ".".join((PACKAGE, *relative.with_suffix("").parts))
     module = importlib.import_module(module_name)
     if Path(module.__file__ or "").resolve() != (root / file).resolve():
         raise GraphLoadError(f"{file} is shadowed by another module named {module_name}")

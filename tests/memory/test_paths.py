@@ -74,12 +74,16 @@ def test_aimind_data_dir_overrides_and_holds_the_dev_secret(tmp_path: Path) -> N
 def test_an_installed_package_uses_the_users_data_folder(tmp_path: Path) -> None:
     """Outside a checkout (a wheel in site-packages) there is no project folder to use."""
     site = tmp_path / "site"
-    (site / "memory" / "storage").mkdir(parents=True)
-    (site / "memory" / "__init__.py").write_text("")
-    (site / "memory" / "storage" / "__init__.py").write_text("")
-    shutil.copy(REPO_ROOT / "memory" / "storage" / "paths.py", site / "memory" / "storage")
-    for needed in ("settings.py", "limits.py", "errors.py"):  # where AIMIND_DATA_DIR is declared
-        shutil.copy(REPO_ROOT / "memory" / needed, site / "memory")
+    package = site / "aimind_memory"  # laid out as the wheel installs it
+    (package / "memory").mkdir(parents=True)
+    for init in ("", "memory"):
+        (package / init / "__init__.py").write_text("")
+    # where AIMIND_DATA_DIR is declared and read, and what they import
+    for module in ("errors", "config/settings", "config/limits", "storage/paths"):
+        installed = package / "memory" / f"{module}.py"
+        installed.parent.mkdir(exist_ok=True)
+        (installed.parent / "__init__.py").touch()
+        shutil.copy(REPO_ROOT / "memory" / f"{module}.py", installed)
     xdg = tmp_path / "xdg"
     assert _where(tmp_path, {"XDG_DATA_HOME": str(xdg)}, site)[0] == xdg / "aimind"
     home = tmp_path / "home"
