@@ -35,6 +35,11 @@ from aimind_memory.memory.text import clean_text, normalize, storable_id
 
 __all__ = ["find_pin", "pin_text", "with_pin", "with_pin_edited", "with_summary", "without_pin"]
 
+PINNED_BY_USER = "pinned by you"
+"""The ``why`` of a pin the user made (contract §5, "Memory says why")."""
+EDITED_BY_USER = "edited by you"
+"""The ``why`` of a pin whose text the user changed: the words are the user's now."""
+
 
 def pin_text(text: object, limits: MemoryLimits) -> str:
     """``text`` cleaned like message text, or PinTextError when blank or too long."""
@@ -119,10 +124,11 @@ def with_pin(
     unpinned = [k for k in state.unpinned if k != key]
     same = next((p for p in state.pins if normalize(p.text) == key), None)
     if same is not None:  # pinned already: now the user's
-        pin = same if same.origin == "user" else same.model_copy(update={"origin": "user"})
+        mine = {"origin": "user", "why": PINNED_BY_USER}
+        pin = same if same.origin == "user" else same.model_copy(update=mine)
         pins = [pin if p.id == same.id else p for p in state.pins]
         return state.model_copy(update={"pins": pins, "unpinned": unpinned}), pin
-    pin = Pin(text=text, origin="user", pinned_at=now, sources=sources)
+    pin = Pin(text=text, origin="user", pinned_at=now, sources=sources, why=PINNED_BY_USER)
     pins = [*state.pins, pin]
     if len(pins) > limits.pinned_max and all(p.origin == "user" for p in state.pins):
         raise PinLimitError(
@@ -139,7 +145,8 @@ def with_pin_edited(
     pin saying the same goes: one pin per decision."""
     old = find_pin(state, pin_id)
     text = pin_text(text, limits)
-    pin = old.model_copy(update={"text": text, "origin": "user"})
+    changed = {"text": text, "origin": "user", "why": EDITED_BY_USER, "edited_at": utcnow()}
+    pin = old.model_copy(update=changed)
     key = normalize(text)
     pins = [
         pin if p.id == pin_id else p

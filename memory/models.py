@@ -99,6 +99,30 @@ class Pin(BaseModel):
     pinned_at: datetime | None = None
     """None only for a pin stored before pins had records, on a thread never compacted."""
     sources: tuple[PinSource, ...] = ()
+    why: str = ""
+    """Why it is pinned, in one short sentence (contract §5, "Memory says why"): the signal
+    and the words that fired it, "pinned by you", or the model's citation. Empty only on a
+    pin stored before pins said why."""
+    edited_at: datetime | None = None
+    """When the user last changed its text (None: never): the panel marks it edited."""
+
+
+class ReplacedPin(BaseModel):
+    """A decision a later one replaced (contract §5): kept for its user to see — the panel,
+    the export, ``aimind memory show`` — and never in the model's context."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    """The replaced pin's id."""
+    text: str
+    replaced_by: str | None = None
+    """The id of the pin that replaced it; None when nothing took its place (a reversal:
+    "we're not using AWS after all")."""
+    replaced_at: datetime
+    why: str = ""
+    """Why it was replaced: the signal and its words ("a correction: 'instead of
+    PostgreSQL'")."""
 
 
 class ThreadState(BaseModel):
@@ -109,7 +133,8 @@ class ThreadState(BaseModel):
     given only ``pinned_decisions`` (one stored before pins had records, or built by
     hand) gets a record per pin with what can be known: a stable id, ``extractive``,
     and the last compaction's time. ``unpinned`` holds the comparison keys of pins the
-    user removed, so that no compaction pins them again.
+    user removed, so that no compaction pins them again; ``replaced`` the decisions later
+    ones replaced, for the user (never the model).
 
     Stored (``to_channels``), a pin's sources are a channel of their own, ``pin_provenance``
     (pin id → its sources), beside the pins' records: they are most of a pin's bytes and
@@ -125,6 +150,9 @@ class ThreadState(BaseModel):
     pins: list[Pin] = Field(default_factory=list)
     last_compacted_at: datetime | None = None
     unpinned: list[str] = Field(default_factory=list)
+    replaced: list[ReplacedPin] = Field(default_factory=list)
+    """Decisions later ones replaced, newest last, at most ``REPLACED_MAX``: the user's
+    history of changes, never the model's context."""
 
     @model_validator(mode="before")
     @classmethod

@@ -22,7 +22,7 @@ from starlette.responses import Response
 from aimind_memory.adapters.server.replies import NO_STORE, json_reply
 from aimind_memory.memory import MemoryLimits, MemorySnapshot
 from aimind_memory.memory.config.limits import TRUNCATION_MARKER
-from aimind_memory.memory.views.hydration import PinDTO, pin_dto
+from aimind_memory.memory.views.hydration import PinDTO, ReplacedDTO, pin_dto, replaced_dto
 
 __all__ = ["MemoryPanel", "memory_panel_dto", "memory_panel_reply"]
 
@@ -50,7 +50,10 @@ class MemoryPanel(BaseModel):
     pinnedDecisions: list[str]
     pins: list[PinDTO]
     """The pins with where each came from (contract §9a): ``{id, text, pinnedAt, origin,
-    sources: [{messageId, role, excerpt, createdAt}]}``."""
+    sources: [{messageId, role, excerpt, createdAt}], why, editedAt}``."""
+    replaced: list[ReplacedDTO]
+    """Decisions later ones replaced, newest last: ``{id, text, replacedBy, replacedAt,
+    why}`` (contract §5, "Memory says why")."""
     turnsInWindow: int
     summaryLength: int
     lastCompaction: LastCompaction | None
@@ -81,6 +84,7 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
         summary=state.summary if state else "",
         pinnedDecisions=list(state.pinned_decisions) if state else [],
         pins=[],  # built below: the pins are records already, not validated a second time
+        replaced=[],
         turnsInWindow=sum(m.role == "user" for m in state.messages) if state else 0,
         summaryLength=len(state.summary) if state else 0,
         lastCompaction=_last_compaction(snapshot) if snapshot else None,
@@ -91,6 +95,7 @@ def memory_panel_dto(snapshot: MemorySnapshot | None, limits: MemoryLimits) -> d
         summaryCharCap=limits.summary_chars,
     ).model_dump()
     dto["pins"] = [pin_dto(p) for p in state.pins] if state else []
+    dto["replaced"] = [replaced_dto(r) for r in state.replaced] if state else []
     return dto  # the reply that sends it passes it through the field guard
 
 

@@ -38,6 +38,9 @@ which is the window past ``KEEP_TURNS`` when it started (8 messages at most by d
 UNPINNED_MAX = 50
 """Pins the user removed that a memory thread remembers, so no compaction pins them again
 (the oldest are forgotten first)."""
+REPLACED_MAX = 20
+"""Replaced decisions a memory thread keeps for its user to see, newest last (contract §5,
+"Memory says why"); the oldest go first."""
 SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
 MESSAGE_ID_MAX_CHARS = 200

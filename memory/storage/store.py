@@ -56,6 +56,7 @@ class MemoryChannels(TypedDict, total=False):
     pinned_decisions: list[str]
     last_compacted_at: str | None
     unpinned: list[str]
+    replaced: list[dict[str, Any]]
 
 
 def _remember(state: MemoryChannels) -> dict[str, Any]:
@@ -221,5 +222,6 @@ def _copy(state: ThreadState) -> ThreadState:
             "messages": list(state.messages),
             "pins": list(state.pins),
             "unpinned": list(state.unpinned),
+            "replaced": list(state.replaced),
         }
     )

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from aimind_memory.memory.config.limits import SUMMARY_PREVIEW_CHARS
-from aimind_memory.memory.models import Pin, ThreadState
+from aimind_memory.memory.models import Pin, ReplacedPin, ThreadState
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 
 
@@ -67,6 +67,22 @@ class PinDTO(BaseModel):
     pinnedAt: str | None
     origin: Literal["extractive", "model", "user"]
     sources: list[PinSourceDTO]
+    why: str
+    """Why it is pinned, in one short sentence (empty on a pin stored before pins said why)."""
+    editedAt: str | None
+    """When the user last changed its text; None: never."""
+
+
+class ReplacedDTO(BaseModel):
+    """A decision a later one replaced: ``{id, text, replacedBy, replacedAt, why}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: str
+    replacedBy: str | None
+    replacedAt: str
+    why: str
 
 
 def pin_dto(pin: Pin) -> dict[str, Any]:
@@ -86,6 +102,19 @@ def pin_dto(pin: Pin) -> dict[str, Any]:
             }
             for s in pin.sources
         ],
+        "why": pin.why,
+        "editedAt": pin.edited_at.isoformat() if pin.edited_at else None,
+    }
+
+
+def replaced_dto(replaced: ReplacedPin) -> dict[str, Any]:
+    """A replaced decision as ``ReplacedDTO`` describes it."""
+    return {
+        "id": replaced.id,
+        "text": replaced.text,
+        "replacedBy": replaced.replaced_by,
+        "replacedAt": replaced.replaced_at.isoformat(),
+        "why": replaced.why,
     }
 
 
@@ -109,6 +138,7 @@ def export_dto(
         "lastCompactedAt": state.last_compacted_at.isoformat() if state.last_compacted_at else None,
         "lastCompaction": last_compaction,
         "unpinned": list(state.unpinned),
+        "replaced": [replaced_dto(r) for r in state.replaced],
     }
     assert_no_forbidden_fields(dto)
     return dto

@@ -28,7 +28,7 @@ from tests.support.residue import folder_bytes, holds, pg_dump_bytes, sqlite_byt
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = httpx.Timeout(120.0)
-PIN_KEYS = {"id", "text", "pinnedAt", "origin", "sources"}
+PIN_KEYS = {"id", "text", "pinnedAt", "origin", "sources", "why", "editedAt"}
 SOURCE_KEYS = {"messageId", "role", "excerpt", "createdAt"}
 ROUTES = {
     "/api/chat/memory": {"get"},
@@ -80,6 +80,7 @@ async def test_a_session_corrects_its_memory_through_the_sdk(deployment: Deploym
         json={"text": "The venue is the old library on Elm Street.", "messageId": "m-venue"},
     )
     assert set(pinned) == PIN_KEYS and pinned["origin"] == "user"
+    assert pinned["why"] == "pinned by you" and pinned["editedAt"] is None
     (source,) = pinned["sources"]
     assert set(source) == SOURCE_KEYS
     assert source["messageId"] == "m-venue" and source["role"] == "user"
@@ -94,6 +95,7 @@ async def test_a_session_corrects_its_memory_through_the_sdk(deployment: Deploym
     )
     assert edited["id"] == pinned["id"] and edited["sources"] == pinned["sources"]
     assert edited["text"] == "The venue is the town hall." and edited["origin"] == "user"
+    assert edited["why"] == "edited by you" and edited["editedAt"].startswith("20")
 
     summary = await client.http.put("/api/chat/memory/summary", json={"text": "A party plan."})
     assert summary["summary"] == "A party plan." and summary["pins"] == [edited]
@@ -101,6 +103,7 @@ async def test_a_session_corrects_its_memory_through_the_sdk(deployment: Deploym
     exported = await client.http.get("/api/chat/memory/export")
     assert_no_forbidden_fields(exported)
     assert exported["summary"] == "A party plan." and exported["pins"] == [edited]
+    assert exported["replaced"] == []
     assert exported["messages"][0]["id"] == "m-venue"
 
     removed = await client.http.delete(f"/api/chat/memory/pins/{pinned['id']}")
