@@ -64,6 +64,27 @@ class BenchSettings(AIMindSettings):
     kdconv: Path | None = setting(
         None, "A local copy of KdConv (Chinese) for the small-talk benchmark."
     )
+    meld: Path | None = setting(
+        None,
+        "A local copy of MELD (declare-lab/MELD: Friends scenes; English) for the small-talk "
+        "benchmark's held-out part.",
+    )
+    switchboard: Path | None = setting(
+        None,
+        "A local copy of the Switchboard Dialog Act Corpus as plain text "
+        "(NathanDuran/Switchboard-Corpus: telephone conversations; English) for the small-talk "
+        "benchmark's held-out part.",
+    )
+    c3: Path | None = setting(
+        None,
+        "A local copy of C3 (nlpdata/c3: its dialogues; Chinese) for the small-talk benchmark's "
+        "held-out part.",
+    )
+    diaasq: Path | None = setting(
+        None,
+        "A local copy of DiaASQ (unikcc/DiaASQ: Weibo reply threads; Chinese) for the "
+        "small-talk benchmark's held-out part.",
+    )
 
     def of(self, variable: str) -> Any:
         """The value of the setting ``variable`` (its environment variable's name) names."""

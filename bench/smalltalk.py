@@ -1,14 +1,14 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part (the sixth; the first five are tuning data now) of public casual
-chats (``bench/chitchat.py``: DailyDialog and Topical-Chat in English, CPED in Chinese;
-LoCoMo and KdConv have no held-out part left) through ``open_memory`` with the extractive
-compactor and reads the pins against labels made by hand (``tests/memory/data/smalltalk/``:
-a hash of each pin, so no corpus text is in the repo): of the final pins, how many are
-small talk, and of every pin made on the way (a pin may be evicted before the end). A pin
-no label knows counts as small talk and fails the labelling row. Also: the held-out
-small-talk sentences (``tests/memory/data/decisions/heldout_smalltalk_*.jsonl``), each
-folded alone.
+Replays the held-out part (the seventh, wave 38; the first six are tuning data now) of
+public casual chats (``bench/chitchat.py``: MELD and Switchboard in English, C3 and DiaASQ
+in Chinese; the five earlier corpora have no held-out part left) through ``open_memory``
+with the extractive compactor and reads the pins against labels made by hand
+(``tests/memory/data/smalltalk/``: a hash of each pin, so no corpus text is in the repo):
+of the final pins, how many are small talk, and of every pin made on the way (a pin may be
+evicted before the end). A pin no label knows counts as small talk and fails the labelling
+row. Also: the held-out small-talk sentences
+(``tests/memory/data/decisions/heldout_smalltalk_*.jsonl``), each folded alone.
 
 ``python -m bench.smalltalk`` prints a **tuning** part's pins with their labels (``--split
 tune`` or ``seen``: what the rules are tuned on); it replays the held-out part only when
@@ -282,10 +282,12 @@ def readme_section(r: dict[str, Any]) -> list[str]:
 
 
 METHOD = """**Method.** `bench/smalltalk.py` replays the held-out part of public casual chats
-(`bench/chitchat.py`: DailyDialog and Topical-Chat in English, CPED and KdConv in Chinese;
-read from local copies named by `AIMIND_BENCH_DAILYDIALOG`, `AIMIND_BENCH_TOPICALCHAT`,
-`AIMIND_BENCH_CPED`, `AIMIND_BENCH_KDCONV` — and `AIMIND_BENCH_LOCOMO` for tuning — and
-skipped, saying so, without them) through `open_memory` with the extractive compactor, and
+(`bench/chitchat.py`: from wave 38 MELD and Switchboard in English, C3 and DiaASQ in
+Chinese, read from local copies named by `AIMIND_BENCH_MELD`, `AIMIND_BENCH_SWITCHBOARD`,
+`AIMIND_BENCH_C3`, `AIMIND_BENCH_DIAASQ` — and DailyDialog, Topical-Chat, CPED, KdConv and
+LoCoMo for tuning, by `AIMIND_BENCH_DAILYDIALOG`, `AIMIND_BENCH_TOPICALCHAT`,
+`AIMIND_BENCH_CPED`, `AIMIND_BENCH_KDCONV`, `AIMIND_BENCH_LOCOMO` — and skipped, saying so,
+without them) through `open_memory` with the extractive compactor, and
 reads every pin against labels made by hand by the rubric of
 `tests/memory/data/smalltalk/README.md`: `decision`, `smalltalk`, `fact` (a told event or
 knowledge: summary material), `other`. The share is over **all** final pins: a pin no
@@ -294,7 +296,7 @@ while one is left. The goal (issue 30) is on all held-out corpora together; each
 its row too. The rules (`memory/compaction/analysis/smalltalk.py`) are tuned on the tuning
 parts only.
 
-**Six held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
+**Seven held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
 CPED test 0–399, KdConv test 0–39 of each domain, LoCoMo's five chats contract §5 does not
 quote; fixed with the rubric in c25a2bf) was replayed before the rules (9acaf1c) and at
 their first run (0480603); two more rounds were then measured on it, so it became tuning
@@ -315,7 +317,11 @@ left — was fixed in its own commit before any of it was replayed, rubric uncha
 its first run (988adb4) the fifth part joined the tuning data (`seen`), and a sixth —
 DailyDialog train 0–199 (its test split is used up), Topical-Chat `test_rare` 200–299, CPED
 test 2000–2399 — was fixed in its own commit before any of it was replayed, rubric
-unchanged.
+unchanged. After its first run (wave 37, rules at 0b7043f) the sixth part joined the tuning
+data (`seen`), and a seventh — four corpora nobody here had used: MELD test scenes 0–99 and
+Switchboard (SwDA) train conversations 0–99 in English, C3 dialogues (test) 0–99 and DiaASQ
+Weibo threads (test) 0–99 in Chinese — was fixed in its own commit (wave 38, issue 43),
+rubric unchanged, before any of it was replayed.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on

@@ -4,12 +4,18 @@ project's own layout: the split a corpus is read from, turns as the bench replay
 from __future__ import annotations
 
 import json
+import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from bench import chitchat
+
+MELD_TEST = "data/MELD/test_sent_emo.csv"
+SWITCHBOARD_LIST = "swda_data/metadata/train_split.txt"
+C3_TEST = "data/c3-d-test.json"
+DIAASQ_TEST = "data/dataset/jsons_zh/test.json"
 
 
 def test_dailydialog_is_read_as_written_text_from_its_split(
@@ -31,19 +37,20 @@ def test_dailydialog_is_read_as_written_text_from_its_split(
     monkeypatch.setenv(chitchat.DAILYDIALOG_ENV, str(tmp_path))
     for split, firsts in (
         ("tune", ["va0"]),
-        ("seen", ["te0", "te200", "te400", "te600", "te800"]),
-        ("heldout", ["tr0"]),  # the train split's first 200, read from its zip
+        # the six earlier held-out parts; the sixth is the train split's first 200, zipped
+        ("seen", ["te0", "te200", "te400", "te600", "te800", "tr0"]),
     ):
         chats, _ = chitchat.load("dailydialog", split)
-        # 200 dialogues a range, 50 a chat: the seen part is the five earlier held-out parts
+        # 200 dialogues a range, 50 a chat
         assert [c.turns[0][0] for c in chats[::4]] == [
             f"{first}: Let’s meet at the café at 5." for first in firsts
         ]
         assert chats[0].turns[0][1] == "I’ll be there, Tom!"
         assert len(chats) == 4 * len(firsts) and len(chats[-1].turns) == 50
+    assert chitchat.load("dailydialog", "heldout") == ([], "dailydialog has no heldout part")
 
 
-def test_topicalchat_is_read_by_agent_and_holds_out_test_rare_s_third_hundred(
+def test_topicalchat_is_read_by_agent_and_its_held_out_parts_are_all_seen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     files = {inside for part in chitchat.TOPICALCHAT_FILES.values() for inside, _ in part}
@@ -56,16 +63,16 @@ def test_topicalchat_is_read_by_agent_and_holds_out_test_rare_s_third_hundred(
             conversations[f"t_{n}"] = {"content": [{"message": m, "agent": a} for a, m in said]}
         path.write_text(json.dumps(conversations), encoding="utf-8")
     monkeypatch.setenv(chitchat.TOPICALCHAT_ENV, str(tmp_path))
-    heldout, _ = chitchat.load("topicalchat", "heldout")
-    assert heldout[0].turns[0] == ("test_rare200 hi there", "yo") and heldout[0].language == "en"
-    assert heldout[-1].turns[-1] == ("test_rare299 hi there", "yo") and len(heldout) == 4
-    seen, _ = chitchat.load("topicalchat", "seen")  # the second to fifth held-out parts
+    seen, _ = chitchat.load("topicalchat", "seen")  # the second to sixth held-out parts
     assert [c.turns[0][0] for c in seen[::4]] == [
         "test_freq0 hi there",
         "test_rare0 hi there",
         "test_freq100 hi there",
         "test_rare100 hi there",
+        "test_rare200 hi there",
     ]
+    assert seen[-1].turns[-1] == ("test_rare299 hi there", "yo") and seen[0].language == "en"
+    assert chitchat.load("topicalchat", "heldout")[0] == []
 
 
 def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
@@ -89,10 +96,10 @@ def test_cped_merges_a_speaker_s_lines_and_keeps_the_splits_apart(
     heldout, _ = chitchat.load("cped", "heldout")
     assert tune[0].turns[0] == ("v0周五见别迟到", "好的") and tune[0].language == "zh"
     assert seen[0].turns[0] == ("t0周五见别迟到", "好的")
-    assert seen[16].turns[0] == ("t1600周五见别迟到", "好的") and len(seen) == 20
-    assert heldout[0].turns[0] == ("t2000周五见别迟到", "好的")
-    assert heldout[-1].turns[-1] == ("t2399周五见别迟到", "好的")
-    assert len(heldout) == 4  # dialogues 2000-2399, 100 a chat
+    assert seen[16].turns[0] == ("t1600周五见别迟到", "好的")
+    assert seen[20].turns[0] == ("t2000周五见别迟到", "好的")  # the sixth held-out part
+    assert seen[-1].turns[-1] == ("t2399周五见别迟到", "好的") and len(seen) == 24
+    assert heldout == []
 
 
 def test_locomo_s_tuning_chats_are_the_ones_the_spec_quotes(
@@ -148,3 +155,121 @@ def test_a_missing_copy_is_said_not_raised(monkeypatch: pytest.MonkeyPatch) -> N
     assert chitchat.load("locomo", "seen")[0] == []
     with pytest.raises(ValueError):
         chitchat.load("cped", "heldout", block=1)  # further blocks are tuning data only
+
+
+def _git_repo(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    """A bare git repository holding ``files`` (the mirrors are bare), at ``tmp_path/repo.git``."""
+    work = tmp_path / "work"
+    for inside, content in files.items():
+        path = work / inside
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    bare = tmp_path / "repo.git"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q", str(work)], check=True)
+    subprocess.run([*git, "-C", str(work), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(work), "commit", "-qm", "copy"], check=True)
+    subprocess.run([*git, "clone", "-q", "--bare", str(work), str(bare)], check=True)
+    return bare
+
+
+def test_meld_holds_out_the_test_split_s_first_hundred_scenes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    header = "Sr No.,Utterance,Speaker,Emotion,Sentiment,Dialogue_ID,Utterance_ID,Season\n"
+    rows = []
+    for scene in range(120):
+        rows += [
+            f'{scene}0,"Scene {scene}, hi.",Ross,joy,positive,{scene},0,3',
+            f"{scene}1,Hey.,Ross,joy,positive,{scene},1,3",
+            f"{scene}2,Oh. My. God.,Janice,surprise,positive,{scene},2,3",
+            f"{scene}3,We’ll see.,Chandler,neutral,neutral,{scene},3,3",
+            f"{scene}4,Fine.,Ross,neutral,neutral,{scene},4,3",
+        ]
+    csv_text = "\ufeff" + header + "\n".join(rows) + "\n"
+    monkeypatch.setenv(chitchat.MELD_ENV, str(_git_repo(tmp_path, {MELD_TEST: csv_text})))
+    heldout, where = chitchat.load("meld", "heldout")
+    assert where == "meld heldout (repo.git)" and len(heldout) == 4  # 100 scenes, 25 a chat
+    assert heldout[0].language == "en"
+    # one speaker's lines are one message; a third speaker takes the next side
+    assert heldout[0].turns[:2] == [
+        ("Scene 0, hi. Hey.", "Oh. My. God."),
+        ("We’ll see.", "Fine."),  # each scene alone: no turn across two scenes
+    ]
+    assert heldout[-1].turns[-2][0] == "Scene 99, hi. Hey."
+    assert not any("Scene 100," in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("meld", "tune") == ([], "meld has no tune part")
+
+
+def test_switchboard_reads_the_conversations_its_split_list_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = [str(2000 + n) for n in range(130)]
+    files: dict[str, str | bytes] = {SWITCHBOARD_LIST: "\n".join(ids)}
+    for n in ids:
+        files[f"swda_data/train/{n}.txt"] = (
+            f"A|Call {n}.|sd\nA|I think we should recycle more,|sv\nB|Uh-huh.|b\nA|no stray line\n"
+        )
+    monkeypatch.setenv(chitchat.SWITCHBOARD_ENV, str(_git_repo(tmp_path, files)))
+    heldout, _ = chitchat.load("switchboard", "heldout")
+    assert len(heldout) == 10 and all(len(c.turns) == 10 for c in heldout)  # 10 calls a chat
+    assert heldout[0].turns[0] == ("Call 2000. I think we should recycle more,", "Uh-huh.")
+    assert heldout[-1].turns[-1][0].startswith("Call 2099.")  # list lines 0-99, file order
+
+
+def test_c3_takes_the_speaker_labels_off_the_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dialogues = [
+        [[f"男：第{n}段，周末去爬山吗？", "女：好啊。", "男：那就周六早上八点。"], [], f"{n}-1"]
+        for n in range(150)
+    ]
+    dialogues[1][0] = ["没有标签的一句", "第二句"]  # lines with no label alternate
+    copy = tmp_path / "c3"
+    (copy / "data").mkdir(parents=True)
+    (copy / C3_TEST).write_text(json.dumps(dialogues, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setenv(chitchat.C3_ENV, str(copy))
+    heldout, _ = chitchat.load("c3", "heldout")
+    assert len(heldout) == 4 and heldout[0].language == "zh"
+    assert heldout[0].turns[:2] == [
+        ("第0段，周末去爬山吗？", "好啊。"),
+        ("没有标签的一句", "第二句"),
+    ]
+    assert heldout[-1].turns[-1] == ("第99段，周末去爬山吗？", "好啊。")
+
+
+def test_diaasq_puts_the_characters_of_a_thread_back_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads = [
+        {
+            "doc_id": n,
+            "sentences": [
+                f"我 的 第 {n} 台 黑 鲨 4 pro 很 好 用 [ 笑 cry ]",
+                "真 的 吗 ?",
+                "嗯 嗯",
+            ],
+            "speakers": [0, 1, 0],
+            "replies": [-1, 0, 1],
+        }
+        for n in range(120)
+    ]
+    copy = tmp_path / "diaasq"
+    (copy / DIAASQ_TEST).parent.mkdir(parents=True)
+    (copy / DIAASQ_TEST).write_text(json.dumps(threads, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setenv(chitchat.DIAASQ_ENV, str(copy))
+    heldout, _ = chitchat.load("diaasq", "heldout")
+    assert len(heldout) == 4 and heldout[0].language == "zh"
+    assert heldout[0].turns[0] == ("我的第0台黑鲨4 pro很好用[笑cry]", "真的吗?")
+    assert heldout[-1].turns[-1] == ("我的第99台黑鲨4 pro很好用[笑cry]", "真的吗?")
+
+
+def test_the_held_out_part_is_wave_38_s_four_new_corpora() -> None:
+    held = {c for c in chitchat.LOADERS if c in ("meld", "switchboard", "c3", "diaasq")}
+    assert chitchat.HELDOUT_PART == 7 and len(held) == 4
+    assert {chitchat.LANGUAGE[c] for c in held} == {"en", "zh"}
+    for files in (chitchat.DAILYDIALOG_FILES, chitchat.TOPICALCHAT_FILES, chitchat.CPED_FILES):
+        assert files["heldout"] == ()  # the sixth held-out parts are seen now
