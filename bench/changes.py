@@ -47,6 +47,18 @@ LABEL = "changes: pins say what holds now after a decision changes"
 DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data" / "changes"
 LANGUAGES = ("en", "zh")
 ChangeSet = Literal["tune", "heldout"]
+"""A side: what is reported (held out) and what the rules may be tuned on."""
+ChangeFile = Literal["tune", "heldout", "team_tune", "team_heldout"]
+"""One of our sets: ``tests/memory/data/changes/<file>_{en,zh}.jsonl``."""
+OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
+    "heldout": ("team_heldout",),
+    "tune": ("team_tune", "tune", "heldout"),
+}
+"""Our sets of each side. Wave 38's held-out side is the software-team set of issue 43 (40
+conversations a language, nine kinds of change), written by someone who had not read the
+offline engine and frozen in its own commit (669ddc8) before any replay. The sets held out
+before (frozen before the supersession rules, reported through issue 30) have been read
+and tuned beside since: tuning data now, with the team set's tuning half."""
 
 
 class PublicSet(NamedTuple):
@@ -96,6 +108,10 @@ QUICK_LIMIT = 40
 """``--quick``: the first 40 dialogues with a change of each corpus and split."""
 STALE_GOAL = 0
 NOW_GOAL = 0.95
+"""The older sets' goal (issue 30): the share of conversations whose new value is pinned."""
+CORRECT_GOAL = 0.90
+"""Issue 43's goal on the held-out side: the share of conversations judged correct (the
+new value pinned, no stale pin)."""
 
 _EDGE = re.compile(r"[0-9a-z一二三四五六七八九十两百千万零]")
 """A character that continues a number or a word: a value inside one is not that value."""
@@ -128,13 +144,24 @@ class ChangeCase(BaseModel):
     """One conversation of ``tests/memory/data/changes`` (see its README)."""
 
     id: str
-    kind: Literal["new_value", "correction", "reversal", "arrangement", "control"]
+    kind: Literal[
+        "new_value",
+        "correction",
+        "old_value_named",
+        "return_to_earlier",
+        "accepted_proposal",
+        "parallel",
+        "reversal",
+        "arrangement",
+        "control",
+        "no_decision",
+    ]
     turns: list[tuple[str, str]]
     stale: list[str]
     now: list[str]
 
 
-def cases(language: str, which: ChangeSet = "tune") -> list[ChangeCase]:
+def cases(language: str, which: ChangeFile = "tune") -> list[ChangeCase]:
     path = DATA / f"{which}_{language}.jsonl"
     return [
         ChangeCase.model_validate(json.loads(line))
@@ -203,7 +230,14 @@ def judge(case: ChangeCase, pins: list[str]) -> dict[str, Any]:
         if any(asserts(s, p) for s in case.stale) and not any(asserts(n, p) for n in case.now)
     ]
     kept = all(any(asserts(n, p) for p in pins) for n in case.now)
-    return {"id": case.id, "kind": case.kind, "stale": stale, "now_kept": kept, "pins": pins}
+    return {
+        "id": case.id,
+        "kind": case.kind,
+        "stale": stale,
+        "now_kept": kept,
+        "correct": kept and not stale,
+        "pins": pins,
+    }
 
 
 def set_summary(judged: list[dict[str, Any]]) -> dict[str, Any]:
@@ -213,6 +247,7 @@ def set_summary(judged: list[dict[str, Any]]) -> dict[str, Any]:
         "stale_cases": sum(bool(j["stale"]) for j in judged),
         "stale_pins": sum(len(j["stale"]) for j in judged),
         "now_kept_share": round(sum(j["now_kept"] for j in judged) / len(judged), 3),
+        "correct_share": round(sum(j["correct"] for j in judged) / len(judged), 3),
         "controls_kept": f"{sum(j['now_kept'] for j in judged if j['kind'] == 'control')}"
         f"/{kinds['control']}",
         "by_kind": {
@@ -228,7 +263,7 @@ def set_summary(judged: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def set_figures(
-    workdir: Path, which: ChangeSet, compactor: Any = None, tag: str = "extractive"
+    workdir: Path, which: ChangeFile, compactor: Any = None, tag: str = "extractive"
 ) -> dict[str, Any]:
     """Each language's cases of one set, replayed and judged."""
     out: dict[str, Any] = {}
@@ -323,7 +358,7 @@ async def figures(
     the public sets to replay (their labels; ``None``: all)."""
     name = tag or "extractive"
     return {
-        "ours": await set_figures(workdir, which, compactor, name),
+        "ours": {file: await set_figures(workdir, file, compactor, name) for file in OURS[which]},
         "public": {
             chosen.label: await public_figures(
                 workdir / name, chosen, _capped(chosen.size, limit), compactor
@@ -354,22 +389,33 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     return results
 
 
+def _sets(side: dict[str, Any]) -> dict[str, Any]:
+    """The side's sets by file; a result written before the sets had files (wave 37) held one."""
+    ours: dict[str, Any] = side["ours"]
+    return {"heldout (wave 37)": ours} if set(LANGUAGES) <= set(ours) else ours
+
+
 def _worst(side: dict[str, Any]) -> tuple[int, float]:
-    ours = side["ours"]
-    stale = sum(ours[lang]["stale_cases"] for lang in LANGUAGES)
-    kept = min(ours[lang]["now_kept_share"] for lang in LANGUAGES)
-    return stale, kept
+    """Stale conversations in all of the side's sets, and the lowest share correct."""
+    sets = _sets(side).values()
+    stale = sum(ours[lang]["stale_cases"] for ours in sets for lang in LANGUAGES)
+    correct = min(
+        ours[lang].get("correct_share", ours[lang]["now_kept_share"])
+        for ours in sets
+        for lang in LANGUAGES
+    )
+    return stale, correct
 
 
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     """This benchmark's rows of the targets table: held-out figures, extractive compactor."""
     held = results["compactors"]["extractive"]["heldout"]
-    stale, kept = _worst(held)
-    ours = held["ours"]
+    stale, correct = _worst(held)
     note = "; ".join(
-        f"{lang}: {ours[lang]['stale_cases']} stale of {ours[lang]['cases']}, new kept "
-        f"{ours[lang]['now_kept_share']}, controls {ours[lang]['controls_kept']}"
-        for lang in LANGUAGES
+        f"{file} {lang}: {r['stale_cases']} stale of {r['cases']}, correct "
+        f"{r.get('correct_share', '–')}, new kept {r['now_kept_share']}"
+        for file, ours in _sets(held).items()
+        for lang, r in ours.items()
     )
     out = [
         _target(
@@ -381,12 +427,12 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             note,
         ),
         _target(
-            f"held-out decision changes: new value pinned ≥ {NOW_GOAL:.0%} [extractive]",
-            "lowest share of conversations whose final pins hold the new value (controls: "
-            "both decisions), EN and ZH",
-            kept,
-            f"≥ {NOW_GOAL}",
-            kept >= NOW_GOAL,
+            f"held-out decision changes: ≥ {CORRECT_GOAL:.0%} correct [extractive]",
+            "lowest share of conversations, EN or ZH, whose final pins hold the new value "
+            "(controls: both decisions) and no replaced one",
+            correct,
+            f"≥ {CORRECT_GOAL}",
+            correct >= CORRECT_GOAL,
             note,
         ),
     ]
@@ -723,16 +769,18 @@ value kept rose from the previous first runs' 36–40 % to 45.1 %, far from 95 %
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:
     lines = []
-    for lang in LANGUAGES:
-        r = side["ours"][lang]
-        kinds = ", ".join(
-            f"{k} {v['now_kept']}/{v['cases']} kept, {v['stale']} stale"
-            for k, v in r["by_kind"].items()
-        )
-        lines.append(
-            f"| {lang} | {r['cases']} | {r['stale_cases']} | {r['now_kept_share']:.0%} | "
-            f"{r['controls_kept']} | {kinds} |"
-        )
+    for file, ours in _sets(side).items():
+        for lang in LANGUAGES:
+            r = ours[lang]
+            kinds = ", ".join(
+                f"{k} {v['now_kept']}/{v['cases']} kept, {v['stale']} stale"
+                for k, v in r["by_kind"].items()
+            )
+            lines.append(
+                f"| {file} {lang} | {r['cases']} | {r['stale_cases']} | "
+                f"{r.get('correct_share', r['now_kept_share']):.0%} | "
+                f"{r['now_kept_share']:.0%} | {r['controls_kept']} | {kinds} |"
+            )
     return lines
 
 
@@ -752,8 +800,9 @@ def readme_section(rc: dict[str, Any]) -> list[str]:
             lines += [
                 f"{name} compactor, {label}:",
                 "",
-                "| set | conversations | stale | new value kept | controls kept | by kind |",
-                "|---|---|---|---|---|---|",
+                "| set | conversations | stale | correct | new value kept | controls kept | "
+                "by kind |",
+                "|---|---|---|---|---|---|---|",
                 *_ours_lines(side),
                 "",
                 "| corpus (split) | dialogues | changes | stale dialogues | stale pins | "
@@ -794,8 +843,9 @@ def main(argv: list[str] | None = None) -> int:
         result = asyncio.run(figures(Path(tmp), args.set, args.limit, public=args.public))
     for line in _ours_lines(result):
         print(line)
-    for lang in LANGUAGES:
-        print(lang, "failing:", result["ours"][lang]["failing"])
+    for file, ours in result["ours"].items():
+        for lang in LANGUAGES:
+            print(file, lang, "failing:", ours[lang]["failing"])
     for corpus, r in result["public"].items():
         print(corpus, {k: v for k, v in r.items() if k != "stale_ids"})
         print(corpus, "stale:", r.get("stale_ids", []))

@@ -17,6 +17,7 @@ from bench import (
     changes,
     compaction_latency,
     dev_queue,
+    meetings,
     memory_edits,
     outage,
     peers,
@@ -53,6 +54,7 @@ REPORTING = (
     memory_edits,
     outage,
     changes,
+    meetings,
 )
 """Benchmarks that give their own targets and results section."""
 BENCHES = (

@@ -38,8 +38,8 @@ NAME = "smalltalk"
 LABEL = "small talk: what casual chats get pinned"
 
 LABELS = DATA / "smalltalk" / "pin_labels.jsonl"
-SMALLTALK_GOAL = 0.10
-"""At most this share of the held-out final pins may be small talk (issue 30)."""
+SMALLTALK_GOAL = 0.15
+"""At most this share of the held-out final pins may be small talk (issue 43; issue 30 had 0.10)."""
 SENTENCES_PINNED = 0.05
 """At most this share of the held-out small-talk sentences may be pinned."""
 
