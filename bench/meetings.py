@@ -202,13 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     labels = pin_labels()
     with tempfile.TemporaryDirectory(prefix="aimind-meetings-") as tmp:
-        result = asyncio.run(set_figures(Path(tmp), args.set))
+        which: MeetingSet = "heldout" if args.set == "heldout" else "tune"
+        result = asyncio.run(set_figures(Path(tmp), which))
     for lang, f in result.items():
         print(lang, {k: v for k, v in f.items() if k != "judged"})
         for j in f["judged"]:
             print(f"  {j['id']}: missed {j['missed']} stale {j['stale']}")
             for pin in j["pins"]:
-                label = labels.get((args.set, pin_key(pin)), "unlabelled")
+                label = labels.get((which, pin_key(pin)), "unlabelled")
                 print(f"    [{label}] {pin_key(pin)} {json.dumps(pin, ensure_ascii=False)}")
     return 0
 
