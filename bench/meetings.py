@@ -144,7 +144,8 @@ async def set_figures(workdir: Path, which: MeetingSet, limit: int | None = None
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     """The held-out meetings (and the tuning ones, for the record)."""
     limit = QUICK_LIMIT if profile.name == "quick" else None
-    results = {which: await set_figures(env.workdir, which, limit) for which in ("heldout", "tune")}
+    sides: tuple[MeetingSet, ...] = ("heldout", "tune")
+    results = {which: await set_figures(env.workdir, which, limit) for which in sides}
     write_json(out, NAME, results)
     return results
 
