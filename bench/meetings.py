@@ -145,7 +145,7 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     """The held-out meetings (and the tuning ones, for the record)."""
     limit = QUICK_LIMIT if profile.name == "quick" else None
     sides: tuple[MeetingSet, ...] = ("heldout", "tune")
-    results = {which: await set_figures(env.workdir, which, limit) for which in sides}
+    results: dict[str, Any] = {w: await set_figures(env.workdir, w, limit) for w in sides}
     write_json(out, NAME, results)
     return results
 
