@@ -258,9 +258,6 @@ function openSheet(open) {
   }
 }
 
-/** Whether the panel can be seen now: always on a wide window, when opened on a narrow one. */
-export const panelShown = () => WIDE_LAYOUT.matches || panel.element.dataset.open === "true";
-
 panel.toggle.addEventListener("click", () => openSheet(panel.element.dataset.open !== "true"));
 panel.close.addEventListener("click", () => openSheet(false));
 panel.element.addEventListener("keydown", (event) => {
