@@ -104,7 +104,7 @@ def excerpt(text: str, around: str | None = None) -> str:
     end = begin + PIN_EXCERPT_CHARS - 2
     if all(_WORD_CHAR.match(c) for c in text[end - 1 : end + 1]):  # not inside a word
         end = max(text.rfind(" ", max(at + length, end - WORD_SEARCH_CHARS), end), at + length)
-    return ELLIPSIS + text[begin:end].strip() + ELLIPSIS
+    return ELLIPSIS + text[begin:end].strip().lstrip(".,;:!?。，；：！？ ") + ELLIPSIS
 
 
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
@@ -119,16 +119,19 @@ def _terms(text: str) -> set[str]:
 
 
 def _said_at(text: str, around: str) -> tuple[int, int]:
-    """``(start, length)`` of ``around`` in ``text``, or of the sentence saying most of its
-    words (at least two); ``(-1, 0)`` when none does."""
+    """``(start, length)`` of ``around`` in ``text``, or of the sentence saying most of the
+    words of its first sentence (where the pin starts), else of all of it (at least two
+    words); ``(-1, 0)`` when none does."""
     wanted = " ".join(around.split())
     at = text.casefold().find(wanted.casefold())
     if at >= 0:
         return at, len(wanted)
-    words = _terms(wanted)
-    scored = [(len(_terms(s) & words), s) for s in split_sentences(text)]
-    score, best = max(scored, key=lambda pair: pair[0], default=(0, ""))
-    return (text.find(best), len(best)) if score >= 2 and text.find(best) >= 0 else (-1, 0)
+    sentences = split_sentences(text)
+    for words in (_terms(next(iter(split_sentences(wanted)), "")), _terms(wanted)):
+        score, best = max(((len(_terms(s) & words), s) for s in sentences), default=(0, ""))
+        if score >= 2 and text.find(best) >= 0:
+            return text.find(best), len(best)
+    return -1, 0
 
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")

@@ -85,6 +85,10 @@ def test_an_excerpt_of_a_restated_pin_shows_the_sentence_that_says_it() -> None:
     cut = excerpt(reply, "PostgreSQL stays the main database")
     assert "We will keep PostgreSQL as the main database for billing." in cut, cut
     assert not cut.startswith("[offline model]")
+    # A pin of two sentences starts where its first is said.
+    said = "Turn 15: we decided the app ships every two weeks. " + "The reason is long. " * 12
+    cut = excerpt(said, "Decided: the app ships every two weeks. The reason is long.")
+    assert cut.startswith("Turn 15: we decided the app ships every two weeks."), cut
     zh = "前面说了很多别的事情。" * 12 + "我们决定主数据库改用MySQL。" + "后面还有别的内容。" * 12
     assert "我们决定主数据库改用MySQL。" in excerpt(zh, "主数据库用 MySQL")
 
