@@ -85,22 +85,56 @@ def _replaces(new_key: str, old_key: str) -> bool:
 
 
 def excerpt(text: str, around: str | None = None) -> str:
-    """At most ``PIN_EXCERPT_CHARS`` of a message, from where ``around`` is said in it.
+    """At most ``PIN_EXCERPT_CHARS`` of a message, centred on where ``around`` is said in it.
 
-    An ellipsis marks only a cut: a pin said near a message's end shows that end (starting
-    earlier), not an ellipsis after the message's last word."""
+    ``around`` said word for word is found as it is; one restated (a model's pin) by the
+    message's sentence that shares most of its words. An ellipsis marks only a cut: a pin
+    said near a message's end shows that end (starting earlier), not an ellipsis after the
+    message's last word; one said near its start shows the start."""
     text = " ".join(text.split())
     if len(text) <= PIN_EXCERPT_CHARS:
         return text
-    at = text.casefold().find(" ".join(around.split()).casefold()) if around else -1
-    if at <= 0:
+    at, length = _said_at(text, around) if around else (-1, 0)
+    start = max(0, at - max(0, PIN_EXCERPT_CHARS - length) // 2)
+    if at < 0 or start == 0:
         return text[: PIN_EXCERPT_CHARS - 1].rstrip() + ELLIPSIS
-    if at + PIN_EXCERPT_CHARS - 1 >= len(text):  # the message's end: an ellipsis only in front
+    if start + PIN_EXCERPT_CHARS - 1 >= len(text):  # the message's end: an ellipsis only in front
         return ELLIPSIS + _from_a_word(text, len(text) - PIN_EXCERPT_CHARS + 1)
-    return ELLIPSIS + text[at : at + PIN_EXCERPT_CHARS - 2].rstrip() + ELLIPSIS
+    begin = _to_a_word(text, start, at)
+    end = begin + PIN_EXCERPT_CHARS - 2
+    if all(_WORD_CHAR.match(c) for c in text[end - 1 : end + 1]):  # not inside a word
+        end = max(text.rfind(" ", max(at + length, end - WORD_SEARCH_CHARS), end), at + length)
+    return ELLIPSIS + text[begin:end].strip().lstrip(".,;:!?。，；：！？ ") + ELLIPSIS
 
 
-_WORD_CHAR = re.compile(r"[A-Za-z0-9]")
+_TERM = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _terms(text: str) -> set[str]:
+    """Its words, casefolded; each Chinese, Japanese or Korean character a word of its own."""
+    out: set[str] = set()
+    for word in _TERM.findall(text.casefold()):
+        out.update(word if any(ord(c) >= 0x2E80 for c in word) else (word,))
+    return out
+
+
+def _said_at(text: str, around: str) -> tuple[int, int]:
+    """``(start, length)`` of ``around`` in ``text``, or of the sentence saying most of the
+    words of its first sentence (where the pin starts), else of all of it (at least two
+    words); ``(-1, 0)`` when none does."""
+    wanted = " ".join(around.split())
+    at = text.casefold().find(wanted.casefold())
+    if at >= 0:
+        return at, len(wanted)
+    sentences = split_sentences(text)
+    for words in (_terms(next(iter(split_sentences(wanted)), "")), _terms(wanted)):
+        score, best = max(((len(_terms(s) & words), s) for s in sentences), default=(0, ""))
+        if score >= 2 and text.find(best) >= 0:
+            return text.find(best), len(best)
+    return -1, 0
+
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
 WORD_SEARCH_CHARS = 24
 """How far an excerpt's start may move to begin at a word instead of inside one."""
 
@@ -111,6 +145,14 @@ def _from_a_word(text: str, start: int) -> str:
     inside = 0 < start < len(text) and all(_WORD_CHAR.match(c) for c in text[start - 1 : start + 1])
     space = text.find(" ", start, start + WORD_SEARCH_CHARS) if inside else -1
     return text[space + 1 if space >= 0 else start :].lstrip()
+
+
+def _to_a_word(text: str, start: int, limit: int) -> int:
+    """``start`` moved back to the start of the word it falls inside (never past ``limit``,
+    where the pin is said, and at most ``WORD_SEARCH_CHARS``)."""
+    inside = 0 < start < len(text) and all(_WORD_CHAR.match(c) for c in text[start - 1 : start + 1])
+    space = text.rfind(" ", max(0, start - WORD_SEARCH_CHARS), start) if inside else -1
+    return min(space + 1, limit) if space >= 0 else start
 
 
 def _source(message: ChatThreadMessage, around: str | None) -> PinSource:
@@ -136,7 +178,7 @@ def sources_for(
         ]
         if saying:
             return tuple(_source(m, text) for m in saying[-PIN_SOURCES_MAX:])
-    return tuple(_source(m, None) for m in folded[-PIN_SOURCES_MAX:])
+    return tuple(_source(m, text) for m in folded[-PIN_SOURCES_MAX:])
 
 
 def is_small_talk_pin(text: str) -> bool:

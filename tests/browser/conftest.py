@@ -7,6 +7,7 @@ selectors (never on evaluated strings, which the policy forbids).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -124,10 +125,22 @@ def send(page: Page, text: str) -> None:
 
 
 def open_panel(page: Page) -> None:
-    """Open the memory panel (a wide window shows it open already)."""
-    panel = page.locator("#memory-panel")
-    if panel.get_attribute("open") is None:
-        panel.locator(":scope > summary").click()
+    """Open the memory panel: a narrow window's sheet, from the top bar's "Memory" button
+    (a wide window shows the panel as a column already)."""
+    toggle = page.locator("#memory-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    expect(page.locator("#memory-panel")).to_be_visible()
+
+
+def window_turns(page: Page) -> int:
+    """The exchanges memory keeps word for word, as the status line says it ("your last 4
+    exchanges kept word for word"; none said: 0)."""
+    status = page.locator("#memory-status").inner_text()
+    if "your last exchange " in status.lower():
+        return 1
+    found = re.search(r"last ([\d,]+) exchanges", status)
+    return int(found[1].replace(",", "")) if found else 0
 
 
 def screenshot(page: Page, name: str) -> Path:

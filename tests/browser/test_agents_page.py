@@ -151,11 +151,11 @@ def test_tasklist_reject_saves_nothing(open_page: Callable[..., Page]) -> None:
     expect(page.locator("#messages li.assistant .text").last).to_have_text(
         "Tasklist discarded at your request; nothing was saved."
     )
-    expect(page.locator("#memory-status")).to_contain_text("0 turns in window")
+    expect(page.locator("#memory-status")).to_have_text("Nothing remembered yet")
     page.reload()
     wait_idle(page)
     # Memory kept nothing; the conversation shows what happened, as it was.
-    expect(page.locator("#memory-status")).to_contain_text("0 turns in window")
+    expect(page.locator("#memory-status")).to_have_text("Nothing remembered yet")
     expect(page.locator("#messages > li .text")).to_have_text(
         [f"/tasklist {GOAL}", "Tasklist discarded at your request; nothing was saved."]
     )

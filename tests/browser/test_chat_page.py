@@ -4,13 +4,14 @@ apart."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import pairwise
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import screenshot, send, wait_idle
+from tests.browser.conftest import open_panel, screenshot, send, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -84,18 +85,20 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
         start=2,
     ):
         send(page, question)
-        expect(status).to_contain_text(f"{turns} turns in window")
-        expect(status).to_contain_text("no compaction yet")
+        expect(status).to_contain_text(f"Your last {turns} exchanges kept word for word")
+        expect(status).not_to_contain_text("updated")
 
     send(page, "Summarise where we are.")
 
     # The fifth turn folded the oldest three into the summary; two stay verbatim.
-    expect(status).to_contain_text("2 turns in window")
-    expect(status).to_contain_text("1 pin")
-    expect(status).to_contain_text("by the extractive compactor")
+    expect(status).to_have_text(
+        re.compile(
+            r"^Earlier messages summarised · your last 2 exchanges kept word for word · "
+            r"1 decision pinned · updated \d{1,2}:\d\d\s?[AP]M$"
+        )
+    )
     expect(status).to_have_attribute("data-state", "idle")
-    panel = page.locator("#memory-panel")
-    panel.locator(":scope > summary").click()
+    open_panel(page)
     expect(page.locator("#pins > li .pin-text")).to_have_text(
         ["We decided to use PostgreSQL for production storage."]
     )
@@ -114,7 +117,7 @@ def test_compaction_shows_in_the_status_line_and_early_decision_is_pinned(
         "Summarise where we are.",
     ]
     expect(page.locator("#messages li.assistant")).to_have_count(5)
-    page.locator("#memory-panel > summary").click()
+    open_panel(page)
     expect(page.locator("#pins > li .pin-text")).to_have_text(
         ["We decided to use PostgreSQL for production storage."]
     )

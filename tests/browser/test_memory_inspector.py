@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from aimind_memory.memory.config.limits import PIN_EXCERPT_CHARS
-from tests.browser.conftest import act, open_panel, screenshot, send, wait_idle
+from tests.browser.conftest import act, open_panel, screenshot, send, wait_idle, window_turns
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -85,7 +85,7 @@ def test_a_pinned_decision_shows_where_it_came_from_and_a_wrong_one_can_be_unpin
     wrong.get_by_role("button", name="Unpin").click()
 
     expect(pins(page).locator(".pin-text")).to_have_text([RIGHT])
-    expect(page.locator("#memory-status")).to_contain_text("1 pin ·")
+    expect(page.locator("#memory-status")).to_contain_text("1 decision pinned")
     expect(pin_item(page, RIGHT).get_by_role("button", name="Unpin")).to_be_focused()
     send(page, "Where do the servers run?")
     expect(answer(page)).to_contain_text(f'1 pinned decision: "{RIGHT}";')
@@ -94,7 +94,7 @@ def test_a_pinned_decision_shows_where_it_came_from_and_a_wrong_one_can_be_unpin
     # Later compactions fold the turns that said it again: it stays unpinned.
     for turn in range(4):
         send(page, f"Follow-up question {turn}: what else should we check?")
-    expect(page.locator("#memory-status")).to_contain_text("last compaction")
+    expect(page.locator("#memory-status")).to_contain_text("updated")
     page.reload()
     wait_idle(page)
     open_panel(page)
@@ -164,7 +164,7 @@ def test_remember_edit_and_the_summary_and_the_next_answer_follows_each(
     expect(migration.locator(".pin-source blockquote")).to_contain_text(
         "We decided the migration runs in three waves"
     )
-    expect(page.locator("#memory-status")).to_contain_text("3 pins")
+    expect(page.locator("#memory-status")).to_contain_text("3 decisions pinned")
 
     send(page, "What did we pin?")
     expect(answer(page)).to_contain_text(
@@ -187,7 +187,8 @@ def test_remember_edit_and_the_summary_and_the_next_answer_follows_each(
     box.fill("The launch party is on Friday at 6 pm.")
     picked.get_by_role("button", name="Save").click()
     edited = pin_item(page, "The launch party is on Friday at 6 pm.")
-    expect(edited.locator(".pin-origin")).to_contain_text("Pinned by you")
+    expect(edited.locator(".pin-origin")).to_contain_text("Edited by you · ")
+    expect(edited.locator(".pin-edited")).to_have_text("edited")
     expect(edited.get_by_role("button", name="Edit")).to_be_focused()
     expect(pins(page).locator(".pin-text")).to_have_text(
         [
@@ -199,7 +200,7 @@ def test_remember_edit_and_the_summary_and_the_next_answer_follows_each(
 
     # The summary: written by hand, then the next answer gets exactly that many characters.
     page.get_by_role("button", name="Edit summary").click()
-    summary_box = page.get_by_role("textbox", name="Summary of earlier turns")
+    summary_box = page.get_by_role("textbox", name="Summary of earlier messages")
     expect(summary_box).to_be_focused()
     summary = "A launch at the harbour warehouse; the data migration comes first."
     summary_box.fill(summary)
@@ -247,7 +248,7 @@ def test_forget_everything_asks_first_then_erases_memory_and_every_thread(
     send(page, "We decided the launch is on a Tuesday.")
     send(page, f"/tasklist {GOAL}")  # a pending review on an agent thread
     page.locator("#messages li.user").first.get_by_role("button", name="Remember").click()
-    expect(page.locator("#memory-status")).to_contain_text("1 pin")
+    expect(page.locator("#memory-status")).to_contain_text("1 decision pinned")
     open_panel(page)
     dialog = page.locator("#confirm-dialog")
     forget = page.get_by_role("button", name="Forget everything")
@@ -256,8 +257,8 @@ def test_forget_everything_asks_first_then_erases_memory_and_every_thread(
     expect(dialog).to_be_visible()
     expect(dialog.locator("#confirm-text")).to_have_text(
         "Forget everything? This erases this session’s memory — its summary, pinned "
-        "decisions and recent turns — and all of its conversations, tasklists and delivery "
-        "reports from the server, for good."
+        "decisions and recent messages — and all of its conversations, tasklists and "
+        "delivery reports from the server, for good."
     )
     expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
     screenshot(page, "23-forget-everything-confirm")
@@ -266,7 +267,7 @@ def test_forget_everything_asks_first_then_erases_memory_and_every_thread(
     page.reload()
     wait_idle(page)
     expect(page.locator("#messages > li")).to_have_count(4)
-    expect(page.locator("#memory-status")).to_contain_text("1 pin")
+    expect(page.locator("#memory-status")).to_contain_text("1 decision pinned")
 
     open_panel(page)
     forget.click()
@@ -276,9 +277,7 @@ def test_forget_everything_asks_first_then_erases_memory_and_every_thread(
     expect(page.locator("#activity")).to_have_text(
         "Everything was forgotten: this session’s memory and conversations are erased."
     )
-    expect(page.locator("#memory-status")).to_have_text(
-        "0 turns in window · summary 0 chars · 0 pins · no compaction yet"
-    )
+    expect(page.locator("#memory-status")).to_have_text("Nothing remembered yet")
     expect(pins(page)).to_have_count(0)
     expect(page.locator("#composer")).to_be_focused()
     # Every thread of the session is gone from the server, not only from the page.
@@ -307,8 +306,8 @@ def test_a_reload_shows_the_whole_conversation_with_memory_in_the_panel(
     for text in chat[4:]:
         send(page, text)
     shown = page.locator("#messages > li").all_inner_texts()
-    expect(page.locator("#memory-status")).to_contain_text("turns in window")
-    window = int(page.locator("#memory-status").inner_text().split(" turn")[0])
+    expect(page.locator("#memory-status")).to_contain_text("exchanges kept word for word")
+    window = window_turns(page)
     assert window < 9, "memory's window holds fewer turns than the conversation"
 
     page.reload()
@@ -327,7 +326,7 @@ def test_a_reload_shows_the_whole_conversation_with_memory_in_the_panel(
     assert restored == [text for text in shown if "Proposed tasks" not in text]
     expect(page.locator("#messages li.report h1").first).to_have_text(f"Tasklist: {GOAL}")
     open_panel(page)
-    expect(page.locator("#memory-status")).to_contain_text(f"{window} turn")
+    expect(page.locator("#memory-status")).to_contain_text(f"last {window} exchanges")
     expect(page.locator("#summary-text")).not_to_have_text("Nothing summarised yet.")
     screenshot(page, "24-whole-conversation-restored")
 
@@ -354,8 +353,9 @@ def test_remembering_a_message_older_than_memorys_window_shows_where_it_came_fro
     for text in (OLD, OLD_LONG, *(f"Question {n}: what else?" for n in range(4))):
         send(page, text)
     # 6 turns sent; memory's window holds at most 4 and has folded the first ones.
-    expect(page.locator("#memory-status")).to_have_text(re.compile(r"^[1-4] turns? in window"))
-    expect(page.locator("#memory-status")).to_contain_text("last compaction")
+    expect(page.locator("#memory-status")).to_contain_text("Earlier messages summarised")
+    assert 1 <= window_turns(page) <= 4
+    expect(page.locator("#memory-status")).to_contain_text("updated")
 
     first = page.locator("#messages li.user").first
     first.get_by_role("button", name="Remember").click()

@@ -31,6 +31,7 @@ from tests.browser.conftest import (
     send,
     wait_idle,
 )
+from tests.browser.panel_story import actions_in_one_place
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 from tests.support.openai_stub import Reply, json_reply, running_stub, text
 
@@ -159,8 +160,8 @@ def fill_memory(page: Page, message: Any) -> None:
         if turn in REMEMBERED_TURNS:
             page.locator("#messages li.user").last.get_by_role("button", name="Remember").click()
             expect(page.locator("#activity")).to_contain_text("is pinned in memory")
-    expect(status).to_contain_text(f"{PINS_MAX} pins")
-    expect(status).not_to_contain_text("compacting")
+    expect(status).to_contain_text(f"{PINS_MAX} decisions pinned")
+    expect(status).not_to_contain_text("updating")
 
 
 def no_overflow(page: Page) -> None:
@@ -197,6 +198,7 @@ def read_pins(page: Page, language: str, width: str) -> None:
         re.compile(r"^\d+ more messages? it came from$")
     )
     no_overflow(page)
+    actions_in_one_place(page)  # Edit and Unpin at the top right of every card, any origin
     for index in (0, PINS_MAX // 2, PINS_MAX - 1):
         pin = pins.nth(index)
         pin.scroll_into_view_if_needed()

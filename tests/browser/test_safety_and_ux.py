@@ -84,7 +84,7 @@ def test_new_conversation_starts_an_empty_thread_and_memory_carries_over(
     )
     expect(page.locator("#composer")).to_be_focused()
     # Nothing was erased: memory still holds the first turn (the review wrote none).
-    expect(page.locator("#memory-status")).to_contain_text("1 turn in window")
+    expect(page.locator("#memory-status")).to_contain_text("Your last exchange kept word for word")
     page.reload()
     wait_idle(page)
     expect(page.locator("#messages > li")).to_have_count(0)  # nor the review

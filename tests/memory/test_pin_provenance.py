@@ -66,9 +66,31 @@ def test_an_excerpt_is_short_and_shows_where_the_pin_was_said() -> None:
     long = "word " * 100 + DECISION + " more" * 50
     cut = excerpt(long, DECISION)
     assert len(cut) <= PIN_EXCERPT_CHARS
-    assert cut.startswith("…" + DECISION)
+    assert cut.startswith("…word ") and cut.endswith("more…")
+    before, after = cut.split(DECISION)  # centred: as much of the message before it as after
+    assert abs(len(before) - len(after)) <= 8, (before, after)
     assert excerpt("short text") == "short text"
     assert len(excerpt("x" * 500)) == PIN_EXCERPT_CHARS
+
+
+def test_an_excerpt_of_a_restated_pin_shows_the_sentence_that_says_it() -> None:
+    """A model restates what it pins: its excerpt of a long assistant message is the
+    sentence saying most of the pin's words, not the message's first characters."""
+    reply = (
+        "[offline model] No OPENAI_API_KEY is set, so this is a deterministic offline reply. "
+        + "Some context that says nothing much at all. " * 6
+        + "We will keep PostgreSQL as the main database for billing. "
+        + "More words follow here to fill the message. " * 6
+    )
+    cut = excerpt(reply, "PostgreSQL stays the main database")
+    assert "We will keep PostgreSQL as the main database for billing." in cut, cut
+    assert not cut.startswith("[offline model]")
+    # A pin of two sentences starts where its first is said.
+    said = "Turn 15: we decided the app ships every two weeks. " + "The reason is long. " * 12
+    cut = excerpt(said, "Decided: the app ships every two weeks. The reason is long.")
+    assert cut.startswith("Turn 15: we decided the app ships every two weeks."), cut
+    zh = "前面说了很多别的事情。" * 12 + "我们决定主数据库改用MySQL。" + "后面还有别的内容。" * 12
+    assert "我们决定主数据库改用MySQL。" in excerpt(zh, "主数据库用 MySQL")
 
 
 def test_an_excerpt_of_a_pin_said_last_ends_with_the_message() -> None:

@@ -28,6 +28,7 @@ from tests.browser.conftest import (
     send,
 )
 from tests.browser.conftest import wait_idle as wait_restored
+from tests.browser.panel_story import run_story
 from tests.production.conftest import Cluster
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -133,7 +134,7 @@ def test_memory_is_seen_and_corrected_from_the_page_on_either_replica(
     expect(pin_item(page, "The launch is on a Wednesday.")).to_have_count(1)
     page.get_by_role("button", name="Edit summary").click()
     summary = "A spring launch at the harbour; catering is still open."
-    page.get_by_role("textbox", name="Summary of earlier turns").fill(summary)
+    page.get_by_role("textbox", name="Summary of earlier messages").fill(summary)
     # This cluster allows a longer summary (AIMIND_SUMMARY_CHARS): the page says so.
     expect(page.locator("#memory-panel .editor-count")).to_have_text(
         f"{len(summary)} / 100,000 characters"
@@ -172,8 +173,18 @@ def test_memory_is_seen_and_corrected_from_the_page_on_either_replica(
     expect(page.locator("#messages > li")).to_have_count(0)
     load(page, a)
     expect(page.locator("#messages > li")).to_have_count(0)
-    expect(page.locator("#memory-status")).to_contain_text("0 turns in window")
+    expect(page.locator("#memory-status")).to_have_text("Nothing remembered yet")
     send(page, "What do you know?")
     expect(answer(page)).to_contain_text(
         "a summary of 0 characters; 0 pinned decisions; 0 recent turns."
     )
+
+
+def test_the_memory_panel_reads_plainly_in_english_and_chinese(
+    browser: Browser, cluster: Cluster
+) -> None:
+    """``tests/browser/panel_story.py`` on Aegra (PostgreSQL): pins of each origin with why,
+    an edited pin, a replaced decision, "Remembered" after a reload, the status line, in
+    English and Chinese, wide and on a phone; screenshots ``4*-aegra-*.png``."""
+    replica = cluster.replicas[0]
+    run_story(browser, replica.base_url, replica.env, "aegra")

@@ -2,10 +2,11 @@
 // sentence, and the memory panel is refreshed after each action.
 
 import { HumanError } from "./http.js";
+import { t } from "./i18n.js";
 import { refreshMemoryPanel } from "./memory_panel.js";
 import { clearError, scrollToEnd, showError, ui } from "./view.js";
 
-export const WAIT_FOR_ANSWER = "Wait for the current answer to finish, then try again.";
+export const WAIT_FOR_ANSWER = t("error.waitForAnswer");
 
 const controls = [document.getElementById("send"), ui.reset, document.getElementById("forget-everything")];
 let busy = false;
@@ -28,7 +29,7 @@ export async function runAction(action, { refresh = true } = {}) {
   try {
     await action();
   } catch (error) {
-    showError(error instanceof HumanError ? error.message : "Something went wrong on this page. Reload and try again.");
+    showError(error instanceof HumanError ? error.message : t("error.page"));
     if (!(error instanceof HumanError)) console.error(error);
   } finally {
     setBusy(false);

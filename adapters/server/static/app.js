@@ -12,6 +12,7 @@ import {
 } from "./chat_thread.js";
 import { DELIVERY_PREFIX, hideProgress, runDelivery } from "./delivery.js";
 import { EMPTY_ANSWER, HumanError, threadPath, uuid } from "./http.js";
+import { t } from "./i18n.js";
 import { forgetSession } from "./memory_api.js";
 import { resetMemoryPanel, truncation, turnStarted } from "./memory_panel.js";
 import "./remember.js";
@@ -25,10 +26,6 @@ import {
 } from "./view.js";
 
 const CHAT_GRAPH = "chat";
-const FORGET_QUESTION =
-  "Forget everything? This erases this session’s memory — its summary, pinned decisions " +
-  "and recent turns — and all of its conversations, tasklists and delivery reports from " +
-  "the server, for good.";
 
 /** One chat turn on the conversation's thread; a thread deleted meanwhile (in another
  *  tab) is replaced by a new one, once. */
@@ -79,8 +76,8 @@ async function sendChat(text, messageId) {
 // --- composer --------------------------------------------------------------------------
 
 const COMMANDS = [
-  [TASKLIST_PREFIX, runTasklist, "Add a goal after /tasklist, for example: /tasklist plan the launch."],
-  [DELIVERY_PREFIX, runDelivery, "Add a requirement after /delivery, for example: /delivery a login page."],
+  [TASKLIST_PREFIX, runTasklist, "app.tasklistUsage"],
+  [DELIVERY_PREFIX, runDelivery, "app.deliveryUsage"],
 ];
 
 /** ``{run(messageId), stored}``: what to do with the typed text, and the text memory
@@ -90,7 +87,7 @@ function dispatch(text) {
     if (text === prefix || text.startsWith(`${prefix} `) || text.startsWith(`${prefix}\n`)) {
       const argument = text.slice(prefix.length).trim();
       if (!argument) {
-        showError(usage);
+        showError(t(usage));
         return null;
       }
       return { run: (id) => run(argument, id), stored: argument };
@@ -104,12 +101,7 @@ async function acceptCut(stored) {
   const cut = truncation();
   const length = [...stored].length;
   if (!cut || length <= cut.cap) return true;
-  return askConfirm(
-    `This message is ${length.toLocaleString("en")} characters long. Chat memory keeps only ` +
-      `the first ${cut.cap.toLocaleString("en")} characters of a message, so later turns ` +
-      "will see it cut. Send it anyway?",
-    "Send anyway",
-  );
+  return askConfirm(t("app.longMessage", { length, cap: cut.cap }), t("app.sendAnyway"));
 }
 
 async function submit() {
@@ -156,7 +148,7 @@ function newConversation() {
   clearError();
   forgetChatThread();
   clearConversation();
-  showActivity("Started a new conversation. Memory carries over: see the memory panel.");
+  showActivity(t("app.newConversationStarted"));
   ui.composer.focus();
 }
 
@@ -164,7 +156,7 @@ function newConversation() {
 async function forgetEverything() {
   if (isBusy()) return;
   const forget = document.getElementById("forget-everything");
-  if (!(await askConfirm(FORGET_QUESTION, "Forget everything"))) {
+  if (!(await askConfirm(t("app.forgetQuestion"), t("forget.button")))) {
     forget.focus();
     return;
   }
@@ -173,7 +165,7 @@ async function forgetEverything() {
     forgetChatThread();
     clearConversation();
     resetMemoryPanel();
-    showActivity("Everything was forgotten: this session’s memory and conversations are erased.");
+    showActivity(t("app.forgotten"));
   });
   ui.composer.focus();
 }
@@ -192,7 +184,6 @@ ui.composer.addEventListener("keydown", (event) => {
 });
 ui.reset.addEventListener("click", newConversation);
 document.getElementById("forget-everything").addEventListener("click", forgetEverything);
-document.getElementById("memory-panel").addEventListener("toggle", scrollToEnd);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") recheckOpenCards();
 });

@@ -10,6 +10,7 @@
 // behind one address finds it, and it lives as long as the session cookie does.
 
 import { HumanError, requestJson, threadPath } from "./http.js";
+import { t } from "./i18n.js";
 import { contentText } from "./stream.js";
 
 const COOKIE = "aimind_chat_thread";
@@ -50,7 +51,7 @@ export async function ensureChatThread() {
   if (!current) {
     const thread = await requestJson("POST", "/threads", {});
     if (!THREAD_ID.test(String(thread?.thread_id ?? ""))) {
-      throw new HumanError("The chat server could not start a conversation. Try again in a moment.");
+      throw new HumanError(t("error.noThread"));
     }
     current = thread.thread_id;
     writeCookie(current, COOKIE_MAX_AGE_S);

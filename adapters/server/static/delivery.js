@@ -4,6 +4,7 @@
 
 import { commandThreadMetadata } from "./chat_thread.js";
 import { EMPTY_ANSWER, HumanError, requestJson, threadPath } from "./http.js";
+import { t } from "./i18n.js";
 import { lastAiAnswer, streamRun } from "./stream.js";
 import { addReport } from "./view.js";
 
@@ -18,21 +19,22 @@ const progress = { box: $("progress"), bar: $("progress-bar"), label: $("progres
 function startProgress() {
   progress.bar.max = 1;
   progress.bar.value = 0;
-  progress.label.textContent = "Delivery: starting…";
+  progress.label.textContent = t("delivery.starting");
   progress.box.hidden = false;
   return new Set();
 }
 
 function showProgress(event, finished) {
   const total = Math.max(1, Number(event.total) || 1);
-  const stage = String(event.stage ?? "stage");
+  const stage = String(event.stage ?? t("delivery.stageName"));
   const index = Number(event.index) || 0;
   if (event.status === "succeeded") finished.add(stage);
   progress.bar.max = total;
   progress.bar.value = Math.min(total, finished.size);
-  const what = { started: "running", succeeded: "done", failed: "failed" }[event.status] ?? event.status;
-  progress.label.textContent =
-    `Delivery: ${finished.size} of ${total} stages done — stage ${index} “${stage}” ${what}.`;
+  const what = { started: "running", succeeded: "done", failed: "failed" }[event.status];
+  progress.label.textContent = t("delivery.stage", {
+    done: finished.size, total, index, stage, what: what ? t(`delivery.${what}`) : String(event.status),
+  });
 }
 
 export function hideProgress() {
@@ -65,6 +67,6 @@ export async function runDelivery(requirement, messageId) {
   });
   if (!showDeliveryReport(result.values)) throw new HumanError(EMPTY_ANSWER);
   progress.label.textContent = result.values?.status === "failed"
-    ? "Delivery stopped: a stage failed."
-    : `Delivery finished: ${finished.size} of ${progress.bar.max} stages done.`;
+    ? t("delivery.stopped")
+    : t("delivery.finished", { done: finished.size, total: progress.bar.max });
 }

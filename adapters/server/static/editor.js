@@ -4,18 +4,18 @@
 // before it is pinned.
 
 import { HumanError } from "./http.js";
+import { t } from "./i18n.js";
 import { button, paragraph } from "./view.js";
 
 const chars = (text) => [...text].length;
 let made = 0;
-const number = (n) => n.toLocaleString("en");
 
 /**
  * ``{element, focus}``: an editor of ``text``. ``onSave(trimmed)`` returns a promise; a
  * HumanError it rejects with is shown under the box and the editor stays open.
  * ``allowEmpty``: saving nothing is allowed (it clears what is edited).
  */
-export function textEditor({ label, text, cap, onSave, onCancel, saveLabel = "Save", note = "", allowEmpty = false, rows = 3 }) {
+export function textEditor({ label, text, cap, onSave, onCancel, saveLabel = t("editor.save"), note = "", allowEmpty = false, rows = 3 }) {
   const form = document.createElement("form");
   form.className = "editor";
   const box = document.createElement("textarea");
@@ -29,7 +29,7 @@ export function textEditor({ label, text, cap, onSave, onCancel, saveLabel = "Sa
   error.hidden = true;
   const save = button(saveLabel, "");
   save.type = "submit";
-  const cancel = button("Cancel", "secondary");
+  const cancel = button(t("editor.cancel"), "secondary");
   const actions = document.createElement("div");
   actions.className = "editor-actions";
   actions.append(count, cancel, save);
@@ -44,8 +44,8 @@ export function textEditor({ label, text, cap, onSave, onCancel, saveLabel = "Sa
     const length = chars(box.value.trim());
     const over = length - cap;
     count.textContent = over > 0
-      ? `${number(length)} / ${number(cap)} characters: ${number(over)} too many`
-      : `${number(length)} / ${number(cap)} characters`;
+      ? t("editor.countOver", { length, cap, over })
+      : t("editor.count", { length, cap });
     count.dataset.over = String(over > 0);
     save.disabled = saving || over > 0 || (!allowEmpty && length === 0);
   };
@@ -77,7 +77,7 @@ export function textEditor({ label, text, cap, onSave, onCancel, saveLabel = "Sa
     try {
       await onSave(box.value.trim());
     } catch (failure) {
-      showError(failure instanceof HumanError ? failure.message : "Something went wrong on this page. Reload and try again.");
+      showError(failure instanceof HumanError ? failure.message : t("error.page"));
       if (!(failure instanceof HumanError)) console.error(failure);
       box.focus();
     } finally {

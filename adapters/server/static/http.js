@@ -1,5 +1,7 @@
 // JSON requests to our routes and the LangGraph REST API, with errors turned into sentences.
 
+import { t } from "./i18n.js";
+
 /** An error whose message is a sentence fit to show a person; ``status`` is the HTTP
  *  status that caused it, if one did. */
 export class HumanError extends Error {
@@ -9,24 +11,23 @@ export class HumanError extends Error {
   }
 }
 
-export const NETWORK_ERROR = "Could not reach the chat server. Check that it is running and try again.";
-export const EMPTY_ANSWER = "The assistant finished without an answer. Try asking again.";
+export const NETWORK_ERROR = t("error.network");
+export const EMPTY_ANSWER = t("error.emptyAnswer");
 
 /** A sentence for an HTTP error status (the server's own detail is for developers). */
 export function httpError(status) {
   return new HumanError(STATUS_SENTENCES[status] ?? SERVER_PROBLEM, status);
 }
 
-const REFUSED_SESSION =
-  "Your session was not accepted. Reload the page; if this keeps happening, clear this site’s cookies.";
-const NOT_ACCEPTED = "The server could not accept that message. Try shortening or rephrasing it.";
-const SERVER_PROBLEM = "The chat server had a problem. Try again in a moment.";
+const REFUSED_SESSION = t("error.session");
+const NOT_ACCEPTED = t("error.notAccepted");
+const SERVER_PROBLEM = t("error.server");
 const STATUS_SENTENCES = {
   400: NOT_ACCEPTED,
   401: REFUSED_SESSION,
   403: REFUSED_SESSION,
-  404: "The server could not find that conversation. Start a new conversation and try again.",
-  409: "The server is still busy with your previous message. Wait a moment and try again.",
+  404: t("error.notFound"),
+  409: t("error.busy"),
   413: NOT_ACCEPTED,
   422: NOT_ACCEPTED,
 };

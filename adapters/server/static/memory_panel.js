@@ -1,13 +1,17 @@
 // The memory panel: the session's whole summary (with "Edit summary"), its pins with where
-// each came from (memory_pins.js), and one steady status line (turns in the window, summary
-// size, pins, the last compaction and whether one is pending), read from GET
-// /api/chat/memory. A model compaction lands after the run that started it, so while one
-// is pending the panel polls until it lands. An open editor survives every refresh.
+// each came from and why (memory_pins.js), the decisions they replaced, and one status line
+// in plain words ("earlier messages summarised · 3 decisions pinned · updated 4:41"), read
+// from GET /api/chat/memory. A model compaction lands after the run that started it, so
+// while one is pending the panel polls until it lands. An open editor survives every
+// refresh. A wide window shows the panel as a column beside the conversation; a narrow one
+// as a sheet over the lower part of the page, opened from the top bar's "Memory" button,
+// its header (title, status, Close) fixed while its body scrolls.
 
 import { textEditor } from "./editor.js";
 import { requestJson } from "./http.js";
+import { formatNumber, LOCALE, t } from "./i18n.js";
 import { MEMORY_PATH, setSummary } from "./memory_api.js";
-import { clearPins, connectPins, renderPins } from "./memory_pins.js";
+import { clearPins, connectPins, renderPins, renderReplaced } from "./memory_pins.js";
 import { customEvents } from "./stream.js";
 import { when } from "./time.js";
 
@@ -17,12 +21,16 @@ const POLLS = 10;
  *  ``summaryCharCap`` of the panel DTO). */
 const PIN_CHARS = 300;
 const SUMMARY_CHARS = 2500;
-const NO_SUMMARY = "Nothing summarised yet.";
-const SUMMARY_NOTE = "Leave it empty to clear the summary. New turns are folded onto your text.";
 
 const $ = (id) => document.getElementById(id);
 const panel = {
-  details: $("memory-panel"),
+  element: $("memory-panel"),
+  body: $("memory-body"),
+  title: $("memory-title"),
+  toggle: $("memory-toggle"),
+  toggleCount: $("memory-toggle-count"),
+  close: $("memory-close"),
+  replaced: $("replaced"),
   status: $("memory-status"),
   summary: $("summary-text"),
   editSummary: $("edit-summary"),
@@ -39,49 +47,48 @@ let compactionBefore = null;
 let generation = 0;
 let summaryEditor = null;
 
-const plural = (count, word) => `${count.toLocaleString("en")} ${word}${count === 1 ? "" : "s"}`;
-
-function compactionText(last) {
-  if (!last?.at) return "no compaction yet";
-  const who = last.compactor === "llm"
-    ? " by the model"
-    : last.compactor === "extractive"
-      ? last.status === "failed"
-        ? " by the extractive fallback (the model failed)"
-        : " by the extractive compactor"
-      : "";
-  return `last compaction ${when(last.at)}${who}`;
+/** The status line's parts, in plain words: what memory holds, when it last changed, and
+ *  what it is doing (contract §9a: no internal words). */
+function statusParts() {
+  const parts = [];
+  if (latest.summary) parts.push(t("status.summarised"));
+  if (latest.turnsInWindow) parts.push(t("status.recent", { count: latest.turnsInWindow }));
+  if (latest.pins.length) parts.push(t("status.pins", { count: latest.pins.length }));
+  if (!parts.length) parts.push(t("status.nothing"));
+  const last = latest.lastCompaction;
+  if (last?.at) {
+    parts.push(t("status.updated", { time: when(last.at) }));
+    if (last.status === "failed") parts.push(t("status.simpler"));
+  }
+  return parts;
 }
 
 function renderStatus() {
   if (!latest) {
-    panel.status.textContent = "status unavailable right now";
+    panel.status.textContent = t("status.unavailable");
     panel.status.dataset.state = "unavailable";
     return;
   }
-  const parts = [
-    `${plural(latest.turnsInWindow, "turn")} in window`,
-    `summary ${plural(latest.summaryLength, "char")}`,
-    plural(latest.pinnedDecisions.length, "pin"),
-    compactionText(latest.lastCompaction),
-  ];
+  const parts = statusParts();
   let state = "idle";
   if (compacting || latest.pending) {
-    parts.push("compacting…");
+    parts.push(t("status.updating"));
     state = "compacting";
   }
   if (writeFailed) {
-    parts.push("the last turn could not be saved to memory");
+    parts.push(t("status.notSaved"));
     state = "failed";
   } else if (latest.lastCompaction?.status === "failed" && state === "idle") {
     state = "fallback";
   }
-  panel.status.textContent = parts.join(" · ");
+  const line = parts.join(t("status.separator"));
+  panel.status.textContent = line.charAt(0).toLocaleUpperCase(LOCALE) + line.slice(1);
   panel.status.dataset.state = state;
 }
 
 function render(dto) {
   const pins = Array.isArray(dto?.pins) ? dto.pins.filter((p) => p && typeof p === "object") : [];
+  const replaced = Array.isArray(dto?.replaced) ? dto.replaced.filter((r) => r && typeof r === "object") : [];
   latest = {
     summary: typeof dto?.summary === "string" ? dto.summary : "",
     pinnedDecisions: Array.isArray(dto?.pinnedDecisions) ? dto.pinnedDecisions.map(String) : [],
@@ -96,14 +103,17 @@ function render(dto) {
     summaryCharCap: Number(dto?.summaryCharCap ?? 0) || SUMMARY_CHARS,
   };
   if (!summaryEditor) showSummary();
-  renderPins(panel.pins, pins);
-  panel.pinsCount.textContent = pins.length ? `(${pins.length})` : "";
+  renderPins(panel.pins, pins, replaced);
+  renderReplaced(panel.replaced, replaced, pins);
+  panel.pinsCount.textContent = pins.length ? t("pins.count", { count: pins.length }) : "";
+  panel.toggleCount.textContent = pins.length ? formatNumber(pins.length) : "";
   panel.pinsEmpty.hidden = pins.length > 0;
   renderStatus();
+  document.dispatchEvent(new CustomEvent("memory-pins", { detail: pins }));
 }
 
 function showSummary() {
-  panel.summary.textContent = latest?.summary || NO_SUMMARY;
+  panel.summary.textContent = latest?.summary || t("summary.empty");
   panel.summary.classList.toggle("muted", !latest?.summary);
   showNewest();
 }
@@ -152,7 +162,10 @@ export function resetMemoryPanel() {
   failureSeen = writeFailed = false;
   closeSummaryEditor();
   clearPins(panel.pins);
-  render({ ...latest, summary: "", pinnedDecisions: [], pins: [], turnsInWindow: 0, summaryLength: 0, lastCompaction: null, pending: false });
+  render({
+    ...latest, summary: "", pinnedDecisions: [], pins: [], replaced: [], turnsInWindow: 0,
+    summaryLength: 0, lastCompaction: null, pending: false,
+  });
 }
 
 /** ``{pinChars, summaryChars}``: how long a pin and the summary may be. */
@@ -178,12 +191,12 @@ function editSummary() {
   if (summaryEditor) return;
   const cap = memoryLimits().summaryChars;
   summaryEditor = textEditor({
-    label: "Summary of earlier turns",
+    label: t("summary.heading"),
     text: latest?.summary ?? "",
     cap,
     rows: 8,
     allowEmpty: true,
-    note: SUMMARY_NOTE,
+    note: t("summary.note"),
     onCancel() {
       closeSummaryEditor();
       panel.editSummary.focus();
@@ -228,20 +241,31 @@ function settleFailure(dto) {
   writeFailed = !(last?.status === "failed" && last.at !== compactionBefore);
 }
 
-panel.details.addEventListener("toggle", () => {
-  if (panel.details.open) showNewest();
-});
+// --- where the panel is: a column on a wide window, a sheet on a narrow one ---------------------
 
-// A wide window shows the panel as a column beside the conversation, always open.
+/** The wide layout: the panel is a column of its own (app.css has the same query). */
 const WIDE_LAYOUT = window.matchMedia("(min-width: 64rem)");
-const fitLayout = () => {
-  if (WIDE_LAYOUT.matches) panel.details.open = true;
-};
-WIDE_LAYOUT.addEventListener("change", fitLayout);
-fitLayout();
-panel.details.querySelector("summary").addEventListener("click", (event) => {
-  if (WIDE_LAYOUT.matches) event.preventDefault();
+
+/** Open or close the sheet (a wide window always shows the panel). */
+function openSheet(open) {
+  panel.element.dataset.open = String(open);
+  panel.toggle.setAttribute("aria-expanded", String(open));
+  if (open) {
+    showNewest();
+    panel.title.focus({ preventScroll: true });
+  } else if (panel.element.contains(document.activeElement)) {
+    panel.toggle.focus();
+  }
+}
+
+panel.toggle.addEventListener("click", () => openSheet(panel.element.dataset.open !== "true"));
+panel.close.addEventListener("click", () => openSheet(false));
+panel.element.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !WIDE_LAYOUT.matches && !event.target.closest?.(".editor")) {
+    openSheet(false);
+  }
 });
+WIDE_LAYOUT.addEventListener("change", () => openSheet(false));
 
 customEvents.addEventListener("thread-memory-status", (event) => {
   const status = event.detail?.status;

@@ -1,23 +1,23 @@
-// The pinned decisions in the memory panel, each with where it came from (contract §9a): its
-// text, who pinned it and when, the messages it was taken from (who said it, when, and an
-// excerpt), and an Edit and an Unpin control. A pin's item is kept while nothing about it
-// changes, and while it is being edited, so a refresh of the panel (after a turn, or while
-// a compaction is pending) never takes the focus or the text being typed.
+// The pinned decisions in the memory panel, each with where it came from and why (contract
+// §9a): its text (marked "edited" when the user changed it), what it replaced ("Changed
+// from …"), who pinned it and when — for the user's own pins the page's words, "Pinned by
+// you" or "Edited by you"; for the compactor's, the server's `why` — the messages it was
+// taken from (who said it, when, and an excerpt with the pinned words marked), and Edit and
+// Unpin, in the same place on every card. Below the pins, the decisions later ones
+// replaced, collapsed. A pin's item is kept while nothing about it changes, and while it is
+// being edited, so a refresh of the panel (after a turn, or while a compaction is pending)
+// never takes the focus or the text being typed.
 
 import { editPin, unpin } from "./memory_api.js";
 import { textEditor } from "./editor.js";
 import { HumanError } from "./http.js";
+import { t, tNodes } from "./i18n.js";
 import { timeElement } from "./time.js";
 import { button, paragraph, showError } from "./view.js";
 
-const PINNED_BY = {
-  user: "Pinned by you",
-  extractive: "Pinned from the conversation",
-  model: "Pinned by the model",
-};
-const SAID_BY = { user: "You said", assistant: "The assistant said" };
+const PINNED_BY = { extractive: "pin.byConversation", model: "pin.byModel" };
+const ROLES = new Set(["user", "assistant"]);
 const SOURCES_SHOWN = 2;
-const UNKNOWN_SOURCE = "The messages it came from were not recorded.";
 
 /** The pins' items by id: ``{key, item, editing}``. */
 const shown = new Map();
@@ -34,22 +34,36 @@ export function connectPins({ changed, limit }) {
 
 const words = (text) => String(text ?? "").split(/\s+/).filter(Boolean).join(" ");
 
+/** ``quote``'s text with the pinned words marked where it says them (as it does for a
+ *  pin remembered from a message or picked from one; a model's restatement is not marked). */
+function quoted(excerpt, pinText) {
+  const quote = document.createElement("blockquote");
+  const text = words(excerpt);
+  const wanted = words(pinText).replace(/[.!?。！？;；]+$/u, "");
+  const at = wanted ? text.toLowerCase().indexOf(wanted.toLowerCase()) : -1;
+  if (at < 0) {
+    quote.textContent = text;
+    return quote;
+  }
+  const mark = document.createElement("mark");
+  mark.textContent = text.slice(at, at + wanted.length);
+  quote.append(text.slice(0, at), mark, text.slice(at + wanted.length));
+  return quote;
+}
+
 /** Who said the message, when, and its excerpt — unless the pin says the same words (a
- *  whole message remembered): then "said word for word" instead of the text twice. */
+ *  whole message remembered): then "said this, word for word" instead of the text twice. */
 function sourceItem(source, pinText) {
   const figure = document.createElement("figure");
   figure.className = "pin-source";
   const caption = document.createElement("figcaption");
   const verbatim = words(source?.excerpt) === words(pinText);
-  caption.append(SAID_BY[source?.role] ?? "Said", verbatim ? " this, word for word" : "");
+  const role = ROLES.has(source?.role) ? source.role : "other";
+  const who = t(`source.${role}${verbatim ? "Verbatim" : ""}`);
   const at = timeElement(source?.createdAt);
-  if (at) caption.append(" · ", at);
+  caption.append(...(at ? tNodes("source.at", { time: at }, { who }) : [who]));
   figure.append(caption);
-  if (!verbatim) {
-    const quote = document.createElement("blockquote");
-    quote.textContent = String(source?.excerpt ?? "");
-    figure.append(quote);
-  }
+  if (!verbatim) figure.append(quoted(source?.excerpt, pinText));
   return figure;
 }
 
@@ -60,7 +74,7 @@ const terms = (text) => new Set(String(text ?? "").toLowerCase().match(/[\p{L}\p
  *  message it folded, and the one it came from should be the one shown. */
 function bySaying(pin, sources) {
   const wanted = terms(pin.text);
-  const score = (source) => [...terms(source?.excerpt)].filter((t) => wanted.has(t)).length;
+  const score = (source) => [...terms(source?.excerpt)].filter((w) => wanted.has(w)).length;
   return sources.map((s, i) => [score(s), i, s]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((e) => e[2]);
 }
 
@@ -69,7 +83,7 @@ function sourcesOf(pin) {
   const box = document.createElement("div");
   box.className = "pin-sources";
   if (!sources.length) {
-    if (pin.origin !== "user") box.append(paragraph(UNKNOWN_SOURCE, "pin-source-unknown"));
+    if (pin.origin !== "user") box.append(paragraph(t("pin.noSource"), "pin-source-unknown"));
     return box;
   }
   const item = (source) => sourceItem(source, pin.text);
@@ -79,36 +93,57 @@ function sourcesOf(pin) {
     const details = document.createElement("details");
     details.className = "pin-more";
     const summary = document.createElement("summary");
-    summary.textContent = `${more.length} more message${more.length === 1 ? "" : "s"} it came from`;
+    summary.textContent = t("pin.moreSources", { count: more.length });
     details.append(summary, ...more.map(item));
     box.append(details);
   }
   return box;
 }
 
-function pinItem(pin) {
+/** Who pinned it and when, in the page's words for the user's own pins ("Pinned by you",
+ *  "Edited by you"), and the compactor's reason for its own. */
+function origin(pin) {
+  const line = document.createElement("p");
+  line.className = "pin-origin";
+  const edited = pin.origin === "user" && pin.editedAt;
+  const who = t(pin.origin === "user" ? (edited ? "pin.editedByYou" : "pin.byYou") : PINNED_BY[pin.origin] ?? "pin.by");
+  const at = timeElement(edited ? pin.editedAt : pin.pinnedAt);
+  line.append(...(at ? tNodes("pin.at", { time: at }, { who }) : [who]));
+  const why = pin.origin !== "user" && typeof pin.why === "string" ? pin.why.trim() : "";
+  return why ? [line, paragraph(t("pin.why", { why }), "pin-why")] : [line];
+}
+
+/** ``pin`` as a card; ``changedFrom``: the decisions it replaced (``replaced`` entries). */
+function pinItem(pin, changedFrom) {
   const item = document.createElement("li");
   item.className = "pin";
   item.dataset.pinId = pin.id;
   item.dataset.origin = pin.origin;
+  const head = document.createElement("div");
+  head.className = "pin-head";
+  const body = document.createElement("div");
+  body.className = "pin-body";
   const text = paragraph(pin.text, "pin-text");
   text.id = `pin-text-${++made}`;
-  const meta = document.createElement("div");
-  meta.className = "pin-meta";
-  const who = document.createElement("span");
-  who.className = "pin-origin";
-  who.append(PINNED_BY[pin.origin] ?? "Pinned");
-  const at = timeElement(pin.pinnedAt);
-  if (at) who.append(" · ", at);
+  body.append(text);
+  if (pin.editedAt) {
+    const marker = document.createElement("span");
+    marker.className = "pin-edited";
+    marker.textContent = t("pin.edited");
+    marker.title = t("pin.editedTitle");
+    body.append(" ", marker);
+    item.dataset.edited = "true";
+  }
   const actions = document.createElement("span");
   actions.className = "pin-actions";
-  const edit = button("Edit", "secondary small");
-  const remove = button("Unpin", "danger small");
+  const edit = button(t("pin.edit"), "secondary small");
+  const remove = button(t("pin.unpin"), "danger small");
   for (const control of [edit, remove]) control.setAttribute("aria-describedby", text.id);
   actions.append(edit, remove);
-  meta.append(who, actions);
-  item.append(text, meta, sourcesOf(pin));
-  edit.addEventListener("click", () => startEditing(pin, item, text, actions));
+  head.append(body, actions);
+  const changed = changedFrom.map((old) => paragraph(t("pin.changedFrom", { text: old.text }), "pin-changed"));
+  item.append(head, ...changed, ...origin(pin), sourcesOf(pin));
+  edit.addEventListener("click", () => startEditing(pin, item, body, actions));
   remove.addEventListener("click", () => removePin(pin, item, [edit, remove]));
   return item;
 }
@@ -123,7 +158,7 @@ function startEditing(pin, item, text, actions) {
     actions.hidden = false;
   };
   const editor = textEditor({
-    label: "Pinned decision",
+    label: t("pin.editorLabel"),
     text: pin.text,
     cap: pinLimit(),
     rows: 3,
@@ -136,13 +171,13 @@ function startEditing(pin, item, text, actions) {
       stop();
       entry.key = null; // drawn again from what memory now holds
       await onChange();
-      focusPin(pin.id, "Edit");
+      focusPin(pin.id, "edit");
     },
   });
   entry.editing = true;
   text.hidden = true;
   actions.hidden = true;
-  text.after(editor.element);
+  item.querySelector(".pin-head").after(editor.element);
   editor.focus();
 }
 
@@ -153,33 +188,36 @@ async function removePin(pin, item, controls) {
     await unpin(pin.id);
   } catch (failure) {
     for (const control of controls) control.disabled = false;
-    showError(failure instanceof HumanError ? failure.message : "Something went wrong on this page. Reload and try again.");
+    showError(failure instanceof HumanError ? failure.message : t("error.page"));
     return;
   }
   shown.delete(pin.id);
   item.remove();
   await onChange();
-  if (!focusPin(next, "Unpin")) document.getElementById("pins-heading")?.focus();
+  if (!focusPin(next, "unpin")) document.getElementById("pins-heading")?.focus();
 }
 
-function focusPin(id, label) {
-  const control = [...(shown.get(id)?.item.querySelectorAll("button") ?? [])]
-    .find((b) => b.textContent === label);
+/** Focus the Edit (``"edit"``) or Unpin (``"unpin"``) control of pin ``id``. */
+function focusPin(id, which) {
+  const control = [...(shown.get(id)?.item.querySelectorAll(".pin-actions button") ?? [])]
+    .find((b) => b.textContent === t(`pin.${which}`));
   control?.focus();
   return Boolean(control);
 }
 
-/** Show ``pins`` in ``list``: an unchanged pin keeps its item, one being edited too. */
-export function renderPins(list, pins) {
+/** Show ``pins`` in ``list``: an unchanged pin keeps its item, one being edited too.
+ *  ``replaced``: the decisions later pins replaced (each card says what it replaced). */
+export function renderPins(list, pins, replaced = []) {
   const wanted = [];
   const ids = new Set();
   for (const pin of pins) {
     if (!pin || typeof pin.id !== "string") continue;
     ids.add(pin.id);
-    const key = JSON.stringify(pin);
+    const changedFrom = replaced.filter((old) => old?.replacedBy === pin.id);
+    const key = JSON.stringify([pin, changedFrom]);
     let entry = shown.get(pin.id);
     if (!entry || (!entry.editing && entry.key !== key)) {
-      entry = { key, item: pinItem(pin), editing: false };
+      entry = { key, item: pinItem(pin, changedFrom), editing: false };
       shown.set(pin.id, entry);
     }
     wanted.push(entry.item);
@@ -204,4 +242,35 @@ export function renderPins(list, pins) {
 export function clearPins(list) {
   shown.clear();
   list.replaceChildren();
+}
+
+/** The decisions later ones replaced, newest first, in ``details`` (collapsed, hidden when
+ *  there are none): each with what replaced it and when, and why. */
+export function renderReplaced(details, replaced, pins) {
+  const entries = replaced.filter((old) => old && typeof old.text === "string");
+  details.hidden = entries.length === 0;
+  details.querySelector("summary").textContent = t("replaced.heading", { count: entries.length });
+  const byId = new Map(pins.map((pin) => [pin.id, pin]));
+  const items = [...entries].reverse().map((old) => {
+    const item = document.createElement("li");
+    item.className = "replaced-item";
+    const text = document.createElement("p");
+    text.className = "replaced-text";
+    const struck = document.createElement("s");
+    struck.textContent = old.text;
+    text.append(struck);
+    const meta = document.createElement("p");
+    meta.className = "replaced-meta";
+    const at = timeElement(old.replacedAt);
+    const by = byId.get(old.replacedBy);
+    const parts = by
+      ? tNodes("replaced.by", { time: at }, { text: by.text })
+      : tNodes("replaced.dropped", { time: at });
+    meta.append(...parts);
+    item.append(text, meta);
+    const why = typeof old.why === "string" ? old.why.trim() : "";
+    if (why) item.append(paragraph(t("pin.why", { why }), "pin-why"));
+    return item;
+  });
+  details.querySelector("ol").replaceChildren(...items);
 }

@@ -5,17 +5,20 @@
 // than memory's window (contract §9a, POST /api/chat/memory/pins). A pin holds at most a few
 // hundred characters: a longer text opens an editor under the message to shorten it
 // first, and says so.
+//
+// A message a pin of the user's names as its source shows "Remembered": the state comes
+// from memory (the panel's pins, read after every action and on load), so it survives a
+// reload, and an unpinned message says "Remember" again.
 
 import { textEditor } from "./editor.js";
 import { HumanError } from "./http.js";
+import { t } from "./i18n.js";
 import { pinText } from "./memory_api.js";
 import { memoryLimits, refreshMemoryPanel, truncation } from "./memory_panel.js";
 import { clearError, showActivity, showError, ui } from "./view.js";
 
-const REMEMBERED = "Remembered";
 const ROLES = new Set(["user", "assistant"]);
 const chars = (text) => [...text].length;
-const number = (n) => n.toLocaleString("en");
 
 /** The selection inside ``item``'s text, captured before the click can clear it. */
 let selected = null;
@@ -53,8 +56,8 @@ function messageOf(item, pinned, words) {
 
 async function pinAndSay(item, text, control, words = text) {
   await pinText(text, messageOf(item, text, words));
-  control.textContent = REMEMBERED;
-  showActivity(`Remembered: “${text.length > 80 ? `${text.slice(0, 79)}…` : text}” is pinned in memory.`);
+  showRemembered(control, true);
+  showActivity(t("remember.done", { text: text.length > 80 ? `${text.slice(0, 79)}…` : text }));
   await refreshMemoryPanel();
 }
 
@@ -67,13 +70,12 @@ function openShortener(item, text, control) {
     control.focus();
   };
   const editor = textEditor({
-    label: "Text to remember",
+    label: t("remember.editorLabel"),
     text,
     cap,
     rows: 5,
-    saveLabel: "Remember",
-    note: `A pin holds at most ${number(cap)} characters and this is ${number(chars(text))}: ` +
-      "shorten it to what should be remembered.",
+    saveLabel: t("message.remember"),
+    note: t("remember.tooLong", { cap, length: chars(text) }),
     onCancel: close,
     async onSave(value) {
       await pinAndSay(item, value, control, text);
@@ -98,7 +100,7 @@ async function remember(item, control) {
   try {
     await pinAndSay(item, text, control);
   } catch (failure) {
-    showError(failure instanceof HumanError ? failure.message : "Something went wrong on this page. Reload and try again.");
+    showError(failure instanceof HumanError ? failure.message : t("error.page"));
     if (!(failure instanceof HumanError)) console.error(failure);
   } finally {
     control.disabled = false;
@@ -115,3 +117,32 @@ ui.messages.addEventListener("click", (event) => {
   const control = rememberButton(event);
   if (control) remember(control.closest("li.message"), control);
 });
+
+// --- remembered, as memory says ------------------------------------------------------------
+
+/** The ids of the messages the user's pins came from. */
+let remembered = new Set();
+
+function showRemembered(control, yes) {
+  control.textContent = t(yes ? "message.remembered" : "message.remember");
+  control.title = t(yes ? "message.rememberedTitle" : "message.rememberTitle");
+  control.dataset.remembered = String(yes);
+}
+
+function markItem(item) {
+  const control = item?.querySelector(":scope > .message-head > button.remember");
+  if (control) showRemembered(control, remembered.has(item.dataset.messageId));
+}
+
+/** The panel read memory's pins: each message says whether one of the user's pins came from it. */
+document.addEventListener("memory-pins", (event) => {
+  const pins = Array.isArray(event.detail) ? event.detail : [];
+  remembered = new Set(
+    pins.filter((pin) => pin?.origin === "user")
+      .flatMap((pin) => (Array.isArray(pin.sources) ? pin.sources : []))
+      .map((source) => String(source?.messageId ?? ""))
+      .filter(Boolean),
+  );
+  for (const item of ui.messages.querySelectorAll("li.message[data-message-id]")) markItem(item);
+});
+document.addEventListener("message-finished", (event) => markItem(event.detail));

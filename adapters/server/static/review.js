@@ -15,6 +15,7 @@
 import { isBusy, runAction, WAIT_FOR_ANSWER } from "./actions.js";
 import { EMPTY_ANSWER, HumanError, readThread, requestJson, threadPath } from "./http.js";
 import { commandThreadMetadata } from "./chat_thread.js";
+import { t } from "./i18n.js";
 import { lastAiMessage, streamRun } from "./stream.js";
 import {
   addMessage, addReport, button, card, finishMessage, paragraph, scrollToEnd, showActivity,
@@ -26,12 +27,10 @@ export const TASKLIST_PREFIX = "/tasklist";
 /** The summary's message id is the goal's plus this (graphs/tasklist_agent/nodes.py). */
 export const SUMMARY_ID_SUFFIX = ":tasklist-summary";
 
-const ACTION_LABEL = { approve: "Approve", edit: "Edit", respond: "Ask for changes", reject: "Reject" };
-const ACTION_VERB = { approve: "approve", edit: "edit", respond: "ask for changes", reject: "reject" };
 const REVIEW_ACTIONS = ["approve", "edit", "respond", "reject"];
 const CLARIFY_ACTION = "answer_question";
-const SUPERSEDED = "Closed: you moved on to another message. Send the /tasklist command again to plan this goal.";
-const ANSWERED_ELSEWHERE = "Already answered elsewhere (another tab or client); its outcome is below.";
+const SUPERSEDED = t("tasklist.superseded");
+const ANSWERED_ELSEWHERE = t("tasklist.answeredElsewhere");
 
 /** The open cards: {threadId, interruptId, item, close(note)}. */
 const openCards = new Set();
@@ -87,10 +86,10 @@ export function openCard(threadId, interrupt) {
   if (!request) return false;
   const entry = { threadId, interruptId: interrupt.id ?? null, item: null };
   if (request.name === CLARIFY_ACTION) {
-    showActivity("The planner has a question.");
+    showActivity(t("tasklist.question"));
     renderClarification(entry, interrupt.value, request);
   } else {
-    showActivity("Review the proposed tasks.");
+    showActivity(t("tasklist.review"));
     renderReview(entry, interrupt.value, request);
   }
   openCards.add(entry);
@@ -105,7 +104,7 @@ export function closeOpenCards(note = SUPERSEDED) {
 
 /** Run (or resume) tasklist-agent on its thread until it finishes or pauses for the user. */
 async function driveTasklist(threadId, body) {
-  showActivity("Planning tasks…");
+  showActivity(t("tasklist.planning"));
   const result = await streamRun(`${threadPath(threadId)}/runs/stream`, {
     assistant_id: TASKLIST_GRAPH,
     ...body,
@@ -147,7 +146,7 @@ async function stillPending(entry) {
   entry.close(ANSWERED_ELSEWHERE);
   if (openCard(entry.threadId, interrupts[0])) return false;
   if (thread?.status === "busy") {
-    showActivity("The planner is still working on it elsewhere.");
+    showActivity(t("tasklist.workingElsewhere"));
   } else if (thread?.values?.summary) {
     showActivity("");
     showTasklistOutcome(thread.values);
@@ -191,12 +190,14 @@ function renderReview(entry, value, request) {
   // "Ask for changes" is a reject with a message: a revision, while any are left.
   const canRevise = request.allowed.includes("reject") && Number(value?.revisionsLeft ?? 1) > 0;
   const shown = REVIEW_ACTIONS.filter((a) => (a === "respond" ? canRevise : request.allowed.includes(a)));
-  const verbs = shown.map((a) => ACTION_VERB[a]);
-  const choice = verbs.length > 1 ? `${verbs.slice(0, -1).join(", ")} or ${verbs.at(-1)}` : verbs[0];
-  const item = card(choice ? `Proposed tasks: ${choice}` : "Proposed tasks");
+  const verbs = shown.map((a) => t(`tasklist.verb.${a}`));
+  const choice = verbs.length > 1
+    ? t("tasklist.listOr", { rest: verbs.slice(0, -1).join(t("tasklist.listJoin")), last: verbs.at(-1) })
+    : verbs[0];
+  const item = card(choice ? t("tasklist.proposedChoice", { choice }) : t("tasklist.proposed"));
   entry.item = item;
   for (const note of Array.isArray(value?.notes) ? value.notes : []) {
-    item.append(paragraph(`Note: ${note}`, "task-detail"));
+    item.append(paragraph(t("tasklist.note", { note }), "task-detail"));
   }
   const list = document.createElement("ol");
   for (const line of lines) {
@@ -209,7 +210,7 @@ function renderReview(entry, value, request) {
   const buttons = {};
   for (const action of shown) {
     const style = { edit: "secondary", respond: "secondary", reject: "danger" }[action];
-    buttons[action] = button(ACTION_LABEL[action], style);
+    buttons[action] = button(t(`tasklist.${action}`), style);
     actions.append(buttons[action]);
   }
   item.append(list, actions);
@@ -220,15 +221,15 @@ function renderReview(entry, value, request) {
 
   let editor = null;
   buttons.approve?.addEventListener("click", () =>
-    resumeWith(entry, "Approved.", decide({ type: "approve" })));
+    resumeWith(entry, t("tasklist.approved"), decide({ type: "approve" })));
   buttons.reject?.addEventListener("click", () =>
-    resumeWith(entry, "Rejected.", decide({ type: "reject" })));
+    resumeWith(entry, t("tasklist.rejected"), decide({ type: "reject" })));
   let revision = null;
   buttons.respond?.addEventListener("click", () => {
     // The planner redrafts with this instruction and asks for review again.
-    revision ??= textForm("What should change", "Send request", (text) => {
+    revision ??= textForm(t("tasklist.whatShouldChange"), t("tasklist.sendRequest"), (text) => {
       if (isBusy()) return showError(WAIT_FOR_ANSWER);
-      resumeWith(entry, `You asked for changes: ${text}`, decide({ type: "reject", message: text }));
+      resumeWith(entry, t("tasklist.askedForChanges", { text }), decide({ type: "reject", message: text }));
     });
     if (!revision.form.isConnected) actions.before(revision.form);
     revision.input.focus();
@@ -239,15 +240,15 @@ function renderReview(entry, value, request) {
       editor = document.createElement("textarea");
       editor.value = lines.join("\n");
       editor.rows = Math.max(lines.length + 1, 3);
-      editor.setAttribute("aria-label", "Tasks, one per line");
+      editor.setAttribute("aria-label", t("tasklist.tasksLabel"));
       list.replaceWith(editor);
-      buttons.edit.textContent = "Send edits";
+      buttons.edit.textContent = t("tasklist.sendEdits");
       if (buttons.approve) buttons.approve.disabled = true;
       if (buttons.respond) buttons.respond.disabled = true;
       editor.focus();
       return;
     }
-    resumeWith(entry, "Edited and sent back.", decide({
+    resumeWith(entry, t("tasklist.edited"), decide({
       type: "edit",
       edited_action: { name: request.name, args: { ...request.args, tasks: editor.value } },
     }));
@@ -255,16 +256,16 @@ function renderReview(entry, value, request) {
 }
 
 function renderClarification(entry, value, request) {
-  const item = card("The planner asks");
+  const item = card(t("tasklist.asks"));
   entry.item = item;
   const question = request.args?.question ?? value?.question;
-  item.append(paragraph(String(question || "Could you say more about the goal?")));
-  const { form, input } = textForm("Your answer", "Answer", (text) =>
-    resumeWith(entry, `You answered: ${text}`, decide({
+  item.append(paragraph(String(question || t("tasklist.sayMore"))));
+  const { form, input } = textForm(t("tasklist.yourAnswer"), t("tasklist.answer"), (text) =>
+    resumeWith(entry, t("tasklist.answered", { text }), decide({
       type: "edit",
       edited_action: { name: request.name, args: { ...request.args, answer: text } },
     })));
-  const stop = button("Stop planning", "danger");
+  const stop = button(t("tasklist.stop"), "danger");
   form.append(stop);
   item.append(form);
   closer(entry, form);
@@ -272,5 +273,5 @@ function renderClarification(entry, value, request) {
   scrollToEnd();
   input.focus();
   stop.addEventListener("click", () =>
-    resumeWith(entry, "Planning stopped.", decide({ type: "reject" })));
+    resumeWith(entry, t("tasklist.stopped"), decide({ type: "reject" })));
 }

@@ -1,11 +1,12 @@
 // Streaming runs over the LangGraph REST API, and reading messages out of them.
 
 import { HumanError, request } from "./http.js";
+import { t } from "./i18n.js";
 import { readEvents } from "./sse.js";
 
 const STREAM_MODES = ["messages-tuple", "custom", "values"];
 const FINAL_TURN_NODE = "final_turn";
-const RUN_ERROR = "The server hit an error while answering, so this message has no answer. Try again.";
+const RUN_ERROR = t("error.run");
 
 /** Every custom stream event, dispatched by its ``type`` (e.g. "thread-memory-status"). */
 export const customEvents = new EventTarget();
@@ -42,7 +43,7 @@ export async function streamRun(path, body, { onToken, onCustom } = {}) {
       }
     });
   } catch {
-    throw new HumanError("The connection dropped before the answer finished. Try again.");
+    throw new HumanError(t("error.dropped"));
   }
   if (result.failed) throw new HumanError(RUN_ERROR);
   return result;

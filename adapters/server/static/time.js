@@ -1,6 +1,8 @@
-// Times as a person reads them, in the browser's language and time zone: "2:05 PM" today,
-// "Mar 3, 2:05 PM" earlier this year, "Mar 3, 2024, 2:05 PM" before that; the full date
-// and time is the element's tooltip.
+// Times as a person reads them, in the page's language (i18n.js) and the browser's time
+// zone: "2:05 PM" today, "Mar 3, 2:05 PM" earlier this year, "Mar 3, 2024, 2:05 PM" before
+// that; the full date and time is the element's tooltip.
+
+import { LOCALE } from "./i18n.js";
 
 const TIME = { hour: "numeric", minute: "2-digit" };
 const THIS_YEAR = { month: "short", day: "numeric", ...TIME };
@@ -20,7 +22,7 @@ export function when(iso) {
   const style = at.toDateString() === now.toDateString()
     ? TIME
     : at.getFullYear() === now.getFullYear() ? THIS_YEAR : OTHER_YEAR;
-  return at.toLocaleString([], style);
+  return at.toLocaleString(LOCALE, style);
 }
 
 /** A ``<time>`` element for ``iso`` (its full date and time on hover), or null. */
@@ -29,7 +31,7 @@ export function timeElement(iso) {
   if (!at) return null;
   const el = document.createElement("time");
   el.dateTime = at.toISOString();
-  el.title = at.toLocaleString([], FULL);
+  el.title = at.toLocaleString(LOCALE, FULL);
   el.textContent = when(iso);
   return el;
 }

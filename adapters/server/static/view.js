@@ -2,9 +2,10 @@
 // confirm dialog. Text only ever arrives through textContent or the DOM-building markdown
 // renderer; nothing here assigns HTML strings.
 
+import { t } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
 
-const ROLE_LABEL = { user: "You", assistant: "Assistant" };
+const ROLES = new Set(["user", "assistant"]);
 
 const $ = (id) => document.getElementById(id);
 export const ui = {
@@ -31,7 +32,7 @@ export function addMessage(role, text, { streaming = false, append = true, id = 
   head.className = "message-head";
   const label = document.createElement("span");
   label.className = "role";
-  label.textContent = ROLE_LABEL[role] ?? role;
+  label.textContent = ROLES.has(role) ? t(`role.${role}`) : role;
   head.append(label);
   const body = document.createElement("div");
   body.className = "text";
@@ -69,9 +70,10 @@ export function finishMessage(item, state = "done") {
   item.dataset.state = state;
   const head = item.querySelector(".message-head");
   if (state === "done" && head && !head.querySelector(".remember")) {
-    const remember = button("Remember", "remember");
-    remember.title = "Pin this message in memory (or only the part of it you selected)";
+    const remember = button(t("message.remember"), "remember");
+    remember.title = t("message.rememberTitle");
     head.append(remember);
+    document.dispatchEvent(new CustomEvent("message-finished", { detail: item }));
   }
 }
 
@@ -89,10 +91,7 @@ export function setMessageId(item, id) {
 /** Say on a message that chat memory keeps only its first ``cap`` characters. */
 export function markTruncated(item, cap) {
   if (item.querySelector(".truncated-note")) return;
-  const note = paragraph(
-    `Chat memory keeps only the first ${cap.toLocaleString("en")} characters of this message.`,
-    "truncated-note",
-  );
+  const note = paragraph(t("message.truncated", { cap }), "truncated-note");
   item.dataset.truncated = "true";
   item.append(note);
 }
