@@ -6,8 +6,10 @@ its own saver), and its memory thread (``MemoryService``). The server's part is
 removed through the server's own public API, as the caller: an HTTP client over an
 ASGI loopback into the very app that serves both servers (``http.app`` is the
 whole server on each: ``langgraph dev`` and Aegra both merge their routes into it),
-carrying the caller's credentials. So the server's auth does the owner scoping
-(``adapters.server.auth``: search and delete see only the caller's own), each
+carrying the caller's credentials (a cookie's token as ``X-AIMind-Session``: the
+server calling itself is no page, see ``adapters.server.cross_site``). So the server's
+auth does the owner scoping (``adapters.server.auth``: search and delete see only the
+caller's own), each
 server cascades as it does for any client (a thread's runs, checkpoints and the
 crons on it), and nothing reaches into a server's internals.
 
@@ -34,6 +36,7 @@ import httpx
 from langgraph_sdk.client import LangGraphClient
 from starlette.types import ASGIApp
 
+from aimind_memory.adapters.server.session_token import header_credentials
 from aimind_memory.memory import MemoryService
 from aimind_memory.memory.errors import AIMindError
 from aimind_memory.memory.session import SessionHash
@@ -42,9 +45,6 @@ __all__ = ["ForgetIncompleteError", "Forgotten", "forget_session"]
 
 log = logging.getLogger("aimind.forget")
 
-CREDENTIAL_HEADERS = ("x-aimind-session", "authorization", "x-api-key", "cookie")
-"""Where a session token may come from (``adapters.server.session_token``): the loopback
-carries what the caller sent, so the server authenticates it as the caller."""
 LOOPBACK_URL = "http://aimind.loopback"
 """Never resolved: requests go to the app in this process through ``httpx.ASGITransport``."""
 LOOPBACK_TIMEOUT_S = 60.0
@@ -70,10 +70,6 @@ class Forgotten:
 
     threads: int
     crons: int
-
-
-def credentials(headers: Mapping[str, str]) -> dict[str, str]:
-    return {name: value for name, value in headers.items() if name.lower() in CREDENTIAL_HEADERS}
 
 
 def _owned[T: Mapping[str, Any]](items: list[T], identity: SessionHash) -> list[T]:
@@ -139,7 +135,7 @@ async def forget_session(
     http = httpx.AsyncClient(
         transport=transport,
         base_url=LOOPBACK_URL,
-        headers=credentials(headers),
+        headers=header_credentials(headers),
         timeout=LOOPBACK_TIMEOUT_S,
     )
     async with LangGraphClient(http) as client:

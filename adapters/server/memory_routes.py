@@ -22,8 +22,10 @@ servers' ``/openapi.json`` document them. Every answer passes the §9 field guar
 (``adapters.server.replies``).
 
 Writes need a session (401 without one): a browser has its cookie from the page's first
-``GET /api/chat/thread``. The cookie is ``SameSite=Lax`` and bodies must be
-``application/json``, so another site cannot send these writes with it.
+``GET /api/chat/thread``. A write the cookie alone authenticates must be
+``application/json`` from the page's own origin (``adapters.server.cross_site``, before
+any route runs), so another page — even on another port of the same host, which
+``SameSite`` lets the cookie reach — cannot send these writes with it.
 """
 
 from __future__ import annotations

@@ -221,9 +221,12 @@ async def test_the_raw_routes_answer_and_refuse_in_one_sentence(deployment: Depl
             one_sentence(unknown, 404)
         # The page forgets with its cookie: the loopback carries it as the caller's.
         await raw.post("/api/chat/memory/pins", json={"text": "Keep me?"}, headers=mine)
-        forgot = await raw.delete(
-            "/api/chat/session", headers={"Cookie": f"other=1; {SESSION_COOKIE}={token}"}
-        )
+        page = {
+            "Cookie": f"other=1; {SESSION_COOKIE}={token}",
+            "Origin": deployment.url,
+            "Content-Type": "application/json",
+        }
+        forgot = await raw.delete("/api/chat/session", headers=page)
         assert forgot.status_code == 200, forgot.text
         assert forgot.json()["forgotten"] is True
         left = await raw.get("/api/chat/memory/export", headers=mine)
