@@ -7,7 +7,7 @@
 | ``DELETE /api/chat/memory/pins/{id}`` | the pin that was removed |
 | ``PUT /api/chat/memory/summary`` ``{"text"}`` | the memory panel (as ``GET /api/chat/memory``) |
 | ``GET /api/chat/memory/export`` | the whole memory as one JSON document |
-| ``DELETE /api/chat/session`` | ``{"forgotten", "threads", "crons"}`` |
+| ``DELETE /api/chat/session`` | ``{"forgotten", "threads", "crons", "assistants", "storeItems"}`` |
 
 ``GET /api/chat/memory`` (the panel, pins with provenance) is in ``adapters.server.app``
 beside ``GET /api/chat/thread``, whose fresh-session handling it shares.
@@ -149,6 +149,10 @@ class Forgot(BaseModel):
     threads: int
     """The session's threads deleted, with their runs and checkpoints."""
     crons: int
+    assistants: int
+    """The assistants the session made, with their versions."""
+    storeItems: int
+    """The items under the session's namespace of the store."""
 
 
 def body_error(exc: RequestValidationError, body: type[Body]) -> str:
@@ -326,9 +330,18 @@ async def export(identity: Caller, memory: Memory) -> Response:
     responses=_responses(),
 )
 async def forget(request: Request, identity: Caller, memory: Memory) -> Response:
-    """Delete the session's memory and every thread (with its runs and checkpoints) and
-    cron it owns, on this server's database; on SQLite not even free pages or the WAL
-    keep its text. A 503 means it did not finish: sending it again completes it. The
-    session token stays valid, for a session that now has nothing."""
+    """Delete the session's memory and every thread (with its runs and checkpoints), cron,
+    assistant and store item it owns, on this server's database; a run in flight is
+    cancelled first. On SQLite not even free pages or the WAL keep its text. A 503 means
+    it did not finish: sending it again completes it. The session token stays valid, for
+    a session that now has nothing."""
     forgotten = await forget_session(request.app, request.headers, identity, memory)
-    return json_reply({"forgotten": True, "threads": forgotten.threads, "crons": forgotten.crons})
+    return json_reply(
+        {
+            "forgotten": True,
+            "threads": forgotten.threads,
+            "crons": forgotten.crons,
+            "assistants": forgotten.assistants,
+            "storeItems": forgotten.store_items,
+        }
+    )
