@@ -17,7 +17,7 @@ import pytest
 from langgraph_sdk.errors import NotFoundError
 from redis.asyncio import Redis
 
-from aimind_memory.memory.config.limits import PIN_CHARS
+from aimind_memory.memory.config.limits import PIN_CHARS, PINNED_MAX
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 from tests.production.conftest import Cluster
 from tests.support.forget_scenario import fill, new_marker, owned
@@ -82,6 +82,38 @@ async def test_pins_are_edited_on_either_replica(cluster: Cluster) -> None:
     assert exported["pins"] == [edited] and exported["summary"] == "Release plan."
     await b.http.delete(f"/api/chat/memory/pins/{pin['id']}")
     assert (await a.http.get("/api/chat/memory"))["pins"] == []
+
+
+async def test_a_replica_with_a_stale_copy_refuses_nothing_it_should_not(
+    cluster: Cluster,
+) -> None:
+    """Replica 1 read the panel; replica 0 changed the pins since. Replica 1 edits and unpins
+    a pin it has not seen and pins under a cap that is no longer full: no false 404 or 409
+    (contract §8, "A stale copy is never the truth")."""
+    token = new_marker("prod-stale-")
+    a, b = cluster.client(0, token), cluster.client(1, token)
+    pins = "/api/chat/memory/pins"
+    await a.http.post(pins, json={"text": "Ship on Friday."})
+    await b.http.get("/api/chat/memory")  # replica 1 keeps this copy
+    made = await a.http.post(pins, json={"text": "The budget is 40k."})
+    edited = await b.http.patch(f"{pins}/{made['id']}", json={"text": "The budget is 45k."})
+    assert edited["id"] == made["id"] and edited["text"] == "The budget is 45k."
+
+    await b.http.get("/api/chat/memory")
+    later = await a.http.post(pins, json={"text": "Deploy on Tuesday."})
+    await b.http.delete(f"{pins}/{later['id']}")  # the SDK raises on a 404
+    assert later["id"] not in [p["id"] for p in (await a.http.get("/api/chat/memory"))["pins"]]
+
+    for i in range(PINNED_MAX - 2):
+        await a.http.post(pins, json={"text": f"Room {100 + i} is booked."})
+    full = await b.http.get("/api/chat/memory")
+    assert len(full["pins"]) == PINNED_MAX
+    await a.http.delete(f"{pins}/{made['id']}")
+    again = await b.http.post(pins, json={"text": "The lab closes at 6 pm."})
+    assert again["origin"] == "user"
+    texts = [p["text"] for p in (await a.http.get("/api/chat/memory"))["pins"]]
+    assert "The lab closes at 6 pm." in texts and "The budget is 45k." not in texts
+    assert len(texts) == PINNED_MAX
 
 
 async def test_refusals_and_isolation_on_aegra(cluster: Cluster) -> None:
