@@ -11,6 +11,9 @@ user can read.
   memory's copy while that message is in the window, else the message as the user
   describes it (``_sources``);
 - **edit** a pin: its text changes, its id and provenance stay, it becomes the user's;
+  its old text is remembered as an unpinned one is, so no compaction pins the old
+  wording again (one running while the user edited included: contract §9a, "An edit
+  survives a landing compaction");
 - **unpin**: it goes, and its text is remembered so no compaction pins it again;
 - **set the summary**: the user's text is the summary new turns fold onto.
 """
@@ -142,7 +145,9 @@ def with_pin_edited(
     state: ThreadState, pin_id: str, text: object, limits: MemoryLimits
 ) -> tuple[ThreadState, Pin]:
     """``state`` with pin ``pin_id`` saying ``text`` (now the user's), and that pin. Another
-    pin saying the same goes: one pin per decision."""
+    pin saying the same goes: one pin per decision. The old text joins ``unpinned``: a
+    compaction that read it before the edit (the model was shown it, or folded the
+    messages that said it) cannot pin it again beside its correction."""
     old = find_pin(state, pin_id)
     text = pin_text(text, limits)
     changed = {"text": text, "origin": "user", "why": EDITED_BY_USER, "edited_at": utcnow()}
@@ -154,6 +159,8 @@ def with_pin_edited(
         if p.id == pin_id or normalize(p.text) != key
     ]
     unpinned = [k for k in state.unpinned if k != key]
+    if normalize(old.text) != key:  # the old wording goes as an unpin's does
+        unpinned = remember_unpinned(unpinned, old.text)
     return state.model_copy(update={"pins": pins, "unpinned": unpinned}), pin
 
 

@@ -133,8 +133,9 @@ class ThreadState(BaseModel):
     given only ``pinned_decisions`` (one stored before pins had records, or built by
     hand) gets a record per pin with what can be known: a stable id, ``extractive``,
     and the last compaction's time. ``unpinned`` holds the comparison keys of pins the
-    user removed, so that no compaction pins them again; ``replaced`` the decisions later
-    ones replaced, for the user (never the model).
+    user removed, and of the old wording of pins the user edited, so that no compaction
+    pins them again; ``replaced`` the decisions later ones replaced, for the user (never
+    the model).
 
     Stored (``to_channels``), a pin's sources are a channel of their own, ``pin_provenance``
     (pin id → its sources), beside the pins' records: they are most of a pin's bytes and

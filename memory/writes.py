@@ -6,6 +6,13 @@ landing — under the thread's lock, so in one process writes of a thread queue,
 across processes the compare-and-put refuses a stale parent. What a write carries in
 its checkpoint's metadata besides the state (how the last compaction went, the lease
 of one under way, a landing the next run reports) is ``carried`` from its parent.
+
+A stale copy is never the truth (contract §8): the first build uses the process's kept
+copy unproven, which is safe for a write (the compare-and-put catches it) but not for a
+refusal or a skip, which writes nothing for the compare-and-put to catch. So a build
+that refuses (``MemoryEditError``: an edit of a pin the copy lacks, a full set of pins)
+or skips (None: a turn that looks like the copy's last one) on that copy is built once
+more on a copy proven current before its answer is final.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from aimind_memory.memory.config.limits import (
     WRITE_RETRY_FIRST_S,
     WRITE_RETRY_MAX_S,
 )
+from aimind_memory.memory.errors import MemoryEditError
 from aimind_memory.memory.models import ThreadState, utcnow
 from aimind_memory.memory.storage import Head
 from aimind_memory.memory.storage.locks import ThreadLocks
@@ -62,23 +70,41 @@ class Write:
 
 
 Build = Callable[[ThreadState, Head | None], Awaitable[Write | None]]
-"""The next write of a thread from what it holds now (None: write nothing)."""
+"""The next write of a thread from what it holds now (None: write nothing). It may raise
+``MemoryEditError`` to refuse the write."""
 
 
 async def commit(
     store: ThreadStore, locks: ThreadLocks, thread_id: str, build: Build
 ) -> Write | None:
     """Read, ``build`` the next state, compare-and-put; again on fresh state while
-    other writers come first. ``build`` returning None writes nothing."""
+    other writers come first. ``build`` returning None writes nothing; a
+    ``MemoryEditError`` it raises goes to the caller. Either is final only on a copy
+    proven current: on the kept copy, the thread is read again and built once more."""
     async with locks.hold(thread_id):
-        for attempt in range(WRITE_ATTEMPTS):
-            state, head = await store.read(thread_id, for_write=attempt == 0)
-            write = await build(state, head)
+        # proven: the copy read is the latest (the database or the shared stamps said
+        # so), not merely the one this process kept.
+        proven = False
+        attempt = 0
+        while attempt < WRITE_ATTEMPTS:
+            state, head = await store.read(thread_id, for_write=not proven)
+            try:
+                write = await build(state, head)
+            except MemoryEditError:
+                if proven:
+                    raise
+                proven = True
+                continue
             if write is None:
-                return None
+                if proven:
+                    return None
+                proven = True
+                continue
             if await store.write(thread_id, write.state, head, write.metadata):
                 return write
+            proven = True  # the refused put dropped the kept copy: the next read asks
             await _pause(attempt)
+            attempt += 1
     raise WriteConflictError(thread_id)
 
 

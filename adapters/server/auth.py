@@ -49,6 +49,7 @@ from aimind_memory.adapters.server.run_input import (
     graph_names,
 )
 from aimind_memory.adapters.server.session_token import SessionTokenError, request_identity
+from aimind_memory.adapters.server.store_scope import is_own_namespace, namespace_of
 from aimind_memory.adapters.settings import exit_on_bad_settings
 
 OWNER_KEY = "owner"
@@ -202,9 +203,9 @@ async def on_assistant_delete(ctx: Auth.types.AuthContext, value: Any) -> Auth.t
 
 @auth.on.store()
 async def on_store(ctx: Auth.types.AuthContext, value: Any) -> None:
-    """Store items live under the caller's own namespace: ``(<identity>, ...)``."""
-    namespace = tuple(value.get("namespace") or ())
-    if not namespace or namespace[0] != ctx.user.identity:
+    """Store items live under the caller's own namespace: ``(<identity>, ...)`` (on Aegra
+    also as its user scope shows them: ``adapters.server.store_scope``)."""
+    if not is_own_namespace(namespace_of(value), ctx.user.identity):
         raise Auth.exceptions.HTTPException(
             status_code=403, detail="Store namespaces must start with your own identity."
         )

@@ -9,6 +9,10 @@ ours. The middleware of ``langgraph.json``'s (and ``aegra.json``'s) ``http.app``
 wraps every route of both servers, LangGraph's, Aegra's and ours, so it refuses
 such a request once, the same way everywhere, before any handler or auth runs.
 
+The same middleware refuses a cross-site write (``adapters.server.cross_site``): a change
+that only the session cookie authenticates must be JSON from the page's own origin (403).
+Identity and who may use it are one concern, decided once, before any handler runs.
+
 It also keeps production free of credential-less identities: under ``langgraph
 dev`` a request with ``x-auth-scheme: langsmith`` is authenticated as LangGraph
 Studio's user without any token. With ``AIMIND_ENV=production`` that header is
@@ -21,6 +25,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
+from aimind_memory.adapters.server.cross_site import CROSS_SITE_STATUS, cross_site_refusal
 from aimind_memory.adapters.server.refusals import refuse
 from aimind_memory.adapters.server.session_token import conflicting_tokens
 from aimind_memory.memory.session import is_production
@@ -33,8 +38,9 @@ POLICY_VIOLATION = 1008
 
 
 class IdentityGuard:
-    """Refuse (401) a request carrying two different session tokens; in production,
-    strip the Studio auth scheme header."""
+    """Refuse (401) a request carrying two different session tokens, and (403) a change
+    the session cookie alone authenticates that is not JSON from the page's own origin;
+    in production, strip the Studio auth scheme header."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -50,6 +56,10 @@ class IdentityGuard:
                 await refuse(scope, receive, send, 401, conflict, inner=self.app)
             else:
                 await WebSocketClose(POLICY_VIOLATION, reason=conflict[:120])(scope, receive, send)
+            return
+        cross_site = cross_site_refusal(scope)
+        if cross_site is not None:
+            await refuse(scope, receive, send, CROSS_SITE_STATUS, cross_site, inner=self.app)
             return
         if self.production:
             headers = [(k, v) for k, v in scope["headers"] if k.lower() != STUDIO_SCHEME_HEADER]

@@ -7,7 +7,7 @@
 | ``DELETE /api/chat/memory/pins/{id}`` | the pin that was removed |
 | ``PUT /api/chat/memory/summary`` ``{"text"}`` | the memory panel (as ``GET /api/chat/memory``) |
 | ``GET /api/chat/memory/export`` | the whole memory as one JSON document |
-| ``DELETE /api/chat/session`` | ``{"forgotten", "threads", "crons"}`` |
+| ``DELETE /api/chat/session`` | ``{"forgotten", "threads", "crons", "assistants", "storeItems"}`` |
 
 ``GET /api/chat/memory`` (the panel, pins with provenance) is in ``adapters.server.app``
 beside ``GET /api/chat/thread``, whose fresh-session handling it shares.
@@ -22,8 +22,10 @@ servers' ``/openapi.json`` document them. Every answer passes the §9 field guar
 (``adapters.server.replies``).
 
 Writes need a session (401 without one): a browser has its cookie from the page's first
-``GET /api/chat/thread``. The cookie is ``SameSite=Lax`` and bodies must be
-``application/json``, so another site cannot send these writes with it.
+``GET /api/chat/thread``. A write the cookie alone authenticates must be
+``application/json`` from the page's own origin (``adapters.server.cross_site``, before
+any route runs), so another page — even on another port of the same host, which
+``SameSite`` lets the cookie reach — cannot send these writes with it.
 """
 
 from __future__ import annotations
@@ -147,6 +149,10 @@ class Forgot(BaseModel):
     threads: int
     """The session's threads deleted, with their runs and checkpoints."""
     crons: int
+    assistants: int
+    """The assistants the session made, with their versions."""
+    storeItems: int
+    """The items under the session's namespace of the store."""
 
 
 def body_error(exc: RequestValidationError, body: type[Body]) -> str:
@@ -324,9 +330,18 @@ async def export(identity: Caller, memory: Memory) -> Response:
     responses=_responses(),
 )
 async def forget(request: Request, identity: Caller, memory: Memory) -> Response:
-    """Delete the session's memory and every thread (with its runs and checkpoints) and
-    cron it owns, on this server's database; on SQLite not even free pages or the WAL
-    keep its text. A 503 means it did not finish: sending it again completes it. The
-    session token stays valid, for a session that now has nothing."""
+    """Delete the session's memory and every thread (with its runs and checkpoints), cron,
+    assistant and store item it owns, on this server's database; a run in flight is
+    cancelled first. On SQLite not even free pages or the WAL keep its text. A 503 means
+    it did not finish: sending it again completes it. The session token stays valid, for
+    a session that now has nothing."""
     forgotten = await forget_session(request.app, request.headers, identity, memory)
-    return json_reply({"forgotten": True, "threads": forgotten.threads, "crons": forgotten.crons})
+    return json_reply(
+        {
+            "forgotten": True,
+            "threads": forgotten.threads,
+            "crons": forgotten.crons,
+            "assistants": forgotten.assistants,
+            "storeItems": forgotten.store_items,
+        }
+    )

@@ -32,7 +32,13 @@ from collections.abc import Iterable, Mapping
 from starlette.requests import cookie_parser
 
 from aimind_memory.memory.errors import AIMindError
-from aimind_memory.memory.session import InvalidSessionError, SessionHash, hash_token, load_secret
+from aimind_memory.memory.session import (
+    TOKEN_RE,
+    InvalidSessionError,
+    SessionHash,
+    hash_token,
+    load_secret,
+)
 
 __all__ = [
     "COOKIE_SOURCE",
@@ -40,6 +46,8 @@ __all__ = [
     "SESSION_HEADER",
     "SessionTokenError",
     "conflicting_tokens",
+    "cookie_session",
+    "header_credentials",
     "request_identity",
     "server_secret",
     "session_identity",
@@ -109,6 +117,28 @@ def _raw_token(headers: Mapping[str, str]) -> tuple[str | None, str | None]:
         if token is not None:
             return token, COOKIE_SOURCE
     return None, None
+
+
+def header_credentials(headers: Mapping[str, str]) -> dict[str, str]:
+    """The request's session as a client of the server's own API sends it: the credential
+    headers it came in, with a cookie's token in ``X-AIMind-Session`` instead (a request
+    the server sends itself, as the caller, is no page: ``adapters.server.forget``)."""
+    token, source = _raw_token(headers)
+    if source == COOKIE_SOURCE and token is not None:
+        return {SESSION_HEADER: token}
+    return {
+        name: value
+        for name, value in headers.items()
+        if name.lower() in (SESSION_HEADER, "authorization", "x-api-key")
+    }
+
+
+def cookie_session(headers: Mapping[str, str]) -> bool:
+    """The request's session is a well-formed token in the cookie, and no header names
+    one: a change it makes must come from the page's own origin
+    (``adapters.server.cross_site``). A malformed one is auth's to refuse (401)."""
+    token, source = _raw_token(headers)
+    return source == COOKIE_SOURCE and token is not None and TOKEN_RE.fullmatch(token) is not None
 
 
 def _presented(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

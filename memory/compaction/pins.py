@@ -11,7 +11,9 @@ The rules, in the order they apply:
   compaction: not replaced, not evicted for a compactor's pin;
 - a pin the compactor was shown but that is gone by the time its output lands (the
   user unpinned or edited it meanwhile) is not brought back, nor is any text the user
-  unpinned (``ThreadState.unpinned``);
+  unpinned or edited away (``ThreadState.unpinned``: an edit records the old wording
+  there, so a pin the compactor was never shown, made and edited while it ran, is
+  covered too);
 - an equivalent pin keeps the existing record (its id, place and provenance), in the
   compactor's newer words unless the pin is the user's;
 - a model's new pin that is small talk in every sentence (encouragement, advice, a

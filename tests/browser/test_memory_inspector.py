@@ -50,6 +50,12 @@ def pin_item(page: Page, text: str) -> Locator:
     return pins(page).filter(has=page.locator(".pin-text", has_text=text))
 
 
+def as_the_page(page: Page) -> dict[str, str]:
+    """What the page's own fetch of a change sends besides the cookie (Playwright's
+    ``page.request`` sends neither): JSON, from the page's origin."""
+    return {"Origin": origin(page), "Content-Type": "application/json"}
+
+
 def origin(page: Page) -> str:
     """The page's server, for a request the test sends as this session (its cookies)."""
     return "/".join(page.url.split("/", 3)[:3])
@@ -223,8 +229,10 @@ def test_remember_edit_and_the_summary_and_the_next_answer_follows_each(
     # An edit the server refuses shows the route's own sentence, and the editor stays.
     edited.get_by_role("button", name="Edit").click()
     pin_id = edited.get_attribute("data-pin-id")
-    # Another tab unpins it meanwhile.
-    gone = page.request.delete(f"{origin(page)}/api/chat/memory/pins/{pin_id}")
+    # Another tab unpins it meanwhile (as the page sends a change: contract §8).
+    gone = page.request.delete(
+        f"{origin(page)}/api/chat/memory/pins/{pin_id}", headers=as_the_page(page)
+    )
     assert gone.status == 200, gone.text()
     edited.get_by_role("textbox").fill("The launch party moves to Saturday.")
     edited.get_by_role("button", name="Save").click()
@@ -281,7 +289,9 @@ def test_forget_everything_asks_first_then_erases_memory_and_every_thread(
     expect(pins(page)).to_have_count(0)
     expect(page.locator("#composer")).to_be_focused()
     # Every thread of the session is gone from the server, not only from the page.
-    found = page.request.post(f"{origin(page)}/threads/search", data={"limit": 100})
+    found = page.request.post(
+        f"{origin(page)}/threads/search", data={"limit": 100}, headers=as_the_page(page)
+    )
     assert found.status == 200 and found.json() == [], found.text()
     page.reload()
     wait_idle(page)

@@ -240,6 +240,65 @@ async def test_a_compaction_landing_after_edits_keeps_them(db_url: str) -> None:
     assert [m.text for m in state.messages] == ["q3", "a3", "q4", "a4"]
 
 
+POSTGRES = "We decided to use Postgres for the database."
+MYSQL = "We decided to use MySQL for the database."
+
+
+async def test_a_pin_made_and_edited_while_a_compaction_runs_keeps_its_new_wording(
+    db_url: str,
+) -> None:
+    """A model compaction is pending (it was shown no pins); the user pins the decision
+    ("Remember") and corrects it. The model, which folded the message that said it, pins
+    the old wording: it lands without bringing it back beside the correction."""
+    model = HeldModel(
+        [CompactionOutput(summary="The database was chosen.", pinned_decisions=[POSTGRES])]
+    )
+    token = new_token()
+    async with open_memory(db_url, compactor=model) as mem:
+        await mem.append_turn(token, turn(POSTGRES, "Noted.", user_id="u0"))
+        for i in range(1, 5):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        await model.asked.wait()  # pending, shown no pins
+        mine = await mem.pin(token, POSTGRES, message_id="u0")
+        edited = await mem.edit_pin(token, mine.id, MYSQL)
+        model.release.set()
+        await mem.settle(token)
+        state = await mem.load(token)
+    assert state.pinned_decisions == [MYSQL]
+    assert state.pins == [edited]
+    assert state.summary == "The database was chosen."
+
+
+async def test_a_pin_an_inline_fold_made_and_the_user_edited_stays_edited_when_the_model_lands(
+    db_url: str,
+) -> None:
+    """Turns outrun a held model compaction: the inline (extractive) fold pins the decision,
+    the user corrects that pin, then the model lands with the old wording (and says it
+    again in a follow-up fold, if one runs)."""
+    said = CompactionOutput(summary="The database was chosen.", pinned_decisions=[POSTGRES])
+    model = HeldModel([said, said])
+    token = new_token()
+    limits = MemoryLimits()
+    async with open_memory(db_url, compactor=model) as mem:
+        await mem.append_turn(token, turn(POSTGRES, "Noted."))
+        for i in range(1, 5):
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+        await model.asked.wait()
+        i = 5
+        while not (await mem.pins(token)):  # until the window passes its bound: an inline fold
+            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            i += 1
+            assert i < limits.pending_max_messages, "no inline fold pinned the decision"
+        (folded,) = await mem.pins(token)
+        assert folded.text == POSTGRES and folded.origin == "extractive"
+        await mem.edit_pin(token, folded.id, MYSQL)
+        model.release.set()
+        await mem.settle(token)
+        state = await mem.load(token)
+    assert state.pinned_decisions == [MYSQL]
+    assert state.pins[0].id == folded.id and state.pins[0].origin == "user"
+
+
 async def test_set_summary_is_the_base_new_turns_fold_onto(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url) as mem:

@@ -1,9 +1,11 @@
 """The memory routes of contract §9a on Aegra (two replicas, PostgreSQL + Redis): a pin made on
 one replica is edited and unpinned on the other, refusals are one sentence, another
 session gets 404 for my pin ids, Aegra's ``/openapi.json`` lists every route, and
-forgetting a session removes its threads, runs, checkpoints, crons and memory, measured
-by a ``pg_dump`` of the database: the forgotten session's marker is in no row, another
-session's is in all of its places.
+forgetting a session removes its threads, runs, checkpoints, crons, assistants (with
+their versions), store items and memory, measured by a ``pg_dump`` of the database: the
+forgotten session's marker is in no row, another session's is in all of its places. What
+forget does not reach — Redis's replay copies of the session's runs' events — expires
+within the 10 minutes ``docs/guides/production.md`` states.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from typing import Any
 import httpx
 import pytest
 from langgraph_sdk.errors import NotFoundError
+from redis.asyncio import Redis
 
-from aimind_memory.memory.config.limits import PIN_CHARS
+from aimind_memory.memory.config.limits import PIN_CHARS, PINNED_MAX
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 from tests.production.conftest import Cluster
-from tests.support.forget_scenario import fill, new_marker
+from tests.support.forget_scenario import fill, new_marker, owned
 from tests.support.residue import holds, pg_dump_bytes
 
 pytestmark = pytest.mark.e2e
@@ -30,6 +33,26 @@ ROUTES = {
     "/api/chat/memory/export": {"get"},
     "/api/chat/session": {"delete"},
 }
+
+
+REPLAY_RETENTION_S = 600
+"""Aegra keeps a run's stream events in Redis this long after its last one
+(``docs/guides/production.md``, "What the replicas share")."""
+RUN_CACHES = "aegra:run:cache:*"
+
+
+async def run_cache_lifetimes(cluster: Cluster, marker: str) -> list[int]:
+    """The seconds to live of every Redis run cache whose events hold ``marker``."""
+    client = Redis.from_url(cluster.redis.url())
+    try:
+        lifetimes = []
+        async for key in client.scan_iter(match=RUN_CACHES):
+            events = await client.lrange(key, 0, -1)
+            if any(marker.encode() in event for event in events):
+                lifetimes.append(await client.ttl(key))
+        return lifetimes
+    finally:
+        await client.aclose()
 
 
 def one_sentence(response: httpx.Response, status: int) -> str:
@@ -59,6 +82,38 @@ async def test_pins_are_edited_on_either_replica(cluster: Cluster) -> None:
     assert exported["pins"] == [edited] and exported["summary"] == "Release plan."
     await b.http.delete(f"/api/chat/memory/pins/{pin['id']}")
     assert (await a.http.get("/api/chat/memory"))["pins"] == []
+
+
+async def test_a_replica_with_a_stale_copy_refuses_nothing_it_should_not(
+    cluster: Cluster,
+) -> None:
+    """Replica 1 read the panel; replica 0 changed the pins since. Replica 1 edits and unpins
+    a pin it has not seen and pins under a cap that is no longer full: no false 404 or 409
+    (contract §8, "A stale copy is never the truth")."""
+    token = new_marker("prod-stale-")
+    a, b = cluster.client(0, token), cluster.client(1, token)
+    pins = "/api/chat/memory/pins"
+    await a.http.post(pins, json={"text": "Ship on Friday."})
+    await b.http.get("/api/chat/memory")  # replica 1 keeps this copy
+    made = await a.http.post(pins, json={"text": "The budget is 40k."})
+    edited = await b.http.patch(f"{pins}/{made['id']}", json={"text": "The budget is 45k."})
+    assert edited["id"] == made["id"] and edited["text"] == "The budget is 45k."
+
+    await b.http.get("/api/chat/memory")
+    later = await a.http.post(pins, json={"text": "Deploy on Tuesday."})
+    await b.http.delete(f"{pins}/{later['id']}")  # the SDK raises on a 404
+    assert later["id"] not in [p["id"] for p in (await a.http.get("/api/chat/memory"))["pins"]]
+
+    for i in range(PINNED_MAX - 2):
+        await a.http.post(pins, json={"text": f"Room {100 + i} is booked."})
+    full = await b.http.get("/api/chat/memory")
+    assert len(full["pins"]) == PINNED_MAX
+    await a.http.delete(f"{pins}/{made['id']}")
+    again = await b.http.post(pins, json={"text": "The lab closes at 6 pm."})
+    assert again["origin"] == "user"
+    texts = [p["text"] for p in (await a.http.get("/api/chat/memory"))["pins"]]
+    assert "The lab closes at 6 pm." in texts and "The budget is 45k." not in texts
+    assert len(texts) == PINNED_MAX
 
 
 async def test_refusals_and_isolation_on_aegra(cluster: Cluster) -> None:
@@ -100,6 +155,9 @@ async def test_forget_removes_the_session_from_every_row(cluster: Cluster) -> No
     assert forgot.status_code == 200, forgot.text
     assert forgot.json()["forgotten"] is True and forgot.json()["crons"] == 2
     assert forgot.json()["threads"] >= len(a.threads)  # and those a cron's first run made
+    assert await owned(gone, a) == {"assistants": [], "store": []}
+    assert await owned(kept, b) == {"assistants": [b.assistant_id], "store": ["note"]}
+    assert forgot.json()["assistants"] == 1 and forgot.json()["storeItems"] == 1
 
     assert await gone.threads.search() == [] and await gone.crons.search() == []
     for thread_id in a.threads:
@@ -114,6 +172,9 @@ async def test_forget_removes_the_session_from_every_row(cluster: Cluster) -> No
     dump = pg_dump_bytes(cluster.database_url)
     assert not holds(dump, a.marker)
     assert holds(dump, b.marker)
+    lifetimes = await run_cache_lifetimes(cluster, a.marker)
+    assert lifetimes, "the scan sees the run caches"
+    assert all(0 < ttl <= REPLAY_RETENTION_S for ttl in lifetimes), lifetimes
     for replica in cluster.replicas:
         log = replica.log_tail(2_000_000)
         assert a.marker not in log

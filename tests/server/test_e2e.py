@@ -379,8 +379,9 @@ async def test_first_visit_mints_an_httponly_session_cookie(deployment: Deployme
     assert "secure" in secure.headers["set-cookie"].lower()
     deployment.tokens.append(secure.cookies[SESSION_COOKIE])
 
-    # The minted cookie is a working session for the LangGraph API too.
-    browser = sdk(deployment, Cookie=f"{SESSION_COOKIE}={token}")
+    # The minted cookie is a working session for the LangGraph API too (from the page's
+    # own origin, as the page sends it: contract §8, no cross-site writes).
+    browser = sdk(deployment, Cookie=f"{SESSION_COOKIE}={token}", Origin=deployment.url)
     await browser.runs.wait(None, "chat", input=human("First message from the browser."))
     assert texts(await hydrate(deployment, token))[0] == "First message from the browser."
 

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from aimind_memory.adapters.server.aegra import runs as aegra_runs
 from aimind_memory.adapters.server.aegra import start as aegra_start
 from aimind_memory.adapters.server.auth import run_request
+from aimind_memory.adapters.server.cross_site import CROSS_SITE_REFUSED
 from aimind_memory.adapters.server.identity_guard import IdentityGuard
 from aimind_memory.adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE
 from aimind_memory.adapters.server.session_token import conflicting_tokens
@@ -58,7 +59,8 @@ def echo_app() -> Starlette:
     async def echo(request: Request) -> JSONResponse:
         return JSONResponse({"headers": [k for k, _ in request.headers.items()]})
 
-    return Starlette(routes=[Route("/{path:path}", echo)])
+    methods = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]
+    return Starlette(routes=[Route("/{path:path}", echo, methods=methods)])
 
 
 async def call(app: object, headers: list[tuple[str, str]], path: str = "/x") -> httpx.Response:
@@ -77,6 +79,70 @@ async def test_the_guard_refuses_before_any_route_or_handler() -> None:
         assert set(response.json()) == {"detail"} and "twice" in response.json()["detail"]
         assert "set-cookie" not in response.headers
     assert (await call(app, [("X-AIMind-Session", A)], "/api/chat/thread")).status_code == 200
+
+
+COOKIE = ("cookie", f"aimind_session={A}")
+JSON = ("content-type", "application/json")
+OWN = ("origin", "http://testserver")
+
+
+@pytest.mark.parametrize(
+    ("method", "headers", "refused"),
+    [
+        # the chat page: JSON from its own origin, as Chromium sends it
+        ("POST", [COOKIE, JSON, OWN, ("sec-fetch-site", "same-origin")], False),
+        ("DELETE", [COOKIE, JSON, OWN], False),
+        ("POST", [COOKIE, ("content-type", "application/json; charset=utf-8"), OWN], False),
+        ("POST", [COOKIE, ("content-type", "application/merge-patch+json"), OWN], False),
+        ("POST", [COOKIE, JSON, ("sec-fetch-site", "same-origin")], False),
+        ("POST", [COOKIE, JSON, ("sec-fetch-site", "none")], False),
+        # a reverse proxy in front (TLS ended there): the origin the browser saw
+        (
+            "POST",
+            [
+                COOKIE,
+                JSON,
+                ("origin", "https://chat.example"),
+                ("x-forwarded-proto", "https"),
+                ("x-forwarded-host", "chat.example"),
+            ],
+            False,
+        ),
+        # reads, preflights and header credentials are not this rule's
+        ("GET", [COOKIE, ("origin", "http://evil.example")], False),
+        ("OPTIONS", [COOKIE, ("origin", "http://evil.example")], False),
+        ("POST", [("x-api-key", A), ("content-type", "text/plain")], False),
+        ("POST", [("authorization", f"Bearer {A}"), ("origin", "http://localhost:3000")], False),
+        ("POST", [("x-aimind-session", A), COOKIE, ("content-type", "text/plain")], False),
+        # a malformed cookie is no session: auth answers it (401), as before
+        ("POST", [("cookie", "aimind_session=bad"), ("content-type", "text/plain")], False),
+        # another page: a simple request, a form, a foreign origin, another port
+        ("POST", [COOKIE, ("content-type", "text/plain;charset=UTF-8"), OWN], True),
+        ("POST", [COOKIE, ("content-type", "application/x-www-form-urlencoded"), OWN], True),
+        ("POST", [COOKIE, ("content-type", "multipart/form-data; boundary=x"), OWN], True),
+        ("POST", [COOKIE, OWN], True),
+        ("POST", [COOKIE, JSON, ("origin", "http://testserver:8123")], True),
+        ("POST", [COOKIE, JSON, ("origin", "https://testserver")], True),
+        ("POST", [COOKIE, JSON, ("origin", "http://evil.example")], True),
+        ("POST", [COOKIE, JSON, ("origin", "null")], True),
+        ("POST", [COOKIE, JSON, OWN, ("sec-fetch-site", "same-site")], True),
+        ("POST", [COOKIE, JSON, ("sec-fetch-site", "cross-site")], True),
+        ("PUT", [COOKIE, JSON, ("origin", "http://127.0.0.1:9")], True),
+        # no browser's page at all: told to send the session in a header
+        ("POST", [COOKIE, JSON], True),
+    ],
+)
+async def test_a_change_on_the_cookie_alone_is_json_from_the_pages_own_origin(
+    method: str, headers: list[tuple[str, str]], refused: bool
+) -> None:
+    transport = httpx.ASGITransport(app=IdentityGuard(echo_app()))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        response = await client.request(method, "/runs/wait", headers=headers, content=b"{}")
+    if refused:
+        assert response.status_code == 403
+        assert response.json() == {"detail": CROSS_SITE_REFUSED}
+    else:
+        assert response.status_code == 200, response.text
 
 
 @pytest.mark.parametrize(("env", "kept"), [("production", False), ("development", True)])

@@ -22,7 +22,7 @@ from langgraph_sdk.errors import NotFoundError
 from aimind_memory.memory.config.limits import PIN_CHARS, PINNED_MAX, SUMMARY_CHARS
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
-from tests.support.forget_scenario import fill, human, new_marker
+from tests.support.forget_scenario import fill, human, new_marker, owned
 from tests.support.residue import folder_bytes, holds, pg_dump_bytes, sqlite_bytes
 
 pytestmark = pytest.mark.e2e
@@ -221,9 +221,12 @@ async def test_the_raw_routes_answer_and_refuse_in_one_sentence(deployment: Depl
             one_sentence(unknown, 404)
         # The page forgets with its cookie: the loopback carries it as the caller's.
         await raw.post("/api/chat/memory/pins", json={"text": "Keep me?"}, headers=mine)
-        forgot = await raw.delete(
-            "/api/chat/session", headers={"Cookie": f"other=1; {SESSION_COOKIE}={token}"}
-        )
+        page = {
+            "Cookie": f"other=1; {SESSION_COOKIE}={token}",
+            "Origin": deployment.url,
+            "Content-Type": "application/json",
+        }
+        forgot = await raw.delete("/api/chat/session", headers=page)
         assert forgot.status_code == 200, forgot.text
         assert forgot.json()["forgotten"] is True
         left = await raw.get("/api/chat/memory/export", headers=mine)
@@ -319,6 +322,9 @@ async def test_forget_removes_the_session_everywhere_and_keeps_the_others(
     assert forgot.status_code == 200, forgot.text
     assert forgot.json()["forgotten"] is True and forgot.json()["crons"] == 2
     assert forgot.json()["threads"] >= len(a.threads)  # and those a cron's first run made
+    assert await owned(gone, a) == {"assistants": [], "store": []}
+    assert await owned(kept, b) == {"assistants": [b.assistant_id], "store": ["note"]}
+    assert forgot.json()["assistants"] == 1 and forgot.json()["storeItems"] == 1
 
     assert await gone.threads.search() == [] and await gone.crons.search() == []
     for thread_id in a.threads:
@@ -340,6 +346,12 @@ async def test_forget_removes_the_session_everywhere_and_keeps_the_others(
 
     async with http(deployment) as raw:  # again: nothing left, still fine
         again = await raw.delete("/api/chat/session", headers={SESSION_HEADER: gone_token})
-    assert again.json() == {"forgotten": True, "threads": 0, "crons": 0}
+    assert again.json() == {
+        "forgotten": True,
+        "threads": 0,
+        "crons": 0,
+        "assistants": 0,
+        "storeItems": 0,
+    }
     log = deployment.server.log_tail(2_000_000)
     assert a.marker not in log and "Traceback" not in log

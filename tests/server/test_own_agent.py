@@ -14,6 +14,8 @@ only against a loose bound (the figures are printed); no timing is asserted tigh
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import statistics
 import time
 from collections.abc import Iterator
@@ -26,8 +28,10 @@ import pytest
 from langgraph_sdk import get_client
 
 from bench.dev_queue import server_ms
+from tests.support.forget_scenario import new_marker
 from tests.support.langgraph_server import LangGraphServer, langgraph_server
 from tests.support.own_agent import GRAPH, user_folder
+from tests.support.residue import folder_bytes, holds, sqlite_bytes
 
 pytestmark = pytest.mark.e2e
 
@@ -39,6 +43,8 @@ SLOWER_AT_MOST = 3.0
 left to the stock queue's 0.5-1.0 s poll is many times slower than either."""
 STOCK_POLL_MS = 500
 """The stock in-memory queue's shortest wait for a new run."""
+DEV_FLUSH_WAIT_S = 30.0
+"""``langgraph dev`` writes its in-memory runtime to ``.langgraph_api`` every 10 s."""
 
 
 @dataclass
@@ -139,6 +145,50 @@ async def test_the_users_runs_start_at_once_like_ours(servers: Servers) -> None:
     assert statistics.median(queued) < STOCK_POLL_MS
 
 
+async def test_forget_leaves_nothing_of_the_session_in_the_users_folder(
+    servers: Servers,
+) -> None:
+    """The page's setup keeps the agent's threads where forgetting reaches them: after
+    ``DELETE /api/chat/session`` no file of the user's folder (``langgraph dev``'s own
+    under ``.langgraph_api``, flushed every 10 s) nor of the data folder holds the session's
+    words; another session's stay."""
+    gone, kept = "own-agent-forget-0001", "own-agent-keeps-00001"
+    marker, other = new_marker("own-forget-"), new_marker("own-keep-")
+    await answer(servers.own, gone, GRAPH, f"The code word is {marker}.")
+    await answer(servers.own, gone, GRAPH, "And again, the code word?")
+    await answer(servers.own, kept, GRAPH, f"My code word is {other}.")
+    files = servers.own.workdir / ".langgraph_api"
+
+    def stored() -> bytes:
+        return folder_bytes(files) + sqlite_bytes(servers.data / "aimind.sqlite")
+
+    # the dev server's files have the session (its runs at least) before it is forgotten
+    assert holds(await flushed(lambda: folder_bytes(files), marker, present=True), marker)
+    async with httpx.AsyncClient(base_url=servers.own.base_url, timeout=60) as raw:
+        forgot = await raw.delete("/api/chat/session", headers={"X-Api-Key": gone})
+    assert forgot.status_code == 200 and forgot.json()["threads"] == 2, forgot.text
+    left = await flushed(stored, marker, present=False)
+    assert not holds(left, marker), [
+        str(f.relative_to(servers.own.workdir)) for f in files.rglob("*") if holds_file(f, marker)
+    ]
+    assert holds(left, other)
+
+
+async def flushed(read: Any, marker: str, *, present: bool) -> bytes:
+    """What ``read()`` returns once it holds (or no longer holds) ``marker``, or at the
+    deadline: ``langgraph dev`` writes its files every 10 s."""
+    deadline = time.monotonic() + DEV_FLUSH_WAIT_S
+    while True:
+        blob = read()
+        if holds(blob, marker) == present or time.monotonic() > deadline:
+            return blob
+        await asyncio.sleep(0.5)
+
+
+def holds_file(path: Path, marker: str) -> bool:
+    return path.is_file() and holds(path.read_bytes(), marker)
+
+
 async def test_without_our_auth_memory_refuses_the_run_with_the_fix(
     tmp_path: Path,
 ) -> None:
@@ -152,5 +202,10 @@ async def test_without_our_auth_memory_refuses_the_run_with_the_fix(
         assert '"auth": {"path": "aimind_memory.server:auth"}' in str(refused.value)
         state = await sdk.threads.get_state(thread["thread_id"])
         assert [m["type"] for m in state["values"]["messages"]] == ["human"]  # no answer
-    written = [f.read_bytes() for f in (tmp_path / "data").rglob("*") if f.is_file()]
-    assert not any(b"PLUM-7" in content for content in written)
+    # the agent's own thread holds the question (the page's checkpointer keeps it in the
+    # data folder's database); memory holds nothing: no memory thread was written
+    with sqlite3.connect(tmp_path / "data" / "aimind.sqlite") as conn:
+        memory_threads = conn.execute(
+            "SELECT count(*) FROM checkpoints WHERE thread_id LIKE 'chat:%'"
+        ).fetchone()[0]
+    assert memory_threads == 0

@@ -53,7 +53,11 @@ def channels(token: str) -> dict[str, dict[str, str]]:
         "x-aimind-session": {SESSION_HEADER: token},
         "bearer": {"Authorization": f"Bearer {token}"},
         "x-api-key": {"X-Api-Key": token},
-        "cookie": {"Cookie": f"{JUNK_COOKIES}{SESSION_COOKIE}={token}"},
+        # the chat page's: its own origin, as the browser marks it (no cross-site writes)
+        "cookie": {
+            "Cookie": f"{JUNK_COOKIES}{SESSION_COOKIE}={token}",
+            "Sec-Fetch-Site": "same-origin",
+        },
     }
 
 

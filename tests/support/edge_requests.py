@@ -138,6 +138,14 @@ def edge_refusals(token: str, other: str, memory_thread: str, body_limit: int) -
         EdgeRefusal(
             "body too large", "POST", "/threads/search", 413, as_json, b" " * (body_limit + 1)
         ),
+        EdgeRefusal(
+            "cross-site write",
+            "POST",
+            "/runs/wait",
+            403,
+            {"Cookie": f"aimind_session={token}", "Content-Type": "text/plain"},
+            json.dumps({"assistant_id": "chat", "input": {"messages": [HELLO]}}).encode(),
+        ),
     ]
 
 

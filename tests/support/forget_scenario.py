@@ -3,9 +3,10 @@
 ``fill`` puts a unique marker, through the real graphs and routes, into a chat thread
 (two turns), a tasklist thread left waiting on its human review, a delivery-chain
 thread, a stateless chat turn (the page's kind), a cron on the chat thread and a
-stateless cron, a pin and the summary — so the marker is in threads, runs,
-checkpoints, crons and the memory thread. Used on ``langgraph dev`` (SQLite and
-PostgreSQL) and on Aegra alike.
+stateless cron, an assistant of its own (two versions), a store item under its
+namespace, a pin and the summary — so the marker is in threads, runs, checkpoints,
+crons, assistants and their versions, the store and the memory thread. Used on
+``langgraph dev`` (SQLite and PostgreSQL) and on Aegra alike.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class Filled:
     threads: list[str] = field(default_factory=list)
     crons: list[str] = field(default_factory=list)
     pin_id: str = ""
+    identity: str = ""
+    assistant_id: str = ""
+    store_namespace: list[str] = field(default_factory=list)
 
 
 async def _cron_runs(client: LangGraphClient) -> list[dict[str, Any]]:
@@ -88,4 +92,25 @@ async def fill(client: LangGraphClient, marker: str) -> Filled:
     pin = await client.http.post("/api/chat/memory/pins", json={"text": f"Pinned {marker}."})
     filled.pin_id = pin["id"]
     await client.http.put("/api/chat/memory/summary", json={"text": f"Summary with {marker}."})
+    # the session's identity is its memory thread's id without the prefix
+    memory = await client.http.get("/api/chat/memory/export")
+    filled.identity = str(memory["threadId"]).split(":", 1)[1]
+    filled.store_namespace = [filled.identity, "notes"]
+    await client.store.put_item(filled.store_namespace, "note", {"text": f"A note on {marker}."})
+    made = await client.assistants.create(
+        "chat", name=f"Assistant {marker}", metadata={"topic": f"about {marker}"}
+    )
+    filled.assistant_id = made["assistant_id"]
+    await client.assistants.update(filled.assistant_id, name=f"Assistant v2 {marker}")
     return filled
+
+
+async def owned(client: LangGraphClient, filled: Filled) -> dict[str, Any]:
+    """What of ``filled``'s the session still reaches: its assistants and store items."""
+    assistants = [
+        a["assistant_id"]
+        for a in await client.assistants.search(limit=100)
+        if (a.get("metadata") or {}).get("owner") == filled.identity
+    ]
+    items = await client.store.search_items([filled.identity], limit=100)
+    return {"assistants": assistants, "store": [i["key"] for i in items["items"]]}

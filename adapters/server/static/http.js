@@ -56,7 +56,11 @@ async function routeSentence(response) {
   }
 }
 
+const READS = new Set(["GET", "HEAD"]);
+
 /** fetch with the session cookie; rejects with a HumanError on a network or HTTP error.
+ *  Every change is sent as JSON, with a body or without: the servers refuse a change that
+ *  only the cookie authenticates in any other type (no cross-site writes, contract §8).
  *  ``{sentences: true}``: a route whose errors are written for people (the memory edit
  *  routes, contract §9a) is quoted, except a refused session, which only a reload mends. */
 export async function request(method, path, body, accept = "application/json", { sentences = false } = {}) {
@@ -65,7 +69,7 @@ export async function request(method, path, body, accept = "application/json", {
     response = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined
+      headers: READS.has(method)
         ? { Accept: accept }
         : { Accept: accept, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
