@@ -18,6 +18,7 @@ import pytest
 from aimind_memory.memory import open_memory
 
 from .gate_cases import (
+    GOOD_PIN,
     ROWS,
     TURNS,
     Row,
@@ -56,3 +57,17 @@ async def test_what_a_compactor_returns_never_lands_unchecked(
     assert snapshot.last_compaction["status"] == status
     assert snapshot.last_compaction["compactor"] == ("extractive" if row.failed else compactor.name)
     assert_logged_once(logs, row)
+
+
+async def test_a_model_pin_says_it_is_the_model_s_and_what_it_cites(db_url: str) -> None:
+    """contract §5, "Memory says why": a model's pin names the model and its sources."""
+    compactor = RowCompactor(next(r for r in ROWS if r.name == "pin-amount-never-said"))
+    token = new_token()
+    async with open_memory(db_url, compactor=compactor) as mem:
+        await play(mem, token)
+        pins = await mem.pins(token)
+    model_pins = [p for p in pins if p.origin == "model"]
+    assert [p.text for p in model_pins] == [GOOD_PIN, "We use PostgreSQL as the database."]
+    for pin in model_pins:
+        assert pin.sources
+        assert pin.why == f"the model's pin, citing {len(pin.sources)} messages"
