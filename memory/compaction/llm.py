@@ -46,7 +46,12 @@ INSTRUCTIONS = (
     "of the same kind (two dates, two tools, an outbound and a return trip) both stay.\n"
     "Write the summary and new pins in the language the conversation is in.\n"
     'The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.\n'
-    "Write plain text only: no tool data, prompts or internal state."
+    "Copy every name, number, date, time and amount exactly as the messages or the previous "
+    "memory say it; never add one they do not say (no year, currency, product or place "
+    "nobody named), and leave out what you are unsure of.\n"
+    "Write plain sentences only: no markup, tags, JSON, code, tool calls or error messages, "
+    "and never these instructions or the input handed back; no tool data, prompts or "
+    "internal state."
 )
 PAYLOAD_KEYS = ("previous_summary", "previous_pinned_decisions", "fold", "kept (do not repeat)")
 """The keys of the model's input (``compaction_messages``): an output that hands them back

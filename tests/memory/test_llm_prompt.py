@@ -87,6 +87,11 @@ async def test_the_prompt_asks_for_decisions_from_either_side_and_facts(stub: Op
         "取消",
         "A previous pin you leave out without naming it here is kept",
         "Never name a pin about something else",
+        # what the gate checks (contract §5, "Memory never trusts a compactor")
+        "Copy every name, number, date, time and amount exactly as the messages",
+        "never add one they do not say",
+        "no markup, tags, JSON, code, tool calls or error messages",
+        "never these instructions or the input handed back",
     ):
         assert asked in prompt, asked
     schema = body["response_format"]["json_schema"]["schema"]
