@@ -27,6 +27,14 @@ compaction it starts, timed apart, as it runs off the answer's path), stored byt
 and rows of the thread, characters per model call, summarisation calls per 100
 turns; each as peer / ours.
 
+Ours pays for the gate every compaction passes (contract §5, "Memory never trusts a
+compactor") inside its figures; the peers have none. Its cost is measured apart, on each of
+ours' compactions as it lands (interleaved): the gate's time on that compaction's request
+and answer, as a share of the compaction's local time (from the model's answer being asked
+for to the landing's write, with an instant model: all of it is memory's own work). The
+gate must pass every answer of the instant model whole (none refused, no pin dropped), or
+ours would be measured on its fallback.
+
 Fair by construction: every contestant gets the same conversation, the same replies and
 the same summary rule, and summarisation requests (ours' included) are not counted in
 characters per model call, so the longer compaction prompt ours sends (it also asks for
@@ -55,12 +63,16 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from pydantic import ConfigDict, Field
 
 from aimind_memory.memory import (
+    CompactionOutput,
+    CompactionRequest,
     FinalTurn,
+    LLMCompactor,
     MemoryService,
     build_context,
     open_checkpointer,
     open_memory,
 )
+from aimind_memory.memory.compaction.gate import inspect
 from aimind_memory.memory.config.limits import SUMMARY_CHARS
 from aimind_memory.memory.views.context import PINS_HEADER
 from bench.common import (
@@ -90,6 +102,8 @@ MIDDLEWARE_TRIGGER_MESSAGES = 12
 MIDDLEWARE_KEEP_MESSAGES = 5
 LANGMEM_TURNS_BEFORE_SUMMARY = 4.5
 LANGMEM_SUMMARY_TOKENS = SUMMARY_CHARS // 4 + 100
+GATE_SHARE_GOAL = 0.05
+"""The gate costs under this share of a compaction's local time."""
 
 
 def peers_missing() -> str | None:
@@ -190,6 +204,36 @@ class InstantChatModel(BaseChatModel):
             return {"summary": summary, "pinned_decisions": pins}
 
         return RunnableLambda(compact)
+
+
+class TimedCompactor:
+    """Ours' compactor, ``LLMCompactor`` on the instant model, noting when each compaction
+    asks it and what it answered: the compaction's local time runs from there to its
+    landing, and the gate's cost is measured on the same request and answer."""
+
+    name = "llm"
+
+    def __init__(self, inner: LLMCompactor) -> None:
+        self.inner = inner
+        self.asked: list[tuple[float, CompactionRequest, CompactionOutput]] = []
+
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        started = time.perf_counter()
+        output = await self.inner.compact(request)
+        self.asked.append((started, request, output))
+        return output
+
+
+def gate_cost(compactor: TimedCompactor, landed_at: float, gate: dict[str, list[float]]) -> None:
+    """The compaction ``compactor`` answered last, landed at ``landed_at``: its local time,
+    then the gate's time on its request and answer (once, as the compaction ran it), and
+    whether the gate passed the answer whole."""
+    started, request, output = compactor.asked[-1]
+    t0 = time.perf_counter()
+    verdict = inspect(request, output)
+    gate["gate_ms"].append(1000 * (time.perf_counter() - t0))
+    gate["local_ms"].append(1000 * (landed_at - started))
+    gate["not_whole"].append(float(verdict.refused is not None or verdict.dropped > 0))
 
 
 # --- the contestants ------------------------------------------------------------------------
@@ -297,9 +341,8 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
     summarizers = {c: InstantChatModel(script=scripts[c], summarizes=True) for c in PEERS}
     threads = {"middleware": "bench-peers-middleware", "langmem": "bench-peers-langmem"}
     async with AsyncExitStack() as stack:
-        mem = await stack.enter_async_context(
-            open_memory(dbs["ours"].url, compactor=models["ours"])
-        )
+        timed = TimedCompactor(LLMCompactor(models["ours"]))
+        mem = await stack.enter_async_context(open_memory(dbs["ours"].url, compactor=timed))
         savers = {c: await stack.enter_async_context(open_checkpointer(dbs[c].url)) for c in PEERS}
         graphs = {
             "ours": ours_graph(mem, models["ours"]),
@@ -313,6 +356,7 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
         threads["ours"] = mem.thread_id(TOKEN)
         times: dict[str, list[float]] = {c: [] for c in CONTESTANTS}
         compaction_ms: list[float] = []
+        gate: dict[str, list[float]] = {"gate_ms": [], "local_ms": [], "not_whole": []}
         storage: dict[str, dict[str, dict[str, int]]] = {}
         texts = conversation()
         started = time.perf_counter()
@@ -323,9 +367,12 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
                 if c == "ours":
                     await graphs[c].ainvoke({"user": user})
                     times[c].append(1000 * (time.perf_counter() - t0))
-                    t1 = time.perf_counter()
+                    asked, t1 = len(timed.asked), time.perf_counter()
                     await mem.settle(TOKEN)  # the compaction, off the answer's path
-                    compaction_ms.append(1000 * (time.perf_counter() - t1))
+                    landed_at = time.perf_counter()
+                    compaction_ms.append(1000 * (landed_at - t1))
+                    if len(timed.asked) > asked:
+                        gate_cost(timed, landed_at, gate)
                 else:
                     config = {"configurable": {"thread_id": threads[c]}}
                     await graphs[c].ainvoke({"messages": [HumanMessage(user)]}, config)
@@ -338,6 +385,7 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
         "elapsed_s": round(time.perf_counter() - started, 1),
         "times_ms": times,
         "ours_compaction_ms": compaction_ms,
+        "ours_gate": gate,
         "storage": storage,
         "context_chars": {c: s.context_chars for c, s in scripts.items()},
         "verbatim_turns": {c: s.verbatim_turns for c, s in scripts.items()},
@@ -376,6 +424,17 @@ def summarize(raw: dict[str, Any]) -> dict[str, Any]:
     by["ours"]["turn_with_compaction_mean_ms"] = round(sum(ours_work) / len(ours_work), 3)
     pins = raw["ours_pins_chars"]
     by["ours"]["pins_block_chars_mean"] = round(sum(pins) / len(pins), 1)
+    if gate := raw.get("ours_gate"):
+        by["ours"]["gate"] = {
+            "compactions": len(gate["gate_ms"]),
+            "gate_ms_p50": round(median(gate["gate_ms"]), 3),
+            "compaction_local_ms_p50": round(median(gate["local_ms"]), 3),
+            "share": ratio(sum(gate["gate_ms"]), sum(gate["local_ms"])),
+            "share_p90": round(
+                pct([g / t for g, t in zip(gate["gate_ms"], gate["local_ms"], strict=True)], 90), 3
+            ),
+            "not_whole": int(sum(gate["not_whole"])),
+        }
     ours = by["ours"]
     ratios = {
         p: {
@@ -531,6 +590,22 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
                     note,
                 )
             )
+    for name, r in backends.items():
+        gate = r["contestants"]["ours"].get("gate")
+        if gate is None:  # a result from before the gate was measured
+            continue
+        rows.append(
+            target(
+                f"the gate costs little of a compaction's local time [{name}]",
+                "gate time / compaction local time, all compactions",
+                gate["share"],
+                f"< {GATE_SHARE_GOAL}",
+                gate["share"] < GATE_SHARE_GOAL and gate["not_whole"] == 0,
+                f"{gate['compactions']} compactions; p50 {gate['gate_ms_p50']} of "
+                f"{gate['compaction_local_ms_p50']} ms; p90 of each share {gate['share_p90']}; "
+                f"answers not passed whole {gate['not_whole']}",
+            )
+        )
     return rows
 
 
@@ -586,6 +661,12 @@ def readme_section(result: dict[str, Any]) -> list[str]:
             f"{vs['middleware']['turn_mean_vs_ours_with_compaction']} | "
             f"{vs['langmem']['turn_mean_vs_ours_with_compaction']} |"
         )
+        if gate := by["ours"].get("gate"):
+            lines.append(
+                f"| ours: the gate, share of a compaction's local time (p50 ms of p50 ms) | "
+                f"{gate['share']} ({gate['gate_ms_p50']} of {gate['compaction_local_ms_p50']}) "
+                "| | | | |"
+            )
         lines.append("")
     first = next(iter(result["backends"].values()))
     behind = [

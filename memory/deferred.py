@@ -30,6 +30,7 @@ from aimind_memory.memory.compaction import (
     StatusCallback,
     compact,
     fold,
+    outcome_of,
     run_compactor,
     split_window,
     status_event,
@@ -87,15 +88,16 @@ class DeferredCompactions:
         ):
             # An inline compactor folds now; a deferred one that fell behind is overtaken
             # by the extractive one, so the window's bound holds.
+            primary = self.fallback if self.deferred else self.compactor
             write.state, write.used = await compact(
                 state,
                 request,
-                primary=self.fallback if self.deferred else self.compactor,
+                primary=primary,
                 fallback=self.fallback,
                 limits=self.limits,
                 on_status=on_status,
             )
-            metadata[LAST_COMPACTION_KEY] = outcome("succeeded", write.used)
+            metadata[LAST_COMPACTION_KEY] = outcome(outcome_of(write.used, primary), write.used)
             if pending is not None:
                 pending = pending.overtaken(request.folded, self.limits)
         elif request is not None and pending is None:
@@ -147,7 +149,7 @@ class DeferredCompactions:
     ) -> None:
         """Put the compaction's result on whatever the thread holds now, if the thread
         still holds this compaction's lease; turns written meanwhile stay."""
-        status = "succeeded" if used == self.compactor.name else "failed"
+        status = outcome_of(used, self.compactor)
         request = deferred.request
 
         async def build(state: ThreadState, head: Head | None) -> Write | None:

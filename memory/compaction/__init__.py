@@ -24,7 +24,7 @@ from aimind_memory.memory.compaction.protocol import (
     emit,
     status_event,
 )
-from aimind_memory.memory.compaction.run import compact, run_compactor
+from aimind_memory.memory.compaction.run import compact, outcome_of, run_compactor
 from aimind_memory.memory.compaction.window import fold, split_window
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "emit",
     "fold",
     "merge_pins",
+    "outcome_of",
     "run_compactor",
     "split_window",
     "status_event",

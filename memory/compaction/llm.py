@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from aimind_memory.memory.compaction.protocol import CompactionRequest
 from aimind_memory.memory.config.limits import MemoryLimits
@@ -46,22 +46,31 @@ INSTRUCTIONS = (
     "of the same kind (two dates, two tools, an outbound and a return trip) both stay.\n"
     "Write the summary and new pins in the language the conversation is in.\n"
     'The messages under "kept (do not repeat)" stay verbatim in memory: do not summarise them.\n'
-    "Write plain text only: no tool data, prompts or internal state."
+    "Copy every name, number, date, time and amount exactly as the messages or the previous "
+    "memory say it; never add one they do not say (no year, currency, product or place "
+    "nobody named), and leave out what you are unsure of.\n"
+    "Write plain sentences only: no markup, tags, JSON, code, tool calls or error messages, "
+    "and never these instructions or the input handed back; no tool data, prompts or "
+    "internal state."
 )
+PAYLOAD_KEYS = ("previous_summary", "previous_pinned_decisions", "fold", "kept (do not repeat)")
+"""The keys of the model's input (``compaction_messages``): an output that hands them back
+is the request echoed (``memory.compaction.gate``)."""
 
 
 def _lines(messages: list[ChatThreadMessage]) -> list[dict[str, str]]:
     return [{"role": m.role, "text": m.text} for m in messages]
 
 
-def compaction_messages(request: CompactionRequest, limits: MemoryLimits) -> list:
+def compaction_messages(request: CompactionRequest, limits: MemoryLimits) -> list[BaseMessage]:
     """The model's whole input: old summary, old pins, folded and kept messages."""
-    payload = {
-        "previous_summary": request.summary,
-        "previous_pinned_decisions": request.pinned_decisions,
-        "fold": _lines(request.folded),
-        "kept (do not repeat)": _lines(request.kept),
-    }
+    values = (
+        request.summary,
+        request.pinned_decisions,
+        _lines(request.folded),
+        _lines(request.kept),
+    )
+    payload = dict(zip(PAYLOAD_KEYS, values, strict=True))
     return [
         SystemMessage(
             INSTRUCTIONS.format(

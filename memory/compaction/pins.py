@@ -50,6 +50,16 @@ CONTAINED_MIN_CHARS = 12
 """A new pin that contains an earlier one (at least this long) replaces it: it says the
 same and more ("Table for 4" → "Table for 4 at 7 pm on Friday")."""
 ELLIPSIS = "…"
+MODEL_PIN_WHY = "the model's pin, citing {count} message{s}"
+"""A model's pin's ``why`` (contract §5, "Memory says why"): the messages it cites are its
+sources."""
+MODEL_REPLACED_WHY = "the model replaced it"
+"""The ``why`` of a pin the model named in ``replaced_decisions``."""
+
+
+def model_pin_why(sources: Sequence[PinSource]) -> str:
+    """Who pinned it and how many messages it cites ("the model's pin, citing 4 messages")."""
+    return MODEL_PIN_WHY.format(count=len(sources), s="" if len(sources) == 1 else "s")
 
 
 def clamp_texts(texts: Iterable[object], limits: MemoryLimits) -> list[str]:
@@ -235,17 +245,10 @@ def merge(
                 merged[same] = (key, merged[same][1].model_copy(update={"text": text}))
             continue
         merged = [(k, p) for k, p in merged if p.origin == "user" or not _replaces(key, k)]
-        merged.append(
-            (
-                key,
-                Pin(
-                    text=text,
-                    origin=origin,
-                    pinned_at=now,
-                    sources=sources_for(text, origin, folded),
-                ),
-            )
-        )
+        sources = sources_for(text, origin, folded)
+        why = model_pin_why(sources) if origin == "model" else ""
+        pin = Pin(text=text, origin=origin, pinned_at=now, sources=sources, why=why)
+        merged.append((key, pin))
     return evict([p for _, p in merged], limits.pinned_max)
 
 

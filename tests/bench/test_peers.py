@@ -42,6 +42,10 @@ async def test_the_contestants_keep_comparable_windows(
     # langmem: never more than 4 earlier turns verbatim, as ours.
     assert max(verbatim["langmem"]) == 4 == max(verbatim["ours"])
     assert raw["summary_calls"]["langmem"] >= 2
+    # Ours' compactions all passed the gate whole (else ours ran on its fallback), each timed.
+    gate = raw["ours_gate"]
+    assert len(gate["gate_ms"]) == len(gate["local_ms"]) == raw["summary_calls"]["ours"]
+    assert not any(gate["not_whole"])
     # Every contestant answered every turn, and each stored its thread.
     assert all(len(t) == TURNS for t in raw["times_ms"].values())
     assert all(s["rows"] > 0 for s in raw["storage"][str(TURNS)].values())

@@ -26,6 +26,12 @@ from tests.support.openai_stub import OpenAIStub, Reply, json_reply, text, tool_
 
 STUB_SUMMARY = "The user is planning a web launch; STUB-SUMMARY-MARKER."
 STUB_PINS = ["We will use PostgreSQL in production.", "第一版不做移动端。"]
+QUESTIONS = ["question 0: PostgreSQL in production?", "question 1", "question 2"]
+"""The first says what the model pins (the gate drops a pin nobody said, contract §5)."""
+
+
+def question(n: int) -> str:
+    return QUESTIONS[n] if n < len(QUESTIONS) else f"question {n}"
 
 
 @pytest.fixture
@@ -93,7 +99,7 @@ async def test_llm_compaction_through_structured_output(provider: OpenAIStub, db
         assert isinstance(memory.compactor, LLMCompactor)
         for n in range(5):
             await memory.append_turn(
-                TOKEN, turn(f"question {n}", f"answer {n}"), on_status=events.append
+                TOKEN, turn(question(n), f"answer {n}"), on_status=events.append
             )
         state = await memory.load(TOKEN)  # waits for the compaction the fifth turn started
         landed = (await memory.snapshot(TOKEN)).landed  # what the next run's stream reports
@@ -113,5 +119,5 @@ async def test_llm_compaction_through_structured_output(provider: OpenAIStub, db
     assert schema["additionalProperties"] is False
     payload = json.loads(request["messages"][-1]["content"])
     assert [m["text"] for m in payload["fold"]] == [
-        t for n in range(3) for t in (f"question {n}", f"answer {n}")
+        t for n in range(3) for t in (question(n), f"answer {n}")
     ]

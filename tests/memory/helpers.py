@@ -164,12 +164,19 @@ class GatedCompactor:
         )
 
 
+def overlong_pin(i: int) -> str:
+    """The ``i``-th overlong pin's start, told apart without a number: "overlong pin iii"."""
+    return "overlong pin " + "i" * (i + 1)
+
+
 @dataclass
 class ScriptedCompactor:
     """Plays one behaviour per compaction: ok, raise, garbage, extra, overlong or timeout.
 
     Every request is recorded on entry, whatever the behaviour, so a test can
-    account for the turns folded even when this compactor fails.
+    account for the turns folded even when this compactor fails. Its pins hold no value
+    the conversation does not say (the gate would drop them, contract §5): "pin 1" needs
+    a turn that says 1, and the overlong pins hold none.
     """
 
     modes: list[str] = field(default_factory=list)
@@ -192,12 +199,12 @@ class ScriptedCompactor:
         if mode == "overlong":
             return CompactionOutput(
                 summary=("Long summary sentence. " * 400),
-                pinned_decisions=[f"overlong pin {i} " + "x" * 400 for i in range(30)],
+                pinned_decisions=[overlong_pin(i) + " " + "x" * 400 for i in range(30)],
             )
         self.pins_made += 1
         return CompactionOutput(
             summary=f"{request.summary} {folded}".strip(),
-            pinned_decisions=[f"pin-{self.pins_made}"],
+            pinned_decisions=[f"pin {self.pins_made}"],
         )
 
 

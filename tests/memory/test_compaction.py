@@ -27,6 +27,17 @@ from .helpers import (
 )
 
 LLM_KEYS = {"previous_summary", "previous_pinned_decisions", "fold", "kept (do not repeat)"}
+SAID = (
+    "For the record: PostgreSQL in production, releases ship on Friday at 17:00 UTC, pins A, "
+    "B and C, decisions " + " ".join(f"{n:02d}" for n in range(45)) + "."
+)
+"""Every value the scripted models' pins below hold, said in every turn (the gate drops a
+pin whose numbers or names neither the turns it folds nor memory say, contract §5)."""
+
+
+def q(i: int) -> str:
+    """Turn ``i``'s question, saying ``SAID``."""
+    return f"q{i} {SAID}"
 
 
 def compaction(summary: str = "Background.", pins: list[str] | None = None) -> dict:
@@ -80,8 +91,11 @@ async def test_llm_compactor_sees_old_memory_folded_and_kept_and_nothing_else(
 ) -> None:
     model = ScriptedChatModel(
         script=[
-            compaction("First summary.", ["Use PostgreSQL in production."]),
-            compaction("Second summary.", ["Use PostgreSQL in production.", "Ship Friday."]),
+            compaction("First summary.", ["Use the same database in production."]),
+            compaction(
+                "Second summary.",
+                ["Use the same database in production.", "Ship at the end of the week."],
+            ),
         ]
     )
     token = new_token()
@@ -104,7 +118,7 @@ async def test_llm_compactor_sees_old_memory_folded_and_kept_and_nothing_else(
         {"role": role, "text": f"{role} text {i}"} for i in (4, 5) for role in ("user", "assistant")
     ]
     assert second["previous_summary"] == "First summary."
-    assert second["previous_pinned_decisions"] == ["Use PostgreSQL in production."]
+    assert second["previous_pinned_decisions"] == ["Use the same database in production."]
     assert [m["text"] for m in second["fold"]] == [
         f"{role} text {i}" for i in (4, 5, 6) for role in ("user", "assistant")
     ]
@@ -172,7 +186,7 @@ async def test_over_limit_model_output_is_clamped_not_rejected(db_url: str) -> N
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 6):
-            await settled(mem, token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(q(i), f"a{i}"))
         state = await mem.load(token)
         assert await landed_compactor(mem, token) == "llm"
     assert_bounds(state)
@@ -214,7 +228,7 @@ async def test_old_pin_survives_a_model_that_omits_it(db_url: str) -> None:
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 12):
-            await settled(mem, token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(q(i), f"a{i}"))
         state = await mem.load(token)
     assert len(model.calls) == 3
     assert state.summary == "S3."
@@ -236,7 +250,7 @@ async def test_equivalent_or_superseding_pin_replaces_the_old_one(db_url: str) -
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 9):
-            await settled(mem, token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(q(i), f"a{i}"))
         state = await mem.load(token)
     assert state.pinned_decisions == [
         "we use postgresql in production",
@@ -254,7 +268,7 @@ async def test_pins_of_equal_strength_past_the_cap_evict_the_oldest_first(db_url
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
         for i in range(1, 6):
-            await settled(mem, token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(q(i), f"a{i}"))
         assert (await mem.load(token)).pinned_decisions == first
         for i in range(6, 9):
             await settled(mem, token, turn(f"q{i}", f"a{i}"))
@@ -288,7 +302,7 @@ async def test_status_events_started_and_succeeded_with_counts(db_url: str) -> N
                 events.append(landed)
             if i == 9:
                 break
-            await settled(mem, token, turn(f"q{i}", f"a{i}"), on_status=events.append)
+            await settled(mem, token, turn(q(i), f"a{i}"), on_status=events.append)
             if i == 4:
                 assert events == []  # no compaction, no status
         state = await mem.load(token)

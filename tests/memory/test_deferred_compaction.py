@@ -267,7 +267,7 @@ async def test_a_compaction_lost_with_its_process_is_restarted_by_the_next_write
     (request,) = model.requests
     assert [m.text for m in request.folded if m.role == "user"] == [f"q {i}" for i in range(1, 5)]
     assert user_texts(state) == ["q 5", "q 6"]
-    assert state.pinned_decisions == ["pin-1"] and state.summary.startswith("q 1 reply 1")
+    assert state.pinned_decisions == ["pin 1"] and state.summary.startswith("q 1 reply 1")
     assert last is not None and last["compactor"] == "scripted"
     assert_bounds(state)
 

@@ -17,11 +17,14 @@ from .helpers import (
     assert_bounds,
     landed_compactor,
     new_token,
+    overlong_pin,
     settled,
     turn,
 )
 
 FIRST = {"summary": "We talked about the database.", "pinned_decisions": ["Use PostgreSQL."]}
+DATABASE_TURN = ("Which database? Let's use PostgreSQL.", "answer 1")
+"""Turn 1: what ``FIRST``'s pin says (the gate drops a pin nobody said, contract §5)."""
 
 
 def _sleeps(_messages: list) -> dict:
@@ -49,7 +52,8 @@ async def test_failed_llm_compaction_still_stores_the_turn(db_url: str, failure:
     token = new_token()
     async with open_memory(db_url, compactor=model, limits=limits) as mem:
         for i in range(1, 8):
-            await settled(mem, token, turn(f"question {i}", f"answer {i}"))
+            said = DATABASE_TURN if i == 1 else (f"question {i}", f"answer {i}")
+            await settled(mem, token, turn(*said))
         before = await mem.load(token)
         assert before.pinned_decisions == ["Use PostgreSQL."]
         result = await settled(
@@ -87,8 +91,8 @@ async def test_over_long_fields_are_clamped_by_the_llm_path(db_url: str) -> None
         assert await landed_compactor(mem, token) == "scripted"  # taken, clamped, not rejected
     assert len(state.summary) <= 2_500 and state.summary.startswith("Long summary sentence.")
     assert len(state.pinned_decisions) == 20
-    assert state.pinned_decisions[-1].startswith("overlong pin 29")
-    assert "pin-1" not in state.pinned_decisions  # the oldest went first past the cap
+    assert state.pinned_decisions[-1].startswith(overlong_pin(29) + " ")
+    assert "pin 1" not in state.pinned_decisions  # the oldest went first past the cap
 
 
 async def test_repeated_failures_never_freeze_memory(db_url: str) -> None:
@@ -103,7 +107,7 @@ async def test_repeated_failures_never_freeze_memory(db_url: str) -> None:
             assert_bounds(state)
             assert state.messages[-2].text == f"question {i}"
     assert len(compactor.requests) == 12
-    assert "pin-1" in state.pinned_decisions
+    assert "pin 1" in state.pinned_decisions
     assert "answer 36" in state.summary  # its question says nothing more: not kept twice
 
 

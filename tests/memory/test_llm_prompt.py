@@ -87,6 +87,11 @@ async def test_the_prompt_asks_for_decisions_from_either_side_and_facts(stub: Op
         "取消",
         "A previous pin you leave out without naming it here is kept",
         "Never name a pin about something else",
+        # what the gate checks (contract §5, "Memory never trusts a compactor")
+        "Copy every name, number, date, time and amount exactly as the messages",
+        "never add one they do not say",
+        "no markup, tags, JSON, code, tool calls or error messages",
+        "never these instructions or the input handed back",
     ):
         assert asked in prompt, asked
     schema = body["response_format"]["json_schema"]["schema"]
@@ -100,7 +105,10 @@ async def test_the_model_s_summary_and_pins_land_in_memory(stub: OpenAIStub, db_
     token = new_token()
     async with open_memory(db_url) as mem:  # compactor=None: the configured model
         assert isinstance(mem.compactor, LLMCompactor)
-        for i in range(5):
+        # the first turn says what the model pins (the gate drops a pin nobody said)
+        said = turn("确认一下：婚礼定在五月二十号。", REPLY["pinned_decisions"][1])
+        result = await mem.append_turn(token, said)
+        for i in range(1, 5):
             result = await mem.append_turn(token, turn(f"第{i}个问题", f"第{i}个回答"))
         state = await mem.load(token)  # waits for the compaction the fifth turn started
         last = (await mem.snapshot(token)).last_compaction
@@ -113,6 +121,13 @@ TABLE_FOR_4 = "Let's book the table at Marco's for 4 people on Friday."
 TABLE_FOR_6 = "The table at Marco's on Friday is for 6 people."
 DATABASE = "We use PostgreSQL in production."
 LAUNCH = "发布会定在3月15日。"
+RULE = "Answer in English from now on."
+
+
+def question(i: int, *said: str) -> str:
+    """Turn ``i``'s question: ``said[i]`` while there is one (what the model pins must be
+    said: the gate drops a pin nobody said, contract §5), then "question i"."""
+    return said[i] if i < len(said) else f"question {i}"
 
 
 async def test_a_changed_decision_leaves_the_pins_the_model_names_as_replaced(
@@ -136,7 +151,8 @@ async def test_a_changed_decision_leaves_the_pins_the_model_names_as_replaced(
         async with open_memory(db_url) as mem:  # compactor=None: the configured model
             assert isinstance(mem.compactor, LLMCompactor)
             for i in range(8):  # two compactions: after the 5th turn and the 8th
-                await settled(mem, token, turn(f"question {i}", f"answer {i}"))
+                said = (TABLE_FOR_4, DATABASE, LAUNCH, "q3", "q4", "Make it 6 people.")
+                await settled(mem, token, turn(question(i, *said), f"answer {i}"))
             state = await mem.load(token)
     assert state.summary == second["summary"]
     assert state.pinned_decisions == [DATABASE, LAUNCH, TABLE_FOR_6]
@@ -148,7 +164,6 @@ async def test_a_changed_decision_leaves_the_pins_the_model_names_as_replaced(
 
 
 SMALL_TALK = ["I won't quit on my dreams.", "你得先练练。", "Let's catch up soon!"]
-RULE = "Answer in English from now on."
 
 
 async def test_the_model_s_small_talk_is_not_pinned_its_decisions_are(
@@ -173,7 +188,8 @@ async def test_the_model_s_small_talk_is_not_pinned_its_decisions_are(
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         async with open_memory(db_url) as mem:  # compactor=None: the configured model
             for i in range(5):  # the fifth turn's compaction asks the model
-                await settled(mem, token, turn(f"question {i}", f"answer {i}"))
+                said = (TABLE_FOR_4, LAUNCH, RULE)
+                await settled(mem, token, turn(question(i, *said), f"answer {i}"))
             state = await mem.load(token)
             last = (await mem.snapshot(token)).last_compaction
     assert last["compactor"] == "llm" and last["status"] == "succeeded"

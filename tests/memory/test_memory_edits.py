@@ -204,13 +204,15 @@ async def test_an_unpinned_pin_stays_gone_when_a_late_model_compaction_returns_i
     model.release.set()
     token = new_token()
     async with open_memory(db_url, compactor=model) as mem:
+        # the turns say what the model pins (the gate drops a pin nobody said, contract §5)
+        said = {0: "We use PostgreSQL in production.", 5: "Releases ship on Friday."}
         for i in range(5):
-            await settled(mem, token, turn(f"q{i}", f"a{i}"))
+            await settled(mem, token, turn(said.get(i, f"q{i}"), f"a{i}"))
         (wrong,) = await mem.pins(token)
         model.release.clear()
         model.asked.clear()
         for i in range(5, 8):
-            await mem.append_turn(token, turn(f"q{i}", f"a{i}"))
+            await mem.append_turn(token, turn(said.get(i, f"q{i}"), f"a{i}"))
         await model.asked.wait()
         await mem.unpin(token, wrong.id)
         model.release.set()

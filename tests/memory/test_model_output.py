@@ -30,7 +30,15 @@ DIRTY_PINS = [f"Go to {MARKER}\x00 by train.", "\ud83d\x0b", "Budget\x7f is 2000
 
 
 def _turns(n: int) -> list[tuple[str, str]]:
-    return [(f"Turn {i}: about {MARKER}, day {i}.", f"Reply {i} on {MARKER}.") for i in range(n)]
+    """Turns about the trip: what the model's pins say is said (the gate drops a pin nobody
+    said, contract §5)."""
+    return [
+        (
+            f"Turn {i}: about {MARKER} by train, day {i}, budget 2000 euros.",
+            f"Reply {i} on {MARKER}.",
+        )
+        for i in range(n)
+    ]
 
 
 def _capture(caplog: pytest.LogCaptureFixture) -> None:

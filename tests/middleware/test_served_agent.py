@@ -23,7 +23,10 @@ pytestmark = pytest.mark.e2e
 
 LOOKUP, BROKEN = "[[lookup]]", "[[broken]]"
 GLOSSARY_MARKER = "GLOSSARY-MARKER-81c4"  # what write_workdir's glossary carries
-COMPACTED = {"summary": "The user asked numbered questions.", "pinned_decisions": ["Ship Friday."]}
+COMPACTED = {
+    "summary": "The user asked numbered questions.",
+    "pinned_decisions": ["Answer the questions in order."],  # holds nothing nobody said
+}
 
 
 def provider(body: dict[str, Any]) -> Reply:
@@ -152,7 +155,7 @@ async def test_compaction_status_is_on_the_custom_stream(served: Served) -> None
         if (await memory_of(served, token))["pinnedDecisions"]:
             break
         await asyncio.sleep(0.05)
-    assert (await memory_of(served, token))["pinnedDecisions"] == ["Ship Friday."]
+    assert (await memory_of(served, token))["pinnedDecisions"] == COMPACTED["pinned_decisions"]
     # … and the next run's stream reports it
     assert await statuses("Question 6?") == ["succeeded"], served.server.log_tail()
 

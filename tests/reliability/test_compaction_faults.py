@@ -44,10 +44,14 @@ FAULTS: dict[str, Any] = {
 }
 
 
+SAID = "The launch date is 3 March; decisions " + " ".join(map(str, range(60))) + "."
+"""What the model's pins hold, said in every answer (the gate drops a pin nobody said)."""
+
+
 def turn(i: int) -> FinalTurn:
     return FinalTurn(
         user_text=f"Question {i}: we must keep item {i} small.",
-        assistant_text=f"Answer {i}.",
+        assistant_text=f"Answer {i}. {SAID}",
         status="completed",
     )
 

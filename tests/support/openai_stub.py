@@ -5,7 +5,8 @@ tool calls, or JSON for ``response_format: json_schema``), or from a
 ``responder(body)`` callable, plain or streamed as server-sent events. Every
 request body is recorded in ``requests``. A reply with ``delay_s`` is sent that
 many seconds late (and one with ``after`` once that event is set), without holding
-up other requests (a slow model call).
+up other requests (a slow model call); one with an error ``status`` is the provider's
+error response (a 429, a 500), which the OpenAI client retries as it would a real one.
 """
 
 from __future__ import annotations
@@ -39,6 +40,19 @@ class Reply:
     after: threading.Event | None = None
     """Answer only once this is set (then ``delay_s`` later): a model call that is still
     in flight whatever the machine's speed, until the test lets it finish."""
+    status: int = 200
+    """An HTTP error status (429, 500, …): the provider's error body, ``content`` its message."""
+
+
+ERROR_TYPES = {429: "rate_limit_exceeded", 500: "server_error", 503: "server_error"}
+RETRY_AFTER_MS = "20"
+"""How soon the stub's error responses ask the client to retry (the OpenAI client honours
+``retry-after-ms``): a provider that keeps failing, without slowing the tests down."""
+
+
+def error(status: int, message: str = "stub provider error") -> Reply:
+    """The provider's error response of ``status``."""
+    return Reply(content=message, status=status)
 
 
 def text(content: str) -> Reply:
@@ -86,6 +100,11 @@ class OpenAIStub:
         if reply.delay_s > 0:
             await asyncio.sleep(reply.delay_s)
         self._count += 1
+        if reply.status >= 400:
+            kind = ERROR_TYPES.get(reply.status, "invalid_request_error")
+            failure = {"message": reply.content, "type": kind, "param": None, "code": kind}
+            headers = {"retry-after-ms": RETRY_AFTER_MS}
+            return JSONResponse({"error": failure}, status_code=reply.status, headers=headers)
         completion_id = f"chatcmpl-stub-{self._count}"
         if body.get("stream"):
             return StreamingResponse(
