@@ -1,0 +1,103 @@
+"""The archive of folded turns as each backend stores it (contract §5a).
+
+A memory thread stays bounded: when a fold takes messages out of its window, their plain
+text comes here, one row per message, owned by the memory thread's id (``chat:<hash>``),
+in the same database as memory and in the same transaction as the memory write that
+folds them (``MemoryThreads.put``'s ``archive``): a fold is never stored without its
+archive, nor the archive without the fold. A row is keyed by its owner and message id,
+so a message archived twice (an inline fold, then a model compaction's landing that
+folded it too) is stored once. The owner's rows go with its memory thread
+(``MemoryThreads.delete``: a clear or a forget) and past ``archive_keep`` messages the
+oldest go, in the write that adds new ones.
+
+Storage never tokenizes: a row comes with its ``terms``, the words the index matches
+(``memory.archive.terms`` makes them, the same for every backend), and each backend
+indexes them as they are — SQLite in an FTS5 table, PostgreSQL in a GIN-indexed
+``tsvector`` built from them, the in-memory backend in a dict — so a query finds the
+same rows everywhere, and ranking (``memory.archive``) is computed the same way on all.
+Each backend module holds its SQL: ``sqlite``, ``postgres``, ``inmemory``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+__all__ = [
+    "ArchiveEntry",
+    "ArchiveStats",
+    "ArchivedMessage",
+    "Candidate",
+    "MessageArchive",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveEntry:
+    """A folded message to archive: its plain text and the words its index matches."""
+
+    message_id: str
+    role: str
+    text: str
+    created_at: datetime
+    terms: tuple[str, ...]
+    """The text's words as the index holds them (``memory.archive.terms``), in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedMessage:
+    """An archived message as read back; ``seq`` orders an owner's rows (oldest first)."""
+
+    seq: int
+    message_id: str
+    role: str
+    text: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A row that holds at least one of a query's words: what ranking needs of it."""
+
+    seq: int
+    message_id: str
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveStats:
+    """One owner's archive as BM25 sees it: its rows, their words in all, and per query
+    word the rows that hold it."""
+
+    messages: int
+    words: int
+    holding: dict[str, int]
+
+
+class MessageArchive(Protocol):
+    """Reading one database's archive; every call is scoped to one owner's rows."""
+
+    async def stats(self, owner: str, terms: Sequence[str]) -> ArchiveStats: ...
+
+    async def candidates(self, owner: str, terms: Sequence[str], limit: int) -> list[Candidate]:
+        """The owner's rows holding any of ``terms``, newest first, at most ``limit``."""
+        ...
+
+    async def messages(self, owner: str, seqs: Sequence[int]) -> list[ArchivedMessage]:
+        """The owner's rows among ``seqs`` (any order)."""
+        ...
+
+    async def every(self, owner: str) -> list[ArchivedMessage]:
+        """All of the owner's rows, oldest first (the export)."""
+        ...
+
+
+def joined(terms: Sequence[str]) -> str:
+    """The stored form of a row's words: one string, a space between two."""
+    return " ".join(terms)
+
+
+def split(stored: str) -> tuple[str, ...]:
+    return tuple(stored.split())

@@ -1,0 +1,156 @@
+"""The archive on SQLite: a table of folded messages and an FTS5 index over their words.
+
+``aimind_archive`` holds the rows; ``aimind_archive_fts`` is an external-content FTS5
+table over its ``owner`` and ``terms`` columns, kept in step by triggers, so a row's
+words are stored once (in the table) and indexed once. Its tokenizer splits on spaces
+only in effect: ``terms`` are already the words (``memory.archive.terms``), lower-case
+letters and digits, so FTS5 indexes exactly them. The owner is indexed too, so a
+search reads one session's postings (``owner : "<hash>" AND …``), never another's rows.
+
+The index keeps a deleted row's words in its segments until they are merged; forgetting
+(``scrub``) merges them all (``optimize``) so none of a forgotten session's words stays
+in the file, and ``secure_delete`` zeroes the pages that frees.
+
+The statements that write (insert, trim, delete) run in ``memory.storage.sqlite``'s
+transactions; those that read, on its reading connection.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from aimind_memory.memory.storage.archive import (
+    ArchivedMessage,
+    ArchiveEntry,
+    ArchiveStats,
+    Candidate,
+    joined,
+    split,
+)
+
+SCHEMA_SQL = """
+CREATE TABLE IF NOT EXISTS aimind_archive (
+  seq INTEGER PRIMARY KEY,
+  owner TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  role TEXT NOT NULL,
+  text TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  terms TEXT NOT NULL,
+  length INTEGER NOT NULL,
+  UNIQUE (owner, message_id)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS aimind_archive_fts USING fts5(
+  owner, terms, content='aimind_archive', content_rowid='seq',
+  tokenize='unicode61 remove_diacritics 0', detail='column'
+);
+CREATE TRIGGER IF NOT EXISTS aimind_archive_added AFTER INSERT ON aimind_archive BEGIN
+  INSERT INTO aimind_archive_fts (rowid, owner, terms) VALUES (new.seq, new.owner, new.terms);
+END;
+CREATE TRIGGER IF NOT EXISTS aimind_archive_removed AFTER DELETE ON aimind_archive BEGIN
+  INSERT INTO aimind_archive_fts (aimind_archive_fts, rowid, owner, terms)
+  VALUES ('delete', old.seq, old.owner, old.terms);
+END;
+"""
+"""Idempotent: run by every process that opens the file (``IF NOT EXISTS``)."""
+
+INSERT_SQL = """
+INSERT OR IGNORE INTO aimind_archive
+  (owner, message_id, role, text, created_at, terms, length)
+SELECT :tid, e.value ->> '$[0]', e.value ->> '$[1]', e.value ->> '$[2]', e.value ->> '$[3]',
+  e.value ->> '$[4]', e.value ->> '$[5]'
+FROM json_each(:rows) AS e ORDER BY e.key
+"""
+"""One statement for a fold's messages, oldest first; a message already archived stays
+as it is."""
+TRIM_SQL = """
+DELETE FROM aimind_archive WHERE owner = :tid AND seq < (
+  SELECT min(seq) FROM (
+    SELECT seq FROM aimind_archive WHERE owner = :tid ORDER BY seq DESC LIMIT :keep
+  )
+)
+"""
+"""Past ``keep`` messages, the owner's oldest go."""
+DELETE_SQL = "DELETE FROM aimind_archive WHERE owner = :tid"
+OPTIMIZE_SQL = "INSERT INTO aimind_archive_fts (aimind_archive_fts) VALUES ('optimize')"
+"""Merge the index's segments into one: deleted rows' words leave the file's live pages."""
+
+STATS_SQL = "SELECT count(*), coalesce(sum(length), 0) FROM aimind_archive WHERE owner = :tid"
+HOLDING_SQL = "SELECT count(*) FROM aimind_archive_fts WHERE aimind_archive_fts MATCH ?"
+CANDIDATES_SQL = """
+SELECT seq, message_id, terms FROM aimind_archive WHERE seq IN (
+  SELECT rowid FROM aimind_archive_fts WHERE aimind_archive_fts MATCH :match
+  ORDER BY rowid DESC LIMIT :limit
+) ORDER BY seq DESC
+"""
+MESSAGES_SQL = """
+SELECT seq, message_id, role, text, created_at FROM aimind_archive
+WHERE owner = :tid AND seq IN (SELECT value FROM json_each(:seqs))
+"""
+EVERY_SQL = """
+SELECT seq, message_id, role, text, created_at FROM aimind_archive WHERE owner = :tid
+ORDER BY seq
+"""
+
+
+def insert_params(thread_id: str, entries: Sequence[ArchiveEntry]) -> dict[str, Any]:
+    rows = [
+        [e.message_id, e.role, e.text, e.created_at.isoformat(), joined(e.terms), len(e.terms)]
+        for e in entries
+    ]
+    return {"tid": thread_id, "rows": json.dumps(rows, ensure_ascii=False)}
+
+
+def _quoted(word: str) -> str:
+    """A word as an FTS5 string: whatever it holds, never query syntax."""
+    return '"' + word.replace('"', '""') + '"'
+
+
+def _match(thread_id: str, terms: Sequence[str]) -> str:
+    """The FTS5 query for the owner's rows holding any of ``terms``."""
+    owner = thread_id.rsplit(":", 1)[-1]  # the session hash: "chat" is in every row
+    words = " OR ".join(_quoted(t) for t in terms)
+    return f"owner : {_quoted(owner)} AND terms : ({words})"
+
+
+def _message(row: Any) -> ArchivedMessage:
+    seq, message_id, role, text, created_at = row
+    return ArchivedMessage(seq, message_id, role, text, datetime.fromisoformat(created_at))
+
+
+class SqliteArchive:
+    """Reads the archive on memory's reading connection (single statements: no
+    transaction is ever left open on it)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def stats(self, owner: str, terms: Sequence[str]) -> ArchiveStats:
+        (count, words), *_ = await self.conn.execute_fetchall(STATS_SQL, {"tid": owner})
+        holding: dict[str, int] = {}
+        if count:
+            for term in dict.fromkeys(terms):
+                rows = await self.conn.execute_fetchall(HOLDING_SQL, (_match(owner, [term]),))
+                holding[term] = int(next(iter(rows))[0])
+        return ArchiveStats(int(count), int(words), holding)
+
+    async def candidates(self, owner: str, terms: Sequence[str], limit: int) -> list[Candidate]:
+        if not terms or limit < 1:
+            return []
+        params = {"match": _match(owner, terms), "limit": limit}
+        rows = await self.conn.execute_fetchall(CANDIDATES_SQL, params)
+        return [Candidate(seq, message_id, split(stored)) for seq, message_id, stored in rows]
+
+    async def messages(self, owner: str, seqs: Sequence[int]) -> list[ArchivedMessage]:
+        if not seqs:
+            return []
+        params = {"tid": owner, "seqs": json.dumps(list(seqs))}
+        return [_message(r) for r in await self.conn.execute_fetchall(MESSAGES_SQL, params)]
+
+    async def every(self, owner: str) -> list[ArchivedMessage]:
+        return [_message(r) for r in await self.conn.execute_fetchall(EVERY_SQL, {"tid": owner})]
