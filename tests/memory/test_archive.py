@@ -8,12 +8,14 @@ import uuid
 
 import aiosqlite
 import psycopg
+
 from aimind_memory.memory import open_memory
 from aimind_memory.memory.config.limits import MemoryLimits
 from aimind_memory.memory.storage import backend_of, sqlite_path
 from tests.support.residue import holds, pg_dump_bytes, sqlite_bytes
 
 from .helpers import GatedCompactor, assert_bounds, new_token, turn
+
 
 def ids(i: int) -> dict[str, str]:
     return {"user_id": f"u{i}", "assistant_id": f"a{i}"}
