@@ -17,6 +17,7 @@ from bench import (
     changes,
     compaction_latency,
     dev_queue,
+    locomo,
     memory_edits,
     outage,
     peers,
@@ -53,6 +54,7 @@ REPORTING = (
     memory_edits,
     outage,
     changes,
+    locomo,
 )
 """Benchmarks that give their own targets and results section."""
 BENCHES = (
