@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from aimind_memory.memory.archive.recall import RecallHit, recall
+from aimind_memory.memory.archive.recall import RECALL_EVENT, RecallHit, recall, recall_event
 from aimind_memory.memory.archive.terms import ready, words
 from aimind_memory.memory.models import ChatThreadMessage
 from aimind_memory.memory.storage.archive import ArchiveEntry
 
-__all__ = ["RecallHit", "entries", "recall"]
+__all__ = ["RECALL_EVENT", "RecallHit", "entries", "recall", "recall_event"]
 
 
 async def entries(messages: Iterable[ChatThreadMessage]) -> list[ArchiveEntry]:

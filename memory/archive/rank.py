@@ -20,10 +20,10 @@ answers a question still counts. Equal scores go to the newer message.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aimind_memory.memory.config.limits import RECALL_CANDIDATES
 from aimind_memory.memory.storage.archive import ArchiveStats, Candidate
 
 K1 = 1.2
@@ -34,21 +34,6 @@ B = 0.75
 class Ranked:
     score: float
     candidate: Candidate
-
-
-def lookup_terms(stats: ArchiveStats, terms: Sequence[str]) -> list[str]:
-    """The query words whose messages recall fetches: the rarest first, while the messages
-    holding them stay within ``RECALL_CANDIDATES`` (the rarest one always); words in no
-    archived message are left out."""
-    present = sorted((t for t in terms if stats.holding.get(t)), key=lambda t: stats.holding[t])
-    chosen: list[str] = []
-    total = 0
-    for term in present:
-        total += stats.holding[term]
-        if chosen and total > RECALL_CANDIDATES:
-            break
-        chosen.append(term)
-    return chosen
 
 
 def idf(stats: ArchiveStats, term: str) -> float:
@@ -64,13 +49,12 @@ def rank(
     average = max(stats.words / max(stats.messages, 1), 1.0)
     ranked = []
     for candidate in candidates:
-        length = len(candidate.terms)
-        counts: dict[str, int] = {}
-        for word in candidate.terms:
-            if word in weights:
-                counts[word] = counts.get(word, 0) + 1
-        norm = K1 * (1 - B + B * length / average)
-        score = sum(weights[w] * n * (K1 + 1) / (n + norm) for w, n in counts.items())
+        counts = Counter(candidate.terms)  # counted in C: the loop below is over the query
+        norm = K1 * (1 - B + B * len(candidate.terms) / average)
+        score = 0.0
+        for word, weight in weights.items():
+            if n := counts.get(word):
+                score += weight * n * (K1 + 1) / (n + norm)
         if score > 0:
             ranked.append(Ranked(score, candidate))
     ranked.sort(key=lambda r: (-r.score, -r.candidate.seq))

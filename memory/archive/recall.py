@@ -2,7 +2,7 @@
 
 The steps, each scoped to one owner (a memory thread) so no other session's row is
 ever read: the query's words (``terms``); the archive's counts for them (one query);
-the messages holding the rarer ones (``rank.lookup_terms``, one query); BM25 over those
+the messages holding the rarer ones (``storage.archive.lookup_terms``); BM25 over those
 (``rank``); the best ones' text (one query); then, best first, each message whole if it
 fits what is left of the budget, else the part of it around the query's words
 (``excerpt``), until the budget is spent. Messages still in the window are never
@@ -11,13 +11,13 @@ returned (they are in the model's context already), nor a text returned once alr
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from aimind_memory.memory.archive.excerpt import excerpt
-from aimind_memory.memory.archive.rank import lookup_terms, rank
+from aimind_memory.memory.archive.rank import rank
 from aimind_memory.memory.archive.terms import query_terms, ready
 from aimind_memory.memory.config.limits import (
     RECALL_CANDIDATES,
@@ -26,7 +26,12 @@ from aimind_memory.memory.config.limits import (
 )
 from aimind_memory.memory.storage.archive import MessageArchive
 
-__all__ = ["RecallHit", "recall"]
+__all__ = ["RECALL_EVENT", "RecallHit", "recall", "recall_event"]
+
+RECALL_EVENT = "thread-memory-recall"
+"""The custom stream event that says which earlier messages were recalled for a turn."""
+EVENT_EXCERPT_CHARS = 160
+"""A recalled message's text at most in the event (enough for a client to show it)."""
 
 _SMALLEST_HIT = 12
 """Below this many characters left, nothing more is worth adding."""
@@ -70,11 +75,9 @@ async def recall(
     terms = query_terms(query)
     if not terms:
         return []
-    stats = await archive.stats(owner, terms)
-    lookup = lookup_terms(stats, terms)
-    if not lookup:
-        return []
-    found = await archive.candidates(owner, lookup, RECALL_CANDIDATES + len(exclude))
+    stats, found = await archive.search(
+        owner, terms, cap=RECALL_CANDIDATES, limit=RECALL_CANDIDATES + len(exclude)
+    )
     candidates = [c for c in found if c.message_id not in exclude][:RECALL_CANDIDATES]
     best = rank(candidates, stats, terms)[:_FETCHED]
     texts = {m.seq: m for m in await archive.messages(owner, [r.candidate.seq for r in best])}
@@ -95,3 +98,15 @@ async def recall(
         if left < _SMALLEST_HIT:
             break
     return hits
+
+
+def recall_event(hits: Sequence[RecallHit]) -> dict[str, Any]:
+    """The ``thread-memory-recall`` custom stream event: which earlier messages the model
+    was given for this turn (their ids, when, who, a short excerpt)."""
+    recalled = []
+    for hit in hits:
+        shown = hit.to_dict()
+        if len(hit.text) > EVENT_EXCERPT_CHARS:
+            shown["text"] = hit.text[: EVENT_EXCERPT_CHARS - 1].rstrip() + "…"
+        recalled.append(shown)
+    return {"type": RECALL_EVENT, "recalled": recalled}

@@ -31,6 +31,7 @@ __all__ = [
     "ArchivedMessage",
     "Candidate",
     "MessageArchive",
+    "lookup_terms",
 ]
 
 
@@ -79,10 +80,11 @@ class ArchiveStats:
 class MessageArchive(Protocol):
     """Reading one database's archive; every call is scoped to one owner's rows."""
 
-    async def stats(self, owner: str, terms: Sequence[str]) -> ArchiveStats: ...
-
-    async def candidates(self, owner: str, terms: Sequence[str], limit: int) -> list[Candidate]:
-        """The owner's rows holding any of ``terms``, newest first, at most ``limit``."""
+    async def search(
+        self, owner: str, terms: Sequence[str], *, cap: int, limit: int
+    ) -> tuple[ArchiveStats, list[Candidate]]:
+        """The owner's counts for ``terms``, and the rows holding the words
+        ``lookup_terms`` picks with ``cap``, newest first, at most ``limit``."""
         ...
 
     async def messages(self, owner: str, seqs: Sequence[int]) -> list[ArchivedMessage]:
@@ -101,3 +103,21 @@ def joined(terms: Sequence[str]) -> str:
 
 def split(stored: str) -> tuple[str, ...]:
     return tuple(stored.split())
+
+
+def lookup_terms(stats: ArchiveStats, terms: Sequence[str], cap: int) -> list[str]:
+    """The query words whose rows a search fetches: the rarest first (ties in query
+    order), while the rows holding them stay within ``cap`` (the rarest one always);
+    words in no row are left out. A row that holds none of them holds only the
+    query's commonest words: it cannot rank high. (PostgreSQL's search states the
+    same rule in SQL.)"""
+    asked = list(dict.fromkeys(terms))
+    present = sorted((t for t in asked if stats.holding.get(t)), key=lambda t: stats.holding[t])
+    chosen: list[str] = []
+    total = 0
+    for term in present:
+        total += stats.holding[term]
+        if chosen and total > cap:
+            break
+        chosen.append(term)
+    return chosen

@@ -15,6 +15,7 @@ from aimind_memory.memory.storage.archive import (
     ArchiveEntry,
     ArchiveStats,
     Candidate,
+    lookup_terms,
 )
 
 
@@ -44,6 +45,12 @@ class InMemoryArchive:
         rows = self._rows.get(owner, {}).values()
         holding = {t: sum(1 for _, words in rows if t in words) for t in dict.fromkeys(terms)}
         return ArchiveStats(len(rows), sum(len(words) for _, words in rows), holding)
+
+    async def search(
+        self, owner: str, terms: Sequence[str], *, cap: int, limit: int
+    ) -> tuple[ArchiveStats, list[Candidate]]:
+        stats = await self.stats(owner, terms)
+        return stats, await self.candidates(owner, lookup_terms(stats, terms, cap), limit)
 
     async def candidates(self, owner: str, terms: Sequence[str], limit: int) -> list[Candidate]:
         wanted = set(terms)

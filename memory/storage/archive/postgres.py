@@ -66,22 +66,39 @@ TRIM_SQL = sql.SQL(
 )
 DELETE_SQL = sql.SQL("DELETE FROM aimind_archive WHERE owner = {tid}")
 
-STATS_SQL = """
-SELECT count(*) AS messages, coalesce(sum(length), 0) AS words
-FROM aimind_archive WHERE owner = %(owner)s
+SEARCH_SQL = """
+WITH asked AS (
+  SELECT t.term, t.n, (
+    SELECT count(*) FROM aimind_archive a
+    WHERE a.owner = %(owner)s AND a.lexemes @@ quote_literal(t.term)::tsquery
+  ) AS holding
+  FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS t(term, n)
+),
+ordered AS (
+  SELECT term, row_number() OVER w AS r, sum(holding) OVER w AS running
+  FROM asked WHERE holding > 0
+  WINDOW w AS (ORDER BY holding, n ROWS UNBOUNDED PRECEDING)
+),
+chosen AS (
+  SELECT string_agg(quote_literal(term), ' | ')::tsquery AS query
+  FROM ordered WHERE r = 1 OR running <= %(cap)s
+),
+totals AS (
+  SELECT count(*) AS messages, coalesce(sum(length), 0) AS words
+  FROM aimind_archive WHERE owner = %(owner)s
+)
+SELECT t.messages, t.words,
+  (SELECT coalesce(array_agg(holding ORDER BY n), '{}') FROM asked) AS holding,
+  c.seq, c.message_id, c.terms
+FROM totals t LEFT JOIN LATERAL (
+  SELECT a.seq, a.message_id, a.terms FROM aimind_archive a, chosen
+  WHERE chosen.query IS NOT NULL AND a.owner = %(owner)s AND a.lexemes @@ chosen.query
+  ORDER BY a.seq DESC LIMIT %(limit)s
+) c ON true
 """
-HOLDING_SQL = """
-SELECT t.term, (
-  SELECT count(*) FROM aimind_archive a
-  WHERE a.owner = %(owner)s AND a.lexemes @@ quote_literal(t.term)::tsquery
-) AS holding
-FROM unnest(%(terms)s::text[]) AS t(term)
-"""
-CANDIDATES_SQL = """
-SELECT seq, message_id, terms FROM aimind_archive
-WHERE owner = %(owner)s AND lexemes @@ %(query)s::tsquery
-ORDER BY seq DESC LIMIT %(limit)s
-"""
+"""One round trip: the owner's counts for the query's words, the words to look up by
+``memory.storage.archive.lookup_terms``'s rule (the rarest first while within ``cap``),
+and the rows holding them, newest first (a row of counts alone when there are none)."""
 MESSAGES_SQL = """
 SELECT seq, message_id, role, text, created_at FROM aimind_archive
 WHERE owner = %(owner)s AND seq = ANY(%(seqs)s)
@@ -124,11 +141,6 @@ def delete_statement(thread_id: str) -> sql.Composable:
     return DELETE_SQL.format(tid=sql.Literal(thread_id))
 
 
-def _lexeme(word: str) -> str:
-    """A word as a quoted ``tsquery`` lexeme (quotes and backslashes escaped)."""
-    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
 def _message(row: dict[str, Any]) -> ArchivedMessage:
     return ArchivedMessage(
         row["seq"], row["message_id"], row["role"], row["text"], row["created_at"]
@@ -147,20 +159,21 @@ class PostgresArchive:
             cur = await conn.execute(query, params, prepare=False)
             return list(await cur.fetchall())
 
-    async def stats(self, owner: str, terms: Sequence[str]) -> ArchiveStats:
-        (row,) = await self._rows(STATS_SQL, {"owner": owner})
-        holding: dict[str, int] = {}
-        if row["messages"] and terms:
-            params = {"owner": owner, "terms": list(dict.fromkeys(terms))}
-            holding = {r["term"]: int(r["holding"]) for r in await self._rows(HOLDING_SQL, params)}
-        return ArchiveStats(int(row["messages"]), int(row["words"]), holding)
-
-    async def candidates(self, owner: str, terms: Sequence[str], limit: int) -> list[Candidate]:
-        if not terms or limit < 1:
-            return []
-        query = " | ".join(_lexeme(t) for t in terms)
-        rows = await self._rows(CANDIDATES_SQL, {"owner": owner, "query": query, "limit": limit})
-        return [Candidate(r["seq"], r["message_id"], split(r["terms"])) for r in rows]
+    async def search(
+        self, owner: str, terms: Sequence[str], *, cap: int, limit: int
+    ) -> tuple[ArchiveStats, list[Candidate]]:
+        asked = list(dict.fromkeys(terms))
+        params = {"owner": owner, "terms": asked, "cap": cap, "limit": max(limit, 0)}
+        rows = await self._rows(SEARCH_SQL, params)
+        first = rows[0]
+        holding = dict(zip(asked, map(int, first["holding"]), strict=True))
+        stats = ArchiveStats(int(first["messages"]), int(first["words"]), holding)
+        found = [
+            Candidate(r["seq"], r["message_id"], split(r["terms"]))
+            for r in rows
+            if r["seq"] is not None
+        ]
+        return stats, found
 
     async def messages(self, owner: str, seqs: Sequence[int]) -> list[ArchivedMessage]:
         if not seqs:

@@ -30,6 +30,7 @@ from aimind_memory.memory.storage.archive import (
     ArchiveStats,
     Candidate,
     joined,
+    lookup_terms,
     split,
 )
 
@@ -80,8 +81,9 @@ DELETE_SQL = "DELETE FROM aimind_archive WHERE owner = :tid"
 OPTIMIZE_SQL = "INSERT INTO aimind_archive_fts (aimind_archive_fts) VALUES ('optimize')"
 """Merge the index's segments into one: deleted rows' words leave the file's live pages."""
 
-STATS_SQL = "SELECT count(*), coalesce(sum(length), 0) FROM aimind_archive WHERE owner = :tid"
-HOLDING_SQL = "SELECT count(*) FROM aimind_archive_fts WHERE aimind_archive_fts MATCH ?"
+STATS_SQL = "SELECT count(*), coalesce(sum(length), 0) FROM aimind_archive WHERE owner = ?"
+HOLDING_SQL = "(SELECT count(*) FROM aimind_archive_fts WHERE aimind_archive_fts MATCH ?)"
+"""One word's rows; a query's words are counted in one statement (``SELECT h1, h2, …``)."""
 CANDIDATES_SQL = """
 SELECT seq, message_id, terms FROM aimind_archive WHERE seq IN (
   SELECT rowid FROM aimind_archive_fts WHERE aimind_archive_fts MATCH :match
@@ -131,15 +133,26 @@ class SqliteArchive:
         self.conn = conn
 
     async def stats(self, owner: str, terms: Sequence[str]) -> ArchiveStats:
-        (count, words), *_ = await self.conn.execute_fetchall(STATS_SQL, {"tid": owner})
-        holding: dict[str, int] = {}
-        if count:
-            for term in dict.fromkeys(terms):
-                rows = await self.conn.execute_fetchall(HOLDING_SQL, (_match(owner, [term]),))
-                holding[term] = int(next(iter(rows))[0])
-        return ArchiveStats(int(count), int(words), holding)
+        """One statement: the owner's rows and words, and each word's rows."""
+        asked = list(dict.fromkeys(terms))
+        query = STATS_SQL.replace(
+            "SELECT", "SELECT " + "".join(f"{HOLDING_SQL}, " for _ in asked), 1
+        )
+        params = [*(_match(owner, [term]) for term in asked), owner]
+        (row,) = await self.conn.execute_fetchall(query, params)
+        *holding, count, words = row
+        return ArchiveStats(
+            int(count), int(words), dict(zip(asked, map(int, holding), strict=True))
+        )
+
+    async def search(
+        self, owner: str, terms: Sequence[str], *, cap: int, limit: int
+    ) -> tuple[ArchiveStats, list[Candidate]]:
+        stats = await self.stats(owner, terms)
+        return stats, await self.candidates(owner, lookup_terms(stats, terms, cap), limit)
 
     async def candidates(self, owner: str, terms: Sequence[str], limit: int) -> list[Candidate]:
+        """The owner's rows holding any of ``terms``, newest first, at most ``limit``."""
         if not terms or limit < 1:
             return []
         params = {"match": _match(owner, terms), "limit": limit}
