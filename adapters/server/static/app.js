@@ -15,6 +15,7 @@ import { EMPTY_ANSWER, HumanError, threadPath, uuid } from "./http.js";
 import { forgetSession } from "./memory_api.js";
 import { resetMemoryPanel, truncation, turnStarted } from "./memory_panel.js";
 import "./remember.js";
+import { recalledIn, showRecalled } from "./recalled.js";
 import { restorePage } from "./restore.js";
 import { closeOpenCards, recheckOpenCards, runTasklist, TASKLIST_PREFIX } from "./review.js";
 import { lastAiMessage, streamRun } from "./stream.js";
@@ -36,6 +37,7 @@ async function sendChat(text, messageId) {
   const bubble = addMessage("assistant", "", { streaming: true });
   const texts = new Map();
   let current = "";
+  let recalled = [];
   const run = async () => streamRun(
     `${threadPath(await ensureChatThread())}/runs/stream`,
     {
@@ -48,6 +50,9 @@ async function sendChat(text, messageId) {
         texts.set(id, chunk ? (texts.get(id) ?? "") + piece : piece);
         setText(bubble, texts.get(id));
         scrollToEnd();
+      },
+      onCustom(event) {
+        recalled = recalledIn(event) ?? recalled;
       },
     },
   );
@@ -67,6 +72,7 @@ async function sendChat(text, messageId) {
     setMessageId(bubble, answer.id);
     markSaidNow(bubble);
     finishMessage(bubble);
+    showRecalled(bubble, recalled);
     const messages = result.values?.messages;
     transcriptEnded(Array.isArray(messages) && messages.length ? messages.at(-1)?.id : answer.id);
   } catch (error) {
