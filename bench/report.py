@@ -14,6 +14,7 @@ from typing import Any
 
 from bench import (
     agent,
+    archive,
     changes,
     compaction_latency,
     dev_queue,
@@ -55,6 +56,7 @@ REPORTING = (
     outage,
     changes,
     locomo,
+    archive,
 )
 """Benchmarks that give their own targets and results section."""
 BENCHES = (
