@@ -18,6 +18,13 @@ from tests.browser.conftest import send, wait_idle
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 FACT = "The boat trailer is parked behind the old mill on Fenwick Lane."
+SMALL_TALK = (
+    "How is the weather over there?",
+    "I had pasta for lunch.",
+    "My cat sleeps all afternoon.",
+    "Jazz concerts are fun.",
+    "Tomatoes grow fast in July.",
+)
 
 
 def test_an_answer_shows_the_earlier_messages_recalled_for_it(
@@ -25,8 +32,8 @@ def test_an_answer_shows_the_earlier_messages_recalled_for_it(
 ) -> None:
     page = open_page()
     send(page, FACT)
-    for i in range(5):
-        send(page, f"Something else entirely, number {i}.")
+    for said in SMALL_TALK:
+        send(page, said)
     answers = page.locator("#messages li.assistant")
     expect(answers.locator("details.recalled")).to_have_count(0)  # nothing matched so far
 
