@@ -315,7 +315,7 @@ class PostgresMemoryThreads:
         statements = [
             _thread_lock(thread_id),
             *(s.format(tid=tid) for s in DELETE_THREAD_SQL),
-            archive_sql.delete_statement(thread_id),
+            *archive_sql.delete_statements(thread_id),
         ]
         async with _transaction(self.pool, statements):
             pass

@@ -104,7 +104,7 @@ DELETE FROM checkpoints WHERE thread_id = :tid AND checkpoint_ns = '' AND checkp
 DELETE_THREAD_SQL = (
     "DELETE FROM checkpoints WHERE thread_id = :tid",
     "DELETE FROM writes WHERE thread_id = :tid",
-    archive_sql.DELETE_SQL,
+    *archive_sql.DELETE_SQL,
 )
 BEGIN_SQL = "BEGIN IMMEDIATE"
 COMMIT_SQL = "COMMIT"

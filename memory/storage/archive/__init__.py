@@ -15,6 +15,13 @@ Storage never tokenizes: a row comes with its ``terms``, the words the index mat
 indexes them as they are — SQLite in an FTS5 table, PostgreSQL in a GIN-indexed
 ``tsvector`` built from them, the in-memory backend in a dict — so a query finds the
 same rows everywhere, and ranking (``memory.archive``) is computed the same way on all.
+
+The databases index each word under its owner (``owned``: a short key of the owner, then
+the word), so a word's postings are one session's: counting or fetching the rows that
+hold it costs what that session's rows holding it cost, never a walk over the session's
+every row or over other sessions' rows. Every read also checks the row's owner, so two
+owners whose keys collided would still never see each other's rows. An owner's row count
+and word count are kept beside (``aimind_archive_counts``), updated with its rows.
 Each backend module holds its SQL: ``sqlite``, ``postgres``, ``inmemory``.
 """
 
@@ -32,6 +39,8 @@ __all__ = [
     "Candidate",
     "MessageArchive",
     "lookup_terms",
+    "owned",
+    "owner_key",
 ]
 
 
@@ -94,6 +103,23 @@ class MessageArchive(Protocol):
     async def every(self, owner: str) -> list[ArchivedMessage]:
         """All of the owner's rows, oldest first (the export)."""
         ...
+
+
+OWNER_KEY_CHARS = 16
+"""The owner key's length: the last hex digits of the owner's session hash (64 bits)."""
+
+
+def owner_key(owner: str) -> str:
+    """``k<16 hex>x``: letters and digits only (one token for FTS5's tokenizer), fixed
+    length; SQLite's triggers build the same from the owner (``'k' || substr(owner, -16)
+    || 'x'``)."""
+    return f"k{owner[-OWNER_KEY_CHARS:]}x"
+
+
+def owned(owner: str, terms: Sequence[str]) -> list[str]:
+    """``terms`` as the index holds them for ``owner``."""
+    key = owner_key(owner)
+    return [key + term for term in terms]
 
 
 def joined(terms: Sequence[str]) -> str:

@@ -1,10 +1,12 @@
 """The archive on PostgreSQL: a table of folded messages with a GIN-indexed ``tsvector``.
 
 The ``tsvector`` is built from the row's words as they come (``array_to_tsvector`` of
-``memory.archive.terms``' words: no text search parser or dictionary in between), so it
-holds exactly the words SQLite's FTS5 index holds and a query finds the same rows on
-both. A query is a ``tsquery`` of quoted lexemes joined with ``|``: a user's words are
-never query syntax.
+``memory.archive.terms``' words under the owner's key, ``memory.storage.archive.owned``:
+no text search parser or dictionary in between), so it holds exactly the words SQLite's
+FTS5 index holds, a query finds the same rows on both, and a word's postings in the GIN
+index are one session's. A query is a ``tsquery`` of quoted lexemes joined with ``|``: a
+user's words are never query syntax. ``aimind_archive_counts`` keeps each owner's rows
+and words, updated by the statements that add and remove its rows.
 
 The statements that write run inside ``memory.storage.postgres``'s transactions (the
 memory write that folds the messages, the thread's delete), as literals composed with
@@ -26,11 +28,13 @@ from aimind_memory.memory.storage.archive import (
     ArchiveStats,
     Candidate,
     joined,
+    owned,
     split,
 )
 from aimind_memory.memory.storage.pg_pool import MemoryPool
 
-PRESENT_SQL = "SELECT to_regclass('aimind_archive') IS NOT NULL AS present"
+PRESENT_SQL = "SELECT to_regclass('aimind_archive_counts') IS NOT NULL AS present"
+"""The last of the schema's tables: the schema is all there."""
 SCHEMA_SQL = (
     """
     CREATE TABLE IF NOT EXISTS aimind_archive (
@@ -47,24 +51,42 @@ SCHEMA_SQL = (
     )
     """,
     "CREATE INDEX IF NOT EXISTS aimind_archive_lexemes ON aimind_archive USING gin (lexemes)",
+    """
+    CREATE TABLE IF NOT EXISTS aimind_archive_counts (
+      owner text PRIMARY KEY,
+      messages bigint NOT NULL,
+      words bigint NOT NULL
+    )
+    """,
 )
 """Run under the set-up lock (``memory.storage.postgres``), once per database."""
 
 INSERT_SQL = sql.SQL(
+    "WITH added AS ("
     "INSERT INTO aimind_archive (owner, message_id, role, text, created_at, terms, length, "
     "lexemes) "
     "SELECT {tid}, e.v ->> 0, e.v ->> 1, e.v ->> 2, (e.v ->> 3)::timestamptz, e.v ->> 4, "
     "(e.v ->> 5)::integer, array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(e.v -> 6))) "
     "FROM jsonb_array_elements({rows}) WITH ORDINALITY AS e(v, n) WHERE {written} "
-    "ORDER BY e.n ON CONFLICT (owner, message_id) DO NOTHING"
+    "ORDER BY e.n ON CONFLICT (owner, message_id) DO NOTHING RETURNING length) "
+    "INSERT INTO aimind_archive_counts (owner, messages, words) "
+    "SELECT {tid}, count(*), coalesce(sum(length), 0) FROM added HAVING count(*) > 0 "
+    "ON CONFLICT (owner) DO UPDATE SET messages = aimind_archive_counts.messages "
+    "+ excluded.messages, words = aimind_archive_counts.words + excluded.words"
 )
-"""A fold's messages, oldest first, if the memory write they belong to was stored."""
+"""A fold's messages, oldest first, if the memory write they belong to was stored (those
+archived already stay as they are), and the owner's counts."""
 TRIM_SQL = sql.SQL(
-    "DELETE FROM aimind_archive WHERE owner = {tid} AND {written} AND seq < ("
+    "WITH gone AS (DELETE FROM aimind_archive WHERE owner = {tid} AND {written} AND seq < ("
     "SELECT min(k.seq) FROM (SELECT seq FROM aimind_archive WHERE owner = {tid} "
-    "ORDER BY seq DESC LIMIT {keep}) AS k)"
+    "ORDER BY seq DESC LIMIT {keep}) AS k) RETURNING length) "
+    "UPDATE aimind_archive_counts SET messages = messages - (SELECT count(*) FROM gone), "
+    "words = words - (SELECT coalesce(sum(length), 0) FROM gone) WHERE owner = {tid}"
 )
-DELETE_SQL = sql.SQL("DELETE FROM aimind_archive WHERE owner = {tid}")
+DELETE_SQL = (
+    sql.SQL("DELETE FROM aimind_archive WHERE owner = {tid}"),
+    sql.SQL("DELETE FROM aimind_archive_counts WHERE owner = {tid}"),
+)
 
 SEARCH_SQL = """
 WITH asked AS (
@@ -84,8 +106,8 @@ chosen AS (
   FROM ordered WHERE r = 1 OR running <= %(cap)s
 ),
 totals AS (
-  SELECT count(*) AS messages, coalesce(sum(length), 0) AS words
-  FROM aimind_archive WHERE owner = %(owner)s
+  SELECT coalesce(max(messages), 0) AS messages, coalesce(max(words), 0) AS words
+  FROM aimind_archive_counts WHERE owner = %(owner)s
 )
 SELECT t.messages, t.words,
   (SELECT coalesce(array_agg(holding ORDER BY n), '{}') FROM asked) AS holding,
@@ -124,7 +146,7 @@ def insert_statements(
             e.created_at.isoformat(),
             joined(e.terms),
             len(e.terms),
-            sorted(set(e.terms)),
+            sorted(set(owned(thread_id, e.terms))),
         ]
         for e in entries
     ]
@@ -137,8 +159,8 @@ def insert_statements(
     return out
 
 
-def delete_statement(thread_id: str) -> sql.Composable:
-    return DELETE_SQL.format(tid=sql.Literal(thread_id))
+def delete_statements(thread_id: str) -> list[sql.Composable]:
+    return [s.format(tid=sql.Literal(thread_id)) for s in DELETE_SQL]
 
 
 def _message(row: dict[str, Any]) -> ArchivedMessage:
@@ -163,7 +185,7 @@ class PostgresArchive:
         self, owner: str, terms: Sequence[str], *, cap: int, limit: int
     ) -> tuple[ArchiveStats, list[Candidate]]:
         asked = list(dict.fromkeys(terms))
-        params = {"owner": owner, "terms": asked, "cap": cap, "limit": max(limit, 0)}
+        params = {"owner": owner, "terms": owned(owner, asked), "cap": cap, "limit": max(limit, 0)}
         rows = await self._rows(SEARCH_SQL, params)
         first = rows[0]
         holding = dict(zip(asked, map(int, first["holding"]), strict=True))

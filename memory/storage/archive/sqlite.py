@@ -1,11 +1,12 @@
 """The archive on SQLite: a table of folded messages and an FTS5 index over their words.
 
-``aimind_archive`` holds the rows; ``aimind_archive_fts`` is an external-content FTS5
-table over its ``owner`` and ``terms`` columns, kept in step by triggers, so a row's
-words are stored once (in the table) and indexed once. Its tokenizer splits on spaces
-only in effect: ``terms`` are already the words (``memory.archive.terms``), lower-case
-letters and digits, so FTS5 indexes exactly them. The owner is indexed too, so a
-search reads one session's postings (``owner : "<hash>" AND …``), never another's rows.
+``aimind_archive`` holds the rows; ``aimind_archive_fts`` is a contentless FTS5 table
+(``detail='none'``: which rows hold a word, nothing more) that triggers keep in step with
+it, indexing each row's words under its owner's key (``memory.storage.archive.owned``):
+the trigger builds ``k<key>x<word>`` for every word, so a word's postings are one
+session's and a search reads none of another's. ``aimind_archive_counts`` keeps each
+owner's rows and words, also by trigger. The tokenizer leaves the words as they come:
+they are lower-case letters and digits already (``memory.archive.terms``).
 
 The index keeps a deleted row's words in its segments until they are merged; forgetting
 (``scrub``) merges them all (``optimize``) so none of a forgotten session's words stays
@@ -31,10 +32,16 @@ from aimind_memory.memory.storage.archive import (
     Candidate,
     joined,
     lookup_terms,
+    owned,
     split,
 )
 
-SCHEMA_SQL = """
+_OWNED = (
+    "CASE WHEN {row}.terms = '' THEN '' ELSE 'k' || substr({row}.owner, -16) || 'x' || "
+    "replace({row}.terms, ' ', ' k' || substr({row}.owner, -16) || 'x') END"
+)
+"""A row's words under its owner's key, in SQL (``memory.storage.archive.owned``)."""
+SCHEMA_SQL = f"""
 CREATE TABLE IF NOT EXISTS aimind_archive (
   seq INTEGER PRIMARY KEY,
   owner TEXT NOT NULL,
@@ -46,16 +53,24 @@ CREATE TABLE IF NOT EXISTS aimind_archive (
   length INTEGER NOT NULL,
   UNIQUE (owner, message_id)
 );
+CREATE TABLE IF NOT EXISTS aimind_archive_counts (
+  owner TEXT PRIMARY KEY,
+  messages INTEGER NOT NULL,
+  words INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS aimind_archive_fts USING fts5(
-  owner, terms, content='aimind_archive', content_rowid='seq',
-  tokenize='unicode61 remove_diacritics 0', detail='column'
+  words, content='', tokenize='unicode61 remove_diacritics 0', detail='none'
 );
 CREATE TRIGGER IF NOT EXISTS aimind_archive_added AFTER INSERT ON aimind_archive BEGIN
-  INSERT INTO aimind_archive_fts (rowid, owner, terms) VALUES (new.seq, new.owner, new.terms);
+  INSERT INTO aimind_archive_fts (rowid, words) VALUES (new.seq, {_OWNED.format(row="new")});
+  INSERT INTO aimind_archive_counts (owner, messages, words) VALUES (new.owner, 1, new.length)
+  ON CONFLICT (owner) DO UPDATE SET messages = messages + 1, words = words + excluded.words;
 END;
 CREATE TRIGGER IF NOT EXISTS aimind_archive_removed AFTER DELETE ON aimind_archive BEGIN
-  INSERT INTO aimind_archive_fts (aimind_archive_fts, rowid, owner, terms)
-  VALUES ('delete', old.seq, old.owner, old.terms);
+  INSERT INTO aimind_archive_fts (aimind_archive_fts, rowid, words)
+  VALUES ('delete', old.seq, {_OWNED.format(row="old")});
+  UPDATE aimind_archive_counts SET messages = messages - 1, words = words - old.length
+  WHERE owner = old.owner;
 END;
 """
 """Idempotent: run by every process that opens the file (``IF NOT EXISTS``)."""
@@ -77,15 +92,18 @@ DELETE FROM aimind_archive WHERE owner = :tid AND seq < (
 )
 """
 """Past ``keep`` messages, the owner's oldest go."""
-DELETE_SQL = "DELETE FROM aimind_archive WHERE owner = :tid"
+DELETE_SQL = (
+    "DELETE FROM aimind_archive WHERE owner = :tid",
+    "DELETE FROM aimind_archive_counts WHERE owner = :tid",
+)
 OPTIMIZE_SQL = "INSERT INTO aimind_archive_fts (aimind_archive_fts) VALUES ('optimize')"
 """Merge the index's segments into one: deleted rows' words leave the file's live pages."""
 
-STATS_SQL = "SELECT count(*), coalesce(sum(length), 0) FROM aimind_archive WHERE owner = ?"
+COUNTS_SQL = "SELECT messages, words FROM aimind_archive_counts WHERE owner = ?"
 HOLDING_SQL = "(SELECT count(*) FROM aimind_archive_fts WHERE aimind_archive_fts MATCH ?)"
-"""One word's rows; a query's words are counted in one statement (``SELECT h1, h2, …``)."""
+"""One word's rows; a query's words are counted in the statement that reads the counts."""
 CANDIDATES_SQL = """
-SELECT seq, message_id, terms FROM aimind_archive WHERE seq IN (
+SELECT seq, message_id, terms FROM aimind_archive WHERE owner = :tid AND seq IN (
   SELECT rowid FROM aimind_archive_fts WHERE aimind_archive_fts MATCH :match
   ORDER BY rowid DESC LIMIT :limit
 ) ORDER BY seq DESC
@@ -113,11 +131,9 @@ def _quoted(word: str) -> str:
     return '"' + word.replace('"', '""') + '"'
 
 
-def _match(thread_id: str, terms: Sequence[str]) -> str:
+def _match(owner: str, terms: Sequence[str]) -> str:
     """The FTS5 query for the owner's rows holding any of ``terms``."""
-    owner = thread_id.rsplit(":", 1)[-1]  # the session hash: "chat" is in every row
-    words = " OR ".join(_quoted(t) for t in terms)
-    return f"owner : {_quoted(owner)} AND terms : ({words})"
+    return " OR ".join(_quoted(word) for word in owned(owner, terms))
 
 
 def _message(row: Any) -> ArchivedMessage:
@@ -135,15 +151,13 @@ class SqliteArchive:
     async def stats(self, owner: str, terms: Sequence[str]) -> ArchiveStats:
         """One statement: the owner's rows and words, and each word's rows."""
         asked = list(dict.fromkeys(terms))
-        query = STATS_SQL.replace(
-            "SELECT", "SELECT " + "".join(f"{HOLDING_SQL}, " for _ in asked), 1
-        )
-        params = [*(_match(owner, [term]) for term in asked), owner]
+        holding = "".join(f", {HOLDING_SQL}" for _ in asked)
+        counts = "coalesce(max(messages), 0), coalesce(max(words), 0)"
+        query = f"SELECT {counts}{holding} FROM ({COUNTS_SQL})"
+        params = [*(_match(owner, [term]) for term in asked), owner]  # in the order written
         (row,) = await self.conn.execute_fetchall(query, params)
-        *holding, count, words = row
-        return ArchiveStats(
-            int(count), int(words), dict(zip(asked, map(int, holding), strict=True))
-        )
+        count, words, *found = row
+        return ArchiveStats(int(count), int(words), dict(zip(asked, map(int, found), strict=True)))
 
     async def search(
         self, owner: str, terms: Sequence[str], *, cap: int, limit: int
@@ -155,7 +169,7 @@ class SqliteArchive:
         """The owner's rows holding any of ``terms``, newest first, at most ``limit``."""
         if not terms or limit < 1:
             return []
-        params = {"match": _match(owner, terms), "limit": limit}
+        params = {"tid": owner, "match": _match(owner, terms), "limit": limit}
         rows = await self.conn.execute_fetchall(CANDIDATES_SQL, params)
         return [Candidate(seq, message_id, split(stored)) for seq, message_id, stored in rows]
 
