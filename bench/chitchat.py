@@ -82,7 +82,7 @@ import subprocess
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from bench.settings import BenchSettings, bench_settings
 
@@ -187,6 +187,11 @@ class Chat:
     turns: Turns
 
 
+def source(variable: str) -> Path | str:
+    """The local copy a corpus variable names, or why there is none (a sentence)."""
+    return _source(variable)
+
+
 def _source(variable: str) -> Path | str:
     """The path a variable names, or why there is none."""
     where = bench_settings().of(variable)
@@ -234,24 +239,34 @@ def _is_chinese(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
+def locomo_files(source: Path) -> list[tuple[str, dict[str, Any]]]:
+    """LoCoMo's conversations as stored (file name without ``.json``, its JSON), in
+    file-name order: the sessions, and the questions (``qa``) the LoCoMo bench asks."""
+    with zipfile.ZipFile(io.BytesIO(_read(source, LOCOMO_ARCHIVE))) as archive:
+        names = sorted(n for n in archive.namelist() if n.endswith(".json"))
+        return [(Path(name).stem, json.loads(archive.read(name))) for name in names]
+
+
+def locomo_turns(conversation: dict[str, Any]) -> Turns:
+    """A LoCoMo conversation's sessions in order, as user/assistant turns (``alternate``)."""
+    sessions = sorted(
+        (k for k in conversation if re.fullmatch(r"session_\d+", k)),
+        key=lambda k: int(k.split("_")[1]),
+    )
+    turns: Turns = []
+    for key in sessions:
+        turns += alternate([(t["speaker"], t["text"]) for t in conversation[key]])
+    return turns
+
+
 def locomo(source: Path, split: Split, block: int = 0) -> list[Chat]:
     out: list[Chat] = []
     if block or split == "heldout":
         return out  # ten chats, all tuning or seen: none is left unreplayed
-    with zipfile.ZipFile(io.BytesIO(_read(source, LOCOMO_ARCHIVE))) as archive:
-        for name in sorted(n for n in archive.namelist() if n.endswith(".json")):
-            chat_id = Path(name).stem
-            if (chat_id in LOCOMO_TUNE) != (split == "tune"):
-                continue
-            conversation = json.loads(archive.read(name))
-            sessions = sorted(
-                (k for k in conversation if re.fullmatch(r"session_\d+", k)),
-                key=lambda k: int(k.split("_")[1]),
-            )
-            turns: Turns = []
-            for key in sessions:
-                turns += alternate([(t["speaker"], t["text"]) for t in conversation[key]])
-            out.append(Chat(f"locomo-{chat_id}", "en", turns))
+    for chat_id, conversation in locomo_files(source):
+        if (chat_id in LOCOMO_TUNE) != (split == "tune"):
+            continue
+        out.append(Chat(f"locomo-{chat_id}", "en", locomo_turns(conversation)))
     return out
 
 

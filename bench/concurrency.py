@@ -65,7 +65,7 @@ async def stock_memory(url: str) -> AsyncIterator[MemoryService]:
         saver = AsyncPostgresSaver(pool)
         await saver.setup()
         threads = InMemoryMemoryThreads(saver)  # type: ignore[arg-type]
-        backend = MemoryBackend("postgres", saver, threads)
+        backend = MemoryBackend("postgres", saver, threads, threads.archive)
         limits = MemoryLimits()
         yield MemoryService(backend, load_secret(), limits, ExtractiveCompactor(limits))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from aimind_memory.memory.config.limits import MemoryLimits
-from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
+from aimind_memory.memory.views.context import PINS_HEADER, RECALL_HEADER, SUMMARY_HEADER
 from bench.common import SYSTEM_PROMPT, Profile, pyplot, ratio, save_figure, write_json
 
 NAME = "context_size"
@@ -21,8 +21,9 @@ CHARS_PER_TOKEN = 4
 def context_bound(limits: MemoryLimits, latest_user_chars: int) -> int:
     """The most characters our context can hold, whatever the turn index (contract §3, §7).
 
-    system prompt + summary block + pins block + the recent window at the
-    per-message cap + the latest user message.
+    system prompt + summary block + pins block + the recall block (its header and the
+    recall budget, contract §5a) + the recent window at the per-message cap + the
+    latest user message.
     """
     pins = limits.pinned_max * (limits.pin_chars + len("- \n"))
     return (
@@ -33,6 +34,9 @@ def context_bound(limits: MemoryLimits, latest_user_chars: int) -> int:
         + len(PINS_HEADER)
         + 1
         + pins
+        + len(RECALL_HEADER)
+        + 1
+        + limits.recall_chars
         + limits.max_messages * limits.message_char_cap
         + latest_user_chars
     )
@@ -80,7 +84,8 @@ def report(raws: list[dict[str, Any]], profile: Profile, out: Path) -> dict[str,
         "bound_chars": context_bound(limits, longest_user),
         "bound_formula": (
             "system + summary header + SUMMARY_CHARS + pins header + PINNED_MAX*(PIN_CHARS+3)"
-            " + 2*RECENT_TURNS*MESSAGE_CHAR_CAP + latest user message"
+            " + recall header + RECALL_CHARS + 2*RECENT_TURNS*MESSAGE_CHAR_CAP"
+            " + latest user message"
         ),
         "backends": per_backend,
         "same_on_every_backend": len({tuple(r["context_chars"]["ours"]) for r in raws}) == 1,

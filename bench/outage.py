@@ -48,6 +48,7 @@ from aimind_memory.memory.config.limits import PG_POOL_MAX
 from aimind_memory.memory.config.settings import MemorySettings
 from aimind_memory.memory.session import load_secret
 from aimind_memory.memory.storage import Backend
+from aimind_memory.memory.storage.archive.postgres import PostgresArchive
 from aimind_memory.memory.storage.pg_pool import CONNECTION_KWARGS, DictConnection
 from aimind_memory.memory.storage.pool_log import plain_pool_logs
 from aimind_memory.memory.storage.postgres import PostgresMemoryThreads, PostgresServerSaver
@@ -96,7 +97,8 @@ async def _psycopg_memory(url: str) -> AsyncIterator[MemoryService]:
     await pool.open(wait=True)
     async with pool:
         saver = PostgresServerSaver(pool)
-        backend = Backend("postgres", saver, PostgresMemoryThreads(pool, saver.serde))  # type: ignore[arg-type]
+        threads = PostgresMemoryThreads(pool, saver.serde)  # type: ignore[arg-type]
+        backend = Backend("postgres", saver, threads, PostgresArchive(pool))  # type: ignore[arg-type]
         limits = MemoryLimits()
         service = MemoryService(backend, load_secret(), limits, ExtractiveCompactor(limits))
         try:

@@ -14,9 +14,11 @@ from typing import Any
 
 from bench import (
     agent,
+    archive,
     changes,
     compaction_latency,
     dev_queue,
+    locomo,
     meetings,
     memory_edits,
     outage,
@@ -55,6 +57,8 @@ REPORTING = (
     outage,
     changes,
     meetings,
+    locomo,
+    archive,
 )
 """Benchmarks that give their own targets and results section."""
 BENCHES = (

@@ -81,7 +81,10 @@ async def play(env: BenchEnv, backend_name: str, profile: Profile) -> dict[str, 
             user, assistant = next(turns)
             longest_user = max(longest_user, len(user))
             # What the model gets at this turn: ours from memory, full from all history.
-            ctx = build_context(state, system_prompt=SYSTEM_PROMPT, latest_user_text=user)
+            recalled = await ours_mem.recall(ours.token, user)  # untimed, as the state read
+            ctx = build_context(
+                state, system_prompt=SYSTEM_PROMPT, latest_user_text=user, recalled=recalled
+            )
             context["ours"].append(_context_chars(ctx))
             context["full"].append(history_chars + len(user))
             history_chars += len(user) + len(assistant)

@@ -32,8 +32,11 @@ What else a library user may need:
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
-- ``build_context`` to give a model contract §7's context from a ``ThreadState``, and
-  ``memory_messages`` for just memory's part of it (summary, pins, recent turns);
+- ``recall`` on the service (contract §5a): the archived turns a query is about, as
+  ``RecallHit``s;
+- ``build_context`` to give a model contract §7's context from a ``ThreadState`` (and
+  what was recalled for the latest message), and ``memory_messages`` for just memory's
+  part of it (summary, pins, recalled conversation, recent turns);
 - ``open_checkpointer`` for an agent graph on the same database (contract §10).
 """
 
@@ -41,6 +44,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
+    from aimind_memory.memory.archive import RecallHit
     from aimind_memory.memory.compaction import CompactionRequest, Compactor
     from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
     from aimind_memory.memory.compaction.llm import LLMCompactor
@@ -89,6 +93,7 @@ __all__ = [
     "PinSource",
     "PinSourceError",
     "PinTextError",
+    "RecallHit",
     "SettingsError",
     "SummaryTextError",
     "ThreadState",
@@ -119,6 +124,7 @@ _HOME: dict[str, str] = {
     "PinSource": "aimind_memory.memory.models",
     "PinSourceError": "aimind_memory.memory.errors",
     "PinTextError": "aimind_memory.memory.errors",
+    "RecallHit": "aimind_memory.memory.archive",
     "SettingsError": "aimind_memory.memory.errors",
     "SummaryTextError": "aimind_memory.memory.errors",
     "ThreadState": "aimind_memory.memory.models",

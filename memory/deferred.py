@@ -8,7 +8,9 @@ while it is live no other write, in any process, starts another; once it has exp
 (a killed process), the next write finds the window overflowing and starts the
 compaction anew. The task lands its result with a compare-and-put on whatever the
 thread holds by then, if the thread still holds its lease: turns written meanwhile
-stay; if they leave the window past ``RECENT_TURNS``, the landing takes a new lease in
+stay; what it folds goes to the session's archive in the same write (``memory.archive``;
+messages an inline fold archived already are not archived twice); if they leave the
+window past ``RECENT_TURNS``, the landing takes a new lease in
 the same write and the model folds them too (a follow-up), so a quiet thread settles
 within its window. If the window would pass ``pending_max_messages`` first, the write
 folds it inline with the extractive compactor; the model's result, when it lands,
@@ -41,7 +43,15 @@ from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, Thr
 from aimind_memory.memory.storage import Head
 from aimind_memory.memory.storage.locks import ThreadLocks
 from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
-from aimind_memory.memory.writes import LANDED_KEY, Deferred, Write, carried, commit, outcome
+from aimind_memory.memory.writes import (
+    LANDED_KEY,
+    Deferred,
+    Write,
+    carried,
+    commit,
+    left_window,
+    outcome,
+)
 
 log = logging.getLogger("aimind.memory")
 
@@ -98,6 +108,7 @@ class DeferredCompactions:
                 on_status=on_status,
             )
             metadata[LAST_COMPACTION_KEY] = outcome(outcome_of(write.used, primary), write.used)
+            write.archived = tuple(request.folded)
             if pending is not None:
                 pending = pending.overtaken(request.folded, self.limits)
         elif request is not None and pending is None:
@@ -165,7 +176,7 @@ class DeferredCompactions:
                 LAST_COMPACTION_KEY: outcome(status, used),
                 LANDED_KEY: status_event(status, landed),
             }
-            return self._followed_up(Write(landed, metadata))
+            return self._followed_up(Write(landed, metadata, archived=left_window(state, landed)))
 
         write = await commit(self.store, self.locks, thread_id, build)
         if write is not None and write.deferred is not None:

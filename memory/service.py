@@ -5,6 +5,8 @@ it makes the window overflow, the old turns are folded within that write or by a
 model after it (``memory.deferred``). A turn may replace earlier turns of the window
 (``append_turn(..., replaces=)``: a regenerated answer, an edited question): they leave
 in the turn's own write. The user's corrections (contract §9a) are written like turns.
+What a fold takes out of the window goes to the session's archive in the same write,
+and ``recall`` looks it up (contract §5a, ``memory.archive``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from aimind_memory.memory.archive import RecallHit, recall
 from aimind_memory.memory.compaction import Compactor, StatusCallback, emit
 from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
 from aimind_memory.memory.compaction.llm import LLMCompactor
@@ -81,7 +84,7 @@ class MemoryService:
         compactor: Compactor,
     ) -> None:
         self.backend = backend
-        self.store = ThreadStore(backend)
+        self.store = ThreadStore(backend, archive_keep=limits.archive_messages)
         self.locks = backend.locks
         self.limits = limits
         self.compactions = DeferredCompactions(
@@ -306,11 +309,12 @@ class MemoryService:
         )
 
     async def forget(self, session: str) -> None:
-        """Forget the session's memory for good: its memory thread, pins and summary, and
-        on SQLite every deleted byte of the database's files (``secure_delete`` zeroes the
-        rows, ``scrub`` empties the WAL, which covers the server's deletes that came
-        before it). The servers' ``DELETE /api/chat/session`` removes the session's threads
-        first, then calls this. Raises MemoryUnavailableError (nothing is half forgotten:
+        """Forget the session's memory for good: its memory thread, pins, summary and
+        archive, and on SQLite every deleted byte of the database's files
+        (``secure_delete`` zeroes the rows, ``scrub`` merges the archive index and
+        empties the WAL, which covers the server's deletes that came before it). The
+        servers' ``DELETE /api/chat/session`` removes the session's threads first, then
+        calls this. Raises MemoryUnavailableError (nothing is half forgotten:
         calling it again finishes the job)."""
         try:
             await self.clear(session)
@@ -322,10 +326,47 @@ class MemoryService:
             raise MemoryUnavailableError() from exc
 
     async def export(self, session: str) -> dict[str, Any]:
-        """The session's memory as one JSON document: state, pins with provenance, and the
-        last compaction. Raises MemoryUnavailableError."""
+        """The session's memory as one JSON document: state, pins with provenance, the
+        last compaction and the archive of folded turns. Raises MemoryUnavailableError."""
         snapshot = await self.snapshot(session)
-        return export_dto(self.thread_id(session), snapshot.state, snapshot.last_compaction)
+        thread_id = self.thread_id(session)
+        try:
+            archived = await self.backend.archive.every(thread_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("chat memory archive read failed (%s)", type(exc).__name__)
+            raise MemoryUnavailableError() from exc
+        return export_dto(thread_id, snapshot.state, snapshot.last_compaction, archived)
+
+    # --- recall (contract §5a) ---------------------------------------------------------------
+
+    async def recall(
+        self,
+        session: str,
+        query: str,
+        *,
+        exclude: Collection[str] | None = None,
+        budget: int | None = None,
+    ) -> list[RecallHit]:
+        """The session's archived turns most relevant to ``query``, best first: at most
+        ``budget`` characters of text in all (default ``AIMIND_RECALL_CHARS``), never
+        another session's. ``exclude``: message ids to leave out; None leaves out the
+        messages in the session's window (they are in the model's context already).
+        Raises MemoryUnavailableError (the caller goes on without recall)."""
+        thread_id = self.thread_id(session)
+        if exclude is None:
+            exclude = {m.id for m in (await self.snapshot(session)).state.messages}
+        chars = self.limits.recall_chars if budget is None else budget
+        try:
+            return await recall(
+                self.backend.archive, thread_id, query, budget=chars, exclude=exclude
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("chat memory recall failed (%s)", type(exc).__name__)
+            raise MemoryUnavailableError() from exc
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -367,6 +408,7 @@ class MemoryService:
         return hydration_dto(thread_id, state)
 
     async def clear(self, session: str) -> None:
+        """The session's memory thread and its archive go, in one step under its lock."""
         thread_id = self.thread_id(session)
         async with self.locks.hold(thread_id):
             await self.store.delete(thread_id)

@@ -3,7 +3,9 @@ fresh state while other writers come first.
 
 Every write goes through ``commit`` — a turn, a user's edit, a deferred compaction's
 landing — under the thread's lock, so in one process writes of a thread queue, and
-across processes the compare-and-put refuses a stale parent. What a write carries in
+across processes the compare-and-put refuses a stale parent. The messages a write folds
+out of the window go to the session's archive (``memory.archive``) in the same
+transaction as the write. What a write carries in
 its checkpoint's metadata besides the state (how the last compaction went, the lease
 of one under way, a landing the next run reports) is ``carried`` from its parent.
 
@@ -23,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from aimind_memory.memory.archive import entries
 from aimind_memory.memory.compaction import CompactionRequest
 from aimind_memory.memory.compaction.pending import PENDING_KEY
 from aimind_memory.memory.config.limits import (
@@ -31,7 +34,7 @@ from aimind_memory.memory.config.limits import (
     WRITE_RETRY_MAX_S,
 )
 from aimind_memory.memory.errors import MemoryEditError
-from aimind_memory.memory.models import ThreadState, utcnow
+from aimind_memory.memory.models import ChatThreadMessage, ThreadState, utcnow
 from aimind_memory.memory.storage import Head
 from aimind_memory.memory.storage.locks import ThreadLocks
 from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
@@ -67,6 +70,8 @@ class Write:
     """The compactor that folded the window within this write, if one did."""
     deferred: Deferred | None = None
     """The model compaction this write started, to run once it is stored."""
+    archived: tuple[ChatThreadMessage, ...] = ()
+    """The messages this write folds out of the window: archived in its transaction."""
 
 
 Build = Callable[[ThreadState, Head | None], Awaitable[Write | None]]
@@ -100,12 +105,19 @@ async def commit(
                     return None
                 proven = True
                 continue
-            if await store.write(thread_id, write.state, head, write.metadata):
+            archive = await entries(write.archived)
+            if await store.write(thread_id, write.state, head, write.metadata, archive=archive):
                 return write
             proven = True  # the refused put dropped the kept copy: the next read asks
             await _pause(attempt)
             attempt += 1
     raise WriteConflictError(thread_id)
+
+
+def left_window(before: ThreadState, after: ThreadState) -> tuple[ChatThreadMessage, ...]:
+    """The messages of ``before``'s window that ``after``'s no longer holds."""
+    kept = {m.id for m in after.messages}
+    return tuple(m for m in before.messages if m.id not in kept)
 
 
 def carried(head: Head | None, *, edit: bool = False) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 Graphs reach memory only through this module (contract §2) and ``forks`` (what a run
 from an earlier checkpoint replaces), and so does the agent middleware
-(``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read, and
-``write_final_turn`` the write. A graph maps its finished state to a ``FinalTurn``;
-the write hands it to memory once, routes ``thread-memory-status`` to the custom
-stream, and never raises into the run (contract §4).
+(``adapters/chat_memory/middleware.py``): ``load_memory_state`` is the read,
+``recall_for`` what the session's archive holds about the latest user message (contract
+§5a, for the context's recall block), and ``write_final_turn`` the write. A graph maps
+its finished state to a ``FinalTurn``; the write hands it to memory once, routes
+``thread-memory-status`` to the custom stream, and never raises into the run (contract §4).
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from aimind_memory.memory import (
     FinalTurn,
     MemoryService,
     MemoryUnavailableError,
+    RecallHit,
     ThreadState,
     build_context,
 )
+from aimind_memory.memory.archive import recall_event
 from aimind_memory.memory.compaction import emit
 from aimind_memory.memory.config.limits import MESSAGE_ID_MAX_CHARS
 from aimind_memory.memory.errors import AIMindError
@@ -35,15 +38,19 @@ from aimind_memory.memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = [
     "FINAL_TURN_NODE",
+    "RECALLED_KEY",
     "FinalTurn",
     "MemoryOpener",
     "MemoryThreadError",
+    "RecallHit",
     "ThreadState",
     "build_context",
     "final_turn_node",
     "latest_human",
     "load_memory_state",
     "memory_message_id",
+    "recall_for",
+    "recalled_kwargs",
     "refuse_memory_thread",
     "write_final_turn",
 ]
@@ -51,6 +58,9 @@ __all__ = [
 log = logging.getLogger("aimind.final_turn")
 
 FINAL_TURN_NODE = "final_turn"
+RECALLED_KEY = "aimind_recalled"
+"""An answer's ``additional_kwargs`` key: the earlier messages recalled for it (what the
+``thread-memory-recall`` event said), so a page shows them again after a reload."""
 TurnExtractor = Callable[[Any], FinalTurn | None]
 MemoryOpener = Callable[[], Awaitable[MemoryService]]
 """Gives the service to use (``get_memory`` by default: the graphs')."""
@@ -126,6 +136,45 @@ async def load_memory_state(
     if report_landed and snapshot.landed and writer is not None:
         writer(dict(snapshot.landed))
     return snapshot.state
+
+
+async def recall_for(
+    query: str,
+    memory: ThreadState | None,
+    config: RunnableConfig,
+    runtime: Runtime[Any] | None,
+    *,
+    opener: MemoryOpener = get_memory,
+    report: bool = True,
+) -> list[RecallHit]:
+    """What the session's archive holds about ``query`` (the turn's latest user message),
+    within ``AIMIND_RECALL_CHARS``, leaving out what ``memory``'s window holds (contract
+    §5a). ``[]`` without memory (``memory`` None: none was read) and on any failure,
+    logged by its type only: recall never fails a turn. With ``report``, a
+    ``thread-memory-recall`` event on the run's stream names what was recalled."""
+    if memory is None or not query.strip():
+        return []
+    try:
+        session = await session_of(config, getattr(runtime, "context", None))
+        if session is None:
+            return []
+        service = await opener()
+        hits = await service.recall(session, query, exclude={m.id for m in memory.messages})
+    except Exception as exc:
+        log.warning(
+            "chat memory recall failed; the turn goes on without it (%s)", type(exc).__name__
+        )
+        return []
+    writer = _writer(runtime)
+    if hits and report and writer is not None:
+        writer(recall_event(hits))
+    return hits
+
+
+def recalled_kwargs(hits: Sequence[RecallHit]) -> dict[str, Any]:
+    """An answer's ``additional_kwargs`` naming the earlier messages recalled for it
+    (``RECALLED_KEY``), or none."""
+    return {RECALLED_KEY: recall_event(hits)["recalled"]} if hits else {}
 
 
 async def write_final_turn(

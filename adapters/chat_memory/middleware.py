@@ -8,8 +8,9 @@
 It uses two of the hooks LangChain documents (``langchain.agents.middleware.types``):
 
 - ``awrap_model_call`` rewrites each model *request*: the model gets contract §7's
-  context — the agent's system prompt, memory's summary and pinned decisions, its
-  recent turns, the latest user message — plus this turn's own tool loop, and none
+  context — the agent's system prompt, memory's summary and pinned decisions, what the
+  session's archive recalls for the latest user message (contract §5a), its recent
+  turns, the latest user message — plus this turn's own tool loop, and none
   of the older history in the agent's state. Only the request changes: the state,
   which a UI shows and the agent's checkpointer keeps, stays the user's own
   conversation. (``SummarizationMiddleware`` uses ``before_model`` instead and
@@ -38,7 +39,9 @@ to ``langgraph.json``. A memory failure never fails the agent: the
 turn runs without memory, or is not written, and a ``thread-memory-status``
 ``failed`` event says so on the custom stream (where compactions report too).
 The service is the graphs' (``adapters.chat_memory.runtime.get_memory``): opened once
-per process, event loop and set of options, closed at shutdown.
+per process, event loop and set of options, closed at shutdown. With
+``recall_tool=True`` the agent also gets the ``recall_memory`` tool
+(``adapters/chat_memory/recall_tool.py``) to search the archive itself.
 """
 
 from __future__ import annotations
@@ -65,10 +68,12 @@ from langgraph.types import Command
 from aimind_memory.adapters.chat_memory.final_turn import (
     load_memory_state,
     memory_message_id,
+    recall_for,
     refuse_memory_thread,
     write_final_turn,
 )
 from aimind_memory.adapters.chat_memory.forks import account_after, replaced_turns
+from aimind_memory.adapters.chat_memory.recall_tool import recall_memory_tool
 from aimind_memory.adapters.chat_memory.runtime import get_memory
 from aimind_memory.memory import Compactor, FinalTurn, MemoryLimits, ThreadState, memory_messages
 
@@ -134,7 +139,8 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
     file). ``compactor`` and ``limits`` are ``open_memory``'s: None means the model
     compactor when a model is configured, else the extractive one, and the
     environment's limits. ``trim_state`` keeps only memory's window of turns
-    (``RECENT_TURNS``) in the agent's own state.
+    (``RECENT_TURNS``) in the agent's own state. ``recall_tool`` adds the
+    ``recall_memory`` tool (the archive of folded turns, searched by the model).
     """
 
     state_schema = ChatMemoryState
@@ -146,12 +152,16 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
         compactor: Compactor | BaseChatModel | None = None,
         limits: MemoryLimits | None = None,
         trim_state: bool = False,
+        recall_tool: bool = False,
     ) -> None:
         super().__init__()
         self.database_url = database_url
         self.trim_state = trim_state
-        self._state_turns = (limits or MemoryLimits.from_env()).recent_turns  # validated now
+        bounds = limits or MemoryLimits.from_env()  # validated now
+        self._state_turns = bounds.recent_turns
+        self._recall_chars = bounds.recall_chars
         self._open = functools.partial(get_memory, database_url, compactor=compactor, limits=limits)
+        self.tools = [recall_memory_tool(self._open)] if recall_tool else []
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: ModelHandler
@@ -178,8 +188,12 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
             )
         if memory is not None:
             memory = memory.without_turns(replaced)
+        recalled = await recall_for(
+            str(human.text), memory, config, request.runtime, opener=self._open, report=not loop
+        )
+        context = memory_messages(memory, recalled, recall_chars=self._recall_chars)
         # ModelRequest takes list[AnyMessage] (a union); memory's are BaseMessage of its kinds.
-        messages: list[AnyMessage] = [*memory_messages(memory), human, *loop]  # type: ignore[list-item]
+        messages: list[AnyMessage] = [*context, human, *loop]  # type: ignore[list-item]
         response = await handler(request.override(messages=messages))
         if found is None or found == list(state.get("replaced_ids") or ()):
             return response  # written only when it changes

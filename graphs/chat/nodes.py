@@ -36,6 +36,8 @@ from aimind_memory.adapters.chat_memory.final_turn import (
     latest_human,
     load_memory_state,
     memory_message_id,
+    recall_for,
+    recalled_kwargs,
     refuse_memory_thread,
     write_final_turn,
 )
@@ -234,6 +236,7 @@ class ChatNodes:
             update["messages"] = dropped
         if human is None:  # nothing to answer (a continue): the transcript stays as it is
             return update
+        update["recalled"] = await recall_for(str(human.text), memory, config, runtime)
         model_text, references = await resolve_references(str(human.text))
         return {
             **update,
@@ -262,10 +265,13 @@ class ChatNodes:
                 await load_memory_state(config, runtime), state, config
             )
             started = {"replaced_ids": replaced}  # e.g. an answer regenerated after its tools
+            recalled = await recall_for(question_text(state), memory, config, runtime, report=False)
+            state = cast(ChatState, {**state, "recalled": recalled})
         context = build_context(
             memory,
             system_prompt=SYSTEM_PROMPT,
             latest_user_text=state.get("model_text") or question_text(state),
+            recalled=state.get("recalled") or (),
         )
         loop = turn[1:]
         llm = self._model or chat_model()
@@ -280,7 +286,9 @@ class ChatNodes:
         if getattr(response, "tool_calls", None):  # more tools, or no answer within the limit
             return {**started, "messages": [*dropped, response]}
         answer = AIMessage(  # what the user sees: the text, under the model's id
-            content=str(response.text), id=response.id or f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}"
+            content=str(response.text),
+            id=response.id or f"{AUTO_ID_PREFIX}{uuid.uuid4().hex}",
+            additional_kwargs=recalled_kwargs(state.get("recalled") or ()),
         )
         kept = list(state.get("messages") or [])
         earlier = kept[: len(kept) - len(turn)]

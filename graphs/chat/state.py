@@ -18,7 +18,7 @@ from langgraph.channels import DeltaChannel, UntrackedValue
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from typing_extensions import TypedDict  # pydantic needs it for schemas before 3.12
 
-from aimind_memory.adapters.chat_memory.final_turn import ThreadState
+from aimind_memory.adapters.chat_memory.final_turn import RecallHit, ThreadState
 
 AUTO_ID_PREFIX = "auto-"
 """Ids this graph gave to input messages that came without one (not client ids)."""
@@ -110,6 +110,9 @@ class ChatState(TypedDict, total=False):
     """The thread's transcript (user-visible text), then this turn's tool loop while it runs."""
     memory: Annotated[ThreadState | None, UntrackedValue(ThreadState)]
     """This turn's memory, read once per run; never checkpointed on the agent's thread."""
+    recalled: Annotated[list[RecallHit] | None, UntrackedValue(list)]
+    """What the session's archive holds about this turn's question (contract §5a), read
+    with memory; never checkpointed."""
     memory_context: MemoryContext
     turn_id: str
     """The id of this turn's question in ``messages``: the turn's own messages follow it."""

@@ -28,6 +28,7 @@ from aimind_memory.adapters.chat_memory.final_turn import (
     latest_human,
     load_memory_state,
     memory_message_id,
+    recall_for,
     refuse_memory_thread,
 )
 from aimind_memory.adapters.chat_memory.runtime import SessionContext
@@ -185,7 +186,9 @@ class DeliveryChain:
 
         async def work() -> dict[str, Any]:
             memory = await load_memory_state(config, runtime)
-            messages = plan_messages(state["requirement_text"], memory)
+            requirement = state["requirement_text"]
+            recalled = await recall_for(requirement, memory, config, runtime)
+            messages = plan_messages(requirement, memory, recalled)
             plan = await ask(self.model_for(PLAN), DeliveryPlan, messages)
             return {"artifacts": {PLAN: RuntimeArtifact.of(PLAN, plan)}}
 

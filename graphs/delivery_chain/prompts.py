@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from aimind_memory.adapters.chat_memory.final_turn import ThreadState, build_context
+from aimind_memory.adapters.chat_memory.final_turn import RecallHit, ThreadState, build_context
 from aimind_memory.adapters.tools.resources import DEFAULT_DOCS_DIR, ResourceError, read_resource
 from aimind_memory.graphs.delivery_chain.schemas import REQUIREMENT_HEADER
 from aimind_memory.memory.errors import AIMindError
@@ -78,13 +78,16 @@ def _section(title: str, value: BaseModel | str) -> str:
     return f"{title}\n{body}"
 
 
-def plan_messages(requirement: str, memory: ThreadState | None) -> list[BaseMessage]:
-    """The plan prompt on the session's memory (summary, pins, recent turns), then the
-    requirement as the latest user message."""
+def plan_messages(
+    requirement: str, memory: ThreadState | None, recalled: Sequence[RecallHit] = ()
+) -> list[BaseMessage]:
+    """The plan prompt on the session's memory (summary, pins, what the archive recalls
+    for the requirement, recent turns), then the requirement as the latest user message."""
     return build_context(
         memory,
         system_prompt=PLAN_PROMPT,
         latest_user_text=_section(REQUIREMENT_HEADER, requirement),
+        recalled=recalled,
     )
 
 

@@ -33,6 +33,7 @@ from aimind_memory.adapters.chat_memory.final_turn import (
     latest_human,
     load_memory_state,
     memory_message_id,
+    recall_for,
     refuse_memory_thread,
 )
 from aimind_memory.adapters.chat_memory.runtime import SessionContext
@@ -317,7 +318,10 @@ class TasklistNodes:
         runtime: Runtime[SessionContext],
     ) -> Any:
         memory = await load_memory_state(config, runtime)
-        messages = build_context(memory, system_prompt=system, latest_user_text=user_block)
+        recalled = await recall_for(user_block, memory, config, runtime)
+        messages = build_context(
+            memory, system_prompt=system, latest_user_text=user_block, recalled=recalled
+        )
         structured = self.planner().with_structured_output(schema).with_config(tags=[TAG_NOSTREAM])
         result = await structured.ainvoke(messages, config)  # traced, kept off "messages" stream
         return schema.model_validate(_as_dict(result))

@@ -45,6 +45,24 @@ SUMMARY_PREVIEW_CHARS = 240
 TRUNCATION_MARKER = "\n\n[truncated for chat memory]"
 MESSAGE_ID_MAX_CHARS = 200
 """A stored message id's length at most; longer client ids are not reused as memory ids."""
+RECALL_CHARS = 1_500
+"""What one recall returns at most, in characters of archived text (contract §5a): the
+model's context grows by this much (plus the block's labels) and no more."""
+ARCHIVE_TURNS: int | None = None
+"""Folded turns a session's archive keeps (the oldest go first); None: all of them."""
+RECALL_QUERY_TERMS = 64
+"""Distinct words of a query recall looks up at most (the first ones): a pasted page
+costs a few lookups, not thousands."""
+RECALL_CANDIDATES = 2_000
+"""Archived messages one recall ranks at most. Past that, the query's commonest words
+stop bringing in messages of their own (they still count in the ranking): a message
+that holds none of its rarer words cannot rank high anyway."""
+RECALL_HIT_MAX_CHARS = 600
+"""One recalled message's share of the budget at most: a longer one is cut to the part
+around the query's words, so one long message never fills the block alone."""
+RECALL_HIT_MIN_CHARS = 80
+"""A recalled message is cut to fit what is left of the budget only if this much is
+left; a shorter rest goes to messages that fit whole."""
 
 
 class LimitsError(SettingsError):
@@ -60,6 +78,8 @@ class MemoryLimits:
     pin_chars: int = PIN_CHARS
     message_char_cap: int = MESSAGE_CHAR_CAP
     compaction_timeout_s: float = COMPACTION_TIMEOUT_S
+    recall_chars: int = RECALL_CHARS
+    archive_turns: int | None = ARCHIVE_TURNS
 
     def __post_init__(self) -> None:
         if not 1 <= self.keep_turns <= self.recent_turns:
@@ -74,6 +94,10 @@ class MemoryLimits:
             raise LimitsError("MESSAGE_CHAR_CAP must be longer than the truncation marker")
         if not self.compaction_timeout_s > 0:
             raise LimitsError("COMPACTION_TIMEOUT_S must be > 0")
+        if self.recall_chars < 0:
+            raise LimitsError("RECALL_CHARS must be >= 0")
+        if self.archive_turns is not None and self.archive_turns < 1:
+            raise LimitsError("ARCHIVE_TURNS must be >= 1 (unset: keep every folded turn)")
 
     @property
     def max_messages(self) -> int:
@@ -92,6 +116,11 @@ class MemoryLimits:
     def overtaken_max_messages(self) -> int:
         """Messages a pending compaction's lease may hold for its landing (``OVERTAKEN_TURNS``)."""
         return 2 * OVERTAKEN_TURNS
+
+    @property
+    def archive_messages(self) -> int | None:
+        """Archived messages a session keeps at most (``ARCHIVE_TURNS`` turns); None: all."""
+        return None if self.archive_turns is None else 2 * self.archive_turns
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> MemoryLimits:

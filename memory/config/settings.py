@@ -42,6 +42,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from aimind_memory.memory.config.limits import (
+    ARCHIVE_TURNS,
     COMPACTION_TIMEOUT_S,
     KEEP_TURNS,
     MESSAGE_CHAR_CAP,
@@ -50,6 +51,7 @@ from aimind_memory.memory.config.limits import (
     PG_RECONNECT_TIMEOUT_S,
     PIN_CHARS,
     PINNED_MAX,
+    RECALL_CHARS,
     RECENT_TURNS,
     SQLITE_BUSY_TIMEOUT_S,
     SUMMARY_CHARS,
@@ -332,6 +334,8 @@ _LIMIT_FIELDS = (
     "pin_chars",
     "message_char_cap",
     "compaction_timeout_s",
+    "recall_chars",
+    "archive_turns",
 )
 
 
@@ -403,6 +407,18 @@ class MemorySettings(AIMindSettings):
         "Seconds a compaction by the model may take before the extractive compactor's "
         "result is used instead.",
         **_POSITIVE,
+    )
+    recall_chars: int = setting(
+        RECALL_CHARS,
+        "Characters of earlier conversation one recall brings back from the session's archive "
+        "(each model call's recall block and the recall_memory tool); 0 turns recall off.",
+        ge=0,
+    )
+    archive_turns: int | None = setting(
+        ARCHIVE_TURNS,
+        "Folded turns each session's archive keeps for recall (the oldest go first).",
+        shown_default="all of them",
+        ge=1,
     )
     pg_pool_max: int = setting(
         PG_POOL_MAX, "The most PostgreSQL connections memory's pool opens per process.", ge=1

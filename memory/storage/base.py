@@ -10,11 +10,13 @@ as it would read any other (``tests/memory/test_backend_rows.py`` checks it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, ChannelVersions, Checkpoint
 
+from aimind_memory.memory.storage.archive import ArchiveEntry, MessageArchive
 from aimind_memory.memory.storage.locks import LocalLocks, ThreadLocks
 from aimind_memory.memory.storage.stamps import SharedStamps
 
@@ -56,18 +58,26 @@ class MemoryThreads(Protocol):
         new_versions: ChannelVersions,
         *,
         prune: bool,
+        archive: Sequence[ArchiveEntry] = (),
+        archive_keep: int | None = None,
     ) -> bool:
         """Store ``head`` if the thread's latest checkpoint is still ``parent_id`` (None:
         the thread is empty); False, with the thread unchanged, otherwise. ``prune``
-        also drops the thread's older checkpoints in the same transaction."""
+        also drops the thread's older checkpoints in the same transaction; ``archive``
+        (the messages this write folds out of the window) goes to the thread's archive
+        in it too, those already there left as they are, and past ``archive_keep``
+        archived messages the oldest go (``memory.storage.archive``)."""
         ...
 
-    async def delete(self, thread_id: str) -> None: ...
+    async def delete(self, thread_id: str) -> None:
+        """The thread's checkpoints and its archive."""
+        ...
 
     async def scrub(self) -> None:
         """After deletes that forget a session: leave none of the deleted bytes in the
-        database's files (SQLite: its WAL). A no-op where deleted rows are gone from every
-        row a reader or a dump sees (PostgreSQL, in memory)."""
+        database's files (SQLite: its archive index's old segments, its WAL). A no-op
+        where deleted rows are gone from every row a reader or a dump sees (PostgreSQL,
+        in memory)."""
         ...
 
 
@@ -78,6 +88,8 @@ class Backend:
     name: str
     saver: BaseCheckpointSaver
     threads: MemoryThreads
+    archive: MessageArchive
+    """Reads the memory threads' archives (``memory.storage.archive``)."""
     locks: ThreadLocks = field(default_factory=LocalLocks)
     """Keeps one session's writers in line (in-process; SQLite: across processes too)."""
     stamps: SharedStamps | None = None

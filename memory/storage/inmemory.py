@@ -4,7 +4,8 @@ The capabilities ``InMemorySaver`` lacks (``aprune``, ``adelete_for_runs``,
 ``acopy_thread``) rebuild the affected threads through its public calls:
 list, delete the thread, put back what stays. Its async methods never yield
 to the event loop, so each rebuild is atomic for other coroutines. Memory
-threads use the same saver; a put checks the latest checkpoint under a lock.
+threads use the same saver; a put checks the latest checkpoint under a lock, and
+archives what it folds under the same lock (``memory.storage.archive.inmemory``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 from langgraph.checkpoint.base import ChannelVersions, CheckpointTuple
 from langgraph.checkpoint.memory import InMemorySaver
 
+from aimind_memory.memory.storage.archive import ArchiveEntry
+from aimind_memory.memory.storage.archive.inmemory import InMemoryArchive
 from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 
 PRUNE_STRATEGIES = ("keep_latest", "delete")
@@ -101,10 +104,11 @@ class InMemoryServerSaver(InMemorySaver):
 
 
 class InMemoryMemoryThreads:
-    """Memory threads on the same saver, through its public API."""
+    """Memory threads on the same saver, through its public API, and their archive."""
 
-    def __init__(self, saver: InMemoryServerSaver) -> None:
+    def __init__(self, saver: InMemoryServerSaver, archive: InMemoryArchive | None = None) -> None:
         self.saver = saver
+        self.archive = archive or InMemoryArchive()
         self._lock = asyncio.Lock()
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
@@ -123,6 +127,8 @@ class InMemoryMemoryThreads:
         new_versions: ChannelVersions,
         *,
         prune: bool,
+        archive: Sequence[ArchiveEntry] = (),
+        archive_keep: int | None = None,
     ) -> bool:
         async with self._lock:
             latest = await self.saver.aget_tuple(_config(thread_id))
@@ -136,10 +142,14 @@ class InMemoryMemoryThreads:
             )
             if prune:
                 await self.saver.aprune([thread_id])
+            if archive:
+                self.archive.add(thread_id, archive, archive_keep)
         return True
 
     async def delete(self, thread_id: str) -> None:
-        await self.saver.adelete_thread(thread_id)
+        async with self._lock:
+            await self.saver.adelete_thread(thread_id)
+            self.archive.delete(thread_id)
 
     async def scrub(self) -> None:
         """Nothing: the process's memory holds no deleted thread."""
@@ -148,4 +158,5 @@ class InMemoryMemoryThreads:
 @asynccontextmanager
 async def open_inmemory() -> AsyncIterator[Backend]:
     saver = InMemoryServerSaver()
-    yield Backend("memory", saver, InMemoryMemoryThreads(saver))
+    threads = InMemoryMemoryThreads(saver)
+    yield Backend("memory", saver, threads, threads.archive)

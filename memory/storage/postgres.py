@@ -6,8 +6,10 @@ All SQL of this backend is in this module. The server's saver is
 threads are read in one query and written in one round trip: a multi-statement
 query, one explicit transaction, that takes the thread's advisory lock, inserts
 the blobs and the checkpoint only if the thread's latest checkpoint is still the
-parent, and prunes if asked. A clear is the same kind of transaction: the
-thread's lock, then its rows. Values are inlined as literals by ``psycopg.sql``.
+parent, and prunes if asked; a write that folds messages out of the window archives
+them in the same transaction (``memory.storage.archive.postgres``). A clear is the same
+kind of transaction: the thread's lock, then its rows and its archive. Values are
+inlined as literals by ``psycopg.sql``.
 
 Isolation: memory's transactions run at READ COMMITTED, stated in their
 ``BEGIN``, whatever the database's ``default_transaction_isolation``. The
@@ -23,7 +25,7 @@ prepared statements (``memory/storage/pg_pool.py``), no ``SET``, and only
 transaction-scoped advisory locks. Memory's calls wait for a connection only while
 the database is reachable (``MemoryPool.reachable_connection``).
 
-Schema set-up (the stock migrations) runs once across processes under an
+Schema set-up (the stock migrations, then the archive's table) runs once across processes under an
 advisory lock that waiters poll with ``pg_try_advisory_xact_lock``: a waiter blocked
 in ``pg_advisory_lock`` holds a snapshot all along, and the migrations'
 ``CREATE INDEX CONCURRENTLY`` waits for every snapshot: replicas starting
@@ -48,6 +50,9 @@ from psycopg import AsyncConnection, AsyncCursor, sql
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
+from aimind_memory.memory.storage.archive import ArchiveEntry
+from aimind_memory.memory.storage.archive import postgres as archive_sql
+from aimind_memory.memory.storage.archive.postgres import PostgresArchive
 from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from aimind_memory.memory.storage.locks import lock_key
 from aimind_memory.memory.storage.pg_pool import (
@@ -253,6 +258,8 @@ class PostgresMemoryThreads:
         new_versions: ChannelVersions,
         *,
         prune: bool,
+        archive: Sequence[ArchiveEntry] = (),
+        archive_keep: int | None = None,
     ) -> bool:
         checkpoint = head.checkpoint
         values = checkpoint["channel_values"]
@@ -285,9 +292,10 @@ class PostgresMemoryThreads:
                 latest=_LATEST_ID.format(tid=names["tid"]),
             )
         )
+        written_ids = _WRITTEN.format(tid=names["tid"], cid=names["cid"])
+        statements += archive_sql.insert_statements(thread_id, archive, archive_keep, written_ids)
         if prune:
             versions = {k: str(v) for k, v in checkpoint["channel_versions"].items()}
-            written_ids = _WRITTEN.format(tid=names["tid"], cid=names["cid"])
             statements += [
                 s.format(**names, written=written_ids, versions=sql.Literal(Jsonb(versions)))
                 for s in PRUNE_SQL
@@ -304,7 +312,11 @@ class PostgresMemoryThreads:
         """The thread's rows, in one transaction under its lock: a put racing the clear
         commits wholly before it (and is cleared) or after it (on the empty thread)."""
         tid = sql.Literal(thread_id)
-        statements = [_thread_lock(thread_id), *(s.format(tid=tid) for s in DELETE_THREAD_SQL)]
+        statements = [
+            _thread_lock(thread_id),
+            *(s.format(tid=tid) for s in DELETE_THREAD_SQL),
+            *archive_sql.delete_statements(thread_id),
+        ]
         async with _transaction(self.pool, statements):
             pass
 
@@ -369,14 +381,25 @@ async def _setup_lock(url: str) -> AsyncIterator[None]:
             await conn.rollback()
 
 
+async def _archived(conn: DictConnection) -> bool:
+    """The archive's table exists."""
+    row = await (await conn.execute(archive_sql.PRESENT_SQL)).fetchone()
+    return row is not None and bool(row["present"])
+
+
 async def _setup(pool: MemoryPool, url: str) -> None:
-    """Run the stock migrations once across processes (none when they are all applied)."""
+    """Run the stock migrations and make the archive's table once across processes (none
+    of it when it is all there)."""
     async with pool.reachable_connection() as conn:
-        if await _migrated(conn):
+        if await _migrated(conn) and await _archived(conn):
             return
     async with _setup_lock(url), pool.reachable_connection() as conn:
         if not await _migrated(conn):
             await AsyncPostgresSaver(conn).setup()
+        if not await _archived(conn):
+            async with conn.transaction():
+                for statement in archive_sql.SCHEMA_SQL:
+                    await conn.execute(statement, prepare=False)
 
 
 @asynccontextmanager
@@ -390,4 +413,5 @@ async def open_postgres(url: str) -> AsyncIterator[Backend]:
             await (await AsyncConnection.connect(url, **CONNECTION_KWARGS)).close()
             raise
         saver = PostgresServerSaver(pool)
-        yield Backend("postgres", saver, PostgresMemoryThreads(pool, saver.serde))
+        threads = PostgresMemoryThreads(pool, saver.serde)
+        yield Backend("postgres", saver, threads, PostgresArchive(pool))

@@ -6,9 +6,11 @@ All SQL of this backend is in this module. The server's saver is
 ``adelete_for_runs``, ``acopy_thread``), on its own connection under its own
 lock. Memory threads use two more connections in autocommit mode, shared by every
 session: one reads, one writes. A turn is one ``INSERT … SELECT … WHERE latest IS
-parent`` statement, which SQLite runs atomically under its write lock. Nothing on
-those connections ever opens a transaction (other sessions' statements would join it
-and share its fate).
+parent`` statement, which SQLite runs atomically under its write lock. The one
+exception is a write that folds messages out of the window: it and their archive rows
+(``memory.storage.archive.sqlite``) are one ``BEGIN IMMEDIATE`` transaction, during
+which the writer runs nothing else (its statements queue on ``_writer_lock``), so no
+other session's statement joins it or shares its fate.
 
 Writers of one file wait for each other without SQLite's busy handler where they can:
 an agent's turn writes memory while its saver — on another connection, often another
@@ -30,7 +32,8 @@ database would delete the live WAL under them (contract §10).
 
 Forgetting leaves nothing behind (contract §9a): both connections delete with
 ``secure_delete`` on, so a deleted row's bytes are zeroed in its page and in the
-free pages it leaves; ``scrub`` then checkpoints the WAL into the file and empties
+free pages it leaves; ``scrub`` then merges the archive index's segments (a deleted
+row's words stay in them until then), checkpoints the WAL into the file and empties
 it, since the WAL's older frames still hold the pages as they were.
 """
 
@@ -40,7 +43,7 @@ import asyncio
 import json
 import sqlite3
 import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,6 +64,9 @@ from aimind_memory.memory.config.limits import (
 )
 from aimind_memory.memory.config.settings import memory_settings
 from aimind_memory.memory.storage import sqlite_path
+from aimind_memory.memory.storage.archive import ArchiveEntry
+from aimind_memory.memory.storage.archive import sqlite as archive_sql
+from aimind_memory.memory.storage.archive.sqlite import SqliteArchive
 from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, _Unchanged
 from aimind_memory.memory.storage.locks import FileLocks
 from aimind_memory.memory.storage.paths import create_private
@@ -98,7 +104,11 @@ DELETE FROM checkpoints WHERE thread_id = :tid AND checkpoint_ns = '' AND checkp
 DELETE_THREAD_SQL = (
     "DELETE FROM checkpoints WHERE thread_id = :tid",
     "DELETE FROM writes WHERE thread_id = :tid",
+    *archive_sql.DELETE_SQL,
 )
+BEGIN_SQL = "BEGIN IMMEDIATE"
+COMMIT_SQL = "COMMIT"
+ROLLBACK_SQL = "ROLLBACK"
 
 SECURE_DELETE_SQL = "PRAGMA secure_delete = ON"
 """Per connection: what it deletes is overwritten with zeros, free pages included."""
@@ -273,7 +283,7 @@ class SqliteServerSaver(AsyncSqliteSaver):
 
 class SqliteMemoryThreads:
     """Memory threads on connections of their own, in autocommit mode: ``conn`` reads (and
-    scrubs), ``writer`` (no busy timeout) writes through ``_write``."""
+    scrubs), ``writer`` (no busy timeout) writes through ``_write`` and ``_folding``."""
 
     def __init__(
         self,
@@ -286,23 +296,54 @@ class SqliteMemoryThreads:
         self.writer = writer
         self.serde = serde
         self.queue = queue
+        self._writer_lock = asyncio.Lock()
+        """Held by each use of ``writer``: a transaction on it runs alone."""
 
-    async def _write(self, statement: str, params: dict[str, Any]) -> list[Any]:
-        """``statement``'s rows, run on the writer; sent again while another connection
-        holds the write lock (a busy statement does nothing), ``sqlite_busy_timeout_s`` in
-        all, then the busy error."""
+    async def _polled[T](self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``attempt()``, again while another connection holds the write lock (a busy
+        statement does nothing), ``sqlite_busy_timeout_s`` in all, then the busy error."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + memory_settings().sqlite_busy_timeout_s
         delay = SQLITE_WRITE_POLL_S
-        async with _queued(self.queue):
-            while True:
-                try:
-                    return list(await self.writer.execute_fetchall(statement, params))
-                except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc) or loop.time() + delay > deadline:
-                        raise
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, SQLITE_WRITE_POLL_MAX_S)
+        while True:
+            try:
+                return await attempt()
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or loop.time() + delay > deadline:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SQLITE_WRITE_POLL_MAX_S)
+
+    async def _run(self, statement: str, params: dict[str, Any] | None = None) -> list[Any]:
+        return list(await self.writer.execute_fetchall(statement, params or {}))
+
+    async def _write(self, statement: str, params: dict[str, Any]) -> list[Any]:
+        """``statement``'s rows, run on the writer (``_polled``)."""
+        async with _queued(self.queue), self._writer_lock:
+            return await self._polled(lambda: self._run(statement, params))
+
+    async def _folding(
+        self, put: dict[str, Any], archived: dict[str, Any], keep: int | None, prune: bool
+    ) -> bool:
+        """A write that folds messages out of the window: the checkpoint, its archive rows
+        (trimmed to ``keep``) and the prune, one transaction; nothing if the put is refused."""
+        async with _queued(self.queue), self._writer_lock:
+            await self._polled(lambda: self._run(BEGIN_SQL))
+            try:
+                if not await self._run(PUT_SQL, put):
+                    await self._run(ROLLBACK_SQL)
+                    return False
+                await self._run(archive_sql.INSERT_SQL, archived)
+                if keep is not None:
+                    await self._run(archive_sql.TRIM_SQL, {"tid": put["tid"], "keep": keep})
+                if prune:
+                    await self._run(PRUNE_SQL, {"tid": put["tid"], "cid": put["cid"]})
+                await self._run(COMMIT_SQL)
+            except BaseException:
+                if self.writer.in_transaction:
+                    await asyncio.shield(self._run(ROLLBACK_SQL))
+                raise
+            return True
 
     async def latest(self, thread_id: str, known_id: str | None) -> Head | _Unchanged | None:
         params = {"tid": thread_id, "known": known_id}
@@ -323,6 +364,8 @@ class SqliteMemoryThreads:
         new_versions: ChannelVersions,
         *,
         prune: bool,
+        archive: Sequence[ArchiveEntry] = (),
+        archive_keep: int | None = None,
     ) -> bool:
         type_, blob = self.serde.dumps_typed(head.checkpoint)
         params = {
@@ -333,6 +376,9 @@ class SqliteMemoryThreads:
             "checkpoint": blob,
             "metadata": json.dumps(head.metadata, ensure_ascii=False).encode(),
         }
+        if archive:
+            archived = archive_sql.insert_params(thread_id, archive)
+            return await self._folding(params, archived, archive_keep, prune)
         if not await self._write(PUT_SQL, params):
             return False
         if prune:
@@ -343,7 +389,7 @@ class SqliteMemoryThreads:
         """One statement on memory's own autocommit writer: the thread's checkpoints go in
         one atomic step, and no transaction is held that other sessions' writes could
         join (or be rolled back with). Memory reads nothing else; ``writes`` rows (never
-        memory's own) go in a second statement."""
+        memory's own) go in a second statement, its archive in a third."""
         for statement in DELETE_THREAD_SQL:
             await self._write(statement, {"tid": thread_id})
 
@@ -352,7 +398,9 @@ class SqliteMemoryThreads:
         (whose deleted cells ``secure_delete`` zeroed) and the WAL is cut to nothing. The
         whole database's WAL, so deletes on the server saver's connection are covered too.
         A reader in another process holding an older snapshot keeps the checkpoint from
-        finishing: tried again, then ScrubBusyError."""
+        finishing: tried again, then ScrubBusyError. First the archive index's segments
+        are merged into one, so a deleted row's words leave them."""
+        await self._write(archive_sql.OPTIMIZE_SQL, {})
         for attempt in range(SCRUB_ATTEMPTS):
             (busy, *_), *_ = await self.conn.execute_fetchall(WAL_TRUNCATE_SQL)
             if not busy:
@@ -409,6 +457,7 @@ async def _set_up(saver: SqliteServerSaver) -> None:
     for attempt in range(SQLITE_SETUP_ATTEMPTS):
         try:
             await saver.setup()
+            await saver.conn.executescript(archive_sql.SCHEMA_SQL)
             return
         except sqlite3.OperationalError as exc:
             if not _is_busy(exc) or attempt == SQLITE_SETUP_ATTEMPTS - 1:
@@ -430,4 +479,5 @@ async def open_sqlite(url: str) -> AsyncIterator[Backend]:
         stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
         stack.callback(stamps.close)
         threads = SqliteMemoryThreads(conn, writer, saver.serde, queue=saver.queue)
-        yield Backend("sqlite", saver, threads, locks=locks, stamps=stamps)
+        archive = SqliteArchive(conn)
+        yield Backend("sqlite", saver, threads, archive, locks=locks, stamps=stamps)

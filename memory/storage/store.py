@@ -15,6 +15,7 @@ reads again.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -28,6 +29,7 @@ from langgraph.checkpoint.base import (
 from aimind_memory.memory.config.limits import PRUNE_EVERY, STATE_CACHE_THREADS
 from aimind_memory.memory.models import ThreadState
 from aimind_memory.memory.storage import UNCHANGED, Backend, Head
+from aimind_memory.memory.storage.archive import ArchiveEntry
 from aimind_memory.memory.storage.ids import next_checkpoint_id
 
 if TYPE_CHECKING:  # the graph machinery costs a process seconds of imports: built on demand
@@ -117,8 +119,10 @@ def next_head(
 class ThreadStore:
     """Reads and writes ThreadState on the memory threads of one backend."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, *, archive_keep: int | None = None) -> None:
         self.backend = backend
+        self.archive_keep = archive_keep
+        """Archived messages a thread keeps at most (None: all)."""
         self._cache: OrderedDict[str, tuple[Head | None, ThreadState]] = OrderedDict()
         """Per thread, its head as last read or written (None: empty) and its state."""
 
@@ -166,8 +170,12 @@ class ThreadStore:
         state: ThreadState,
         previous: Head | None,
         metadata: dict[str, Any] | None = None,
+        *,
+        archive: Sequence[ArchiveEntry] = (),
     ) -> Head | None:
-        """Put ``state`` as the thread's next checkpoint (parent: ``previous``).
+        """Put ``state`` as the thread's next checkpoint (parent: ``previous``), and the
+        messages it folds out of the window (``archive``) in the thread's archive, in one
+        transaction.
 
         None if the thread's latest checkpoint is no longer ``previous`` (another
         writer came first): nothing was written. The caller holds the thread's lock.
@@ -183,6 +191,8 @@ class ThreadStore:
             previous.id if previous else None,
             new_versions,
             prune=bool(step) and step % PRUNE_EVERY == 0,
+            archive=archive,
+            archive_keep=self.archive_keep,
         )
         if not written:
             self.forget(thread_id)

@@ -3,12 +3,15 @@ provenance, and the export — safe text, never runtime state."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from aimind_memory.memory.config.limits import SUMMARY_PREVIEW_CHARS
 from aimind_memory.memory.models import Pin, ReplacedPin, ThreadState
+from aimind_memory.memory.storage.archive import ArchivedMessage
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
 
 
@@ -122,9 +125,13 @@ EXPORT_FORMAT = "aimind-memory/1"
 
 
 def export_dto(
-    thread_id: str, state: ThreadState, last_compaction: dict[str, Any] | None = None
+    thread_id: str,
+    state: ThreadState,
+    last_compaction: dict[str, Any] | None = None,
+    archived: Sequence[ArchivedMessage] = (),
 ) -> dict[str, Any]:
-    """A session's whole memory as one JSON document (contract §9a ``export``)."""
+    """A session's whole memory as one JSON document (contract §9a ``export``), with the
+    archive of its folded turns (contract §5a), oldest first."""
     dto = {
         "format": EXPORT_FORMAT,
         "threadId": thread_id,
@@ -139,6 +146,15 @@ def export_dto(
         "lastCompaction": last_compaction,
         "unpinned": list(state.unpinned),
         "replaced": [replaced_dto(r) for r in state.replaced],
+        "archive": [
+            {"id": m.message_id, "role": m.role, "text": m.text, "createdAt": _iso(m.created_at)}
+            for m in archived
+        ],
     }
     assert_no_forbidden_fields(dto)
     return dto
+
+
+def _iso(moment: datetime) -> str:
+    """A stored time as ISO 8601, in UTC when it has no zone (SQLite keeps what it was given)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()

@@ -54,3 +54,13 @@ def status_events(chunks: list[tuple[str, Any]]) -> list[dict[str, Any]]:
         and isinstance(event, dict)
         and event.get("type") == "thread-memory-status"
     ]
+
+
+async def drop_archive(url: str) -> None:
+    """Take the archive's table away under a running service: recall then fails for real."""
+    if backend_of(url) == "sqlite":
+        with sqlite3.connect(sqlite_path(url)) as conn:
+            conn.execute("DROP TABLE aimind_archive")
+    else:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute("DROP TABLE aimind_archive")

@@ -9,8 +9,8 @@ from aimind_memory.adapters.chat_memory.runtime import get_memory
 from aimind_memory.graphs.chat import build_graph
 from aimind_memory.graphs.chat.prompts import SYSTEM_PROMPT
 from aimind_memory.memory import build_context
-from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
-from tests.chat.helpers import TOKEN, user
+from aimind_memory.memory.views.context import PINS_HEADER, RECALL_HEADER, SUMMARY_HEADER
+from tests.chat.helpers import TOKEN, drop_archive, user
 from tests.support.fakes import ScriptedChatModel
 
 DECISIONS = {
@@ -48,15 +48,22 @@ async def test_after_12_turns_model_sees_exactly_memory_context(memory_url: str)
     await graph.ainvoke({"messages": forged}, context={"session_id": TOKEN})
 
     sent = model.calls[-1]
+    recalled = await memory.recall(TOKEN, "Final question 12?")
+    assert recalled  # the earlier questions, folded out of the window
     expected = build_context(
-        before, system_prompt=SYSTEM_PROMPT, latest_user_text="Final question 12?"
+        before,
+        system_prompt=SYSTEM_PROMPT,
+        latest_user_text="Final question 12?",
+        recalled=recalled,
     )
     assert _shape(sent) == _shape(expected)
     assert isinstance(sent[0], SystemMessage) and sent[0].content == SYSTEM_PROMPT
     assert str(sent[1].content).startswith(SUMMARY_HEADER)
     assert str(sent[2].content).startswith(PINS_HEADER)
     assert all(d in str(sent[2].content) for d in DECISIONS.values())
-    recent = sent[3:-1]
+    assert str(sent[3].content).startswith(RECALL_HEADER)
+    assert "Question number" in str(sent[3].content)
+    recent = sent[4:-1]
     assert [type(m) for m in recent] == [HumanMessage, AIMessage] * (len(before.messages) // 2)
     assert [str(m.content) for m in recent] == [m.text for m in before.messages]
     assert sent[-1] == HumanMessage("Final question 12?")
@@ -87,6 +94,7 @@ async def test_a_thread_shows_its_whole_conversation_and_a_new_thread_starts_emp
     shown_ids: dict[str, str] = {}
     for n in range(1, 9):
         before = await memory.load(TOKEN)
+        recalled = await memory.recall(TOKEN, f"turn {n}")
         out = await graph.ainvoke(
             {"messages": [user(f"turn {n}", f"client-{n}")]}, first, context={"session_id": TOKEN}
         )
@@ -103,7 +111,12 @@ async def test_a_thread_shows_its_whole_conversation_and_a_new_thread_starts_emp
         assert (await memory.load(TOKEN)).messages[-1].id == messages[-1].id
         # the model saw memory (summary, pins, recent turns) + the question, not the list
         assert _shape(model.calls[-1]) == _shape(
-            build_context(before, system_prompt=SYSTEM_PROMPT, latest_user_text=f"turn {n}")
+            build_context(
+                before,
+                system_prompt=SYSTEM_PROMPT,
+                latest_user_text=f"turn {n}",
+                recalled=recalled,
+            )
         )
         assert out["memory_context"] == {
             "available": True,
@@ -174,3 +187,72 @@ async def test_no_session_still_answers(memory_url: str) -> None:
     graph = build_graph(model=model, tools=[])
     out = await graph.ainvoke({"messages": [user("hello")]})
     assert out["messages"][-1].content == "fine without memory"
+
+
+FACT = "My locker code at the gym is 4471 and the locker is number 18."
+
+
+async def _fact_then_small_talk(graph, n: int = 6) -> None:
+    await graph.ainvoke({"messages": [user(FACT)]}, context={"session_id": TOKEN})
+    for i in range(n):
+        await graph.ainvoke({"messages": [user(f"Small talk {i}.")]}, context={"session_id": TOKEN})
+
+
+async def test_a_turn_folded_away_is_recalled_for_a_question_about_it(memory_url: str) -> None:
+    """contract §5a, §7: the fact left the window (it is in no summary either: the
+    extractive summary need not keep it); the question about it brings it back as a
+    quoted block, labelled background, and the page learns which messages were used."""
+    model = ScriptedChatModel(script=[_answer], loop_last=True)
+    graph = build_graph(model=model, tools=[])
+    await _fact_then_small_talk(graph)
+    memory = await get_memory()
+    state = await memory.load(TOKEN)
+    assert FACT not in [m.text for m in state.messages]
+    chunks = [
+        chunk
+        async for chunk in graph.astream(
+            {"messages": [user("What is my gym locker code?")]},
+            context={"session_id": TOKEN},
+            stream_mode=["custom", "values"],
+        )
+    ]
+    block = [m for m in model.calls[-1] if str(m.content).startswith(RECALL_HEADER)]
+    assert len(block) == 1 and isinstance(block[0], SystemMessage)
+    assert "4471" in str(block[0].content)
+    events = [
+        e for mode, e in chunks if mode == "custom" and e.get("type") == "thread-memory-recall"
+    ]
+    assert len(events) == 1
+    assert any("4471" in hit["text"] for hit in events[0]["recalled"])
+    assert all(
+        set(hit) == {"text", "messageIds", "createdAt", "role"} for hit in events[0]["recalled"]
+    )
+    final = [v for mode, v in chunks if mode == "values"][-1]
+    answer = final["messages"][-1]
+    assert answer.additional_kwargs["aimind_recalled"] == events[0]["recalled"]
+
+
+async def test_no_recall_block_when_nothing_matches(memory_url: str) -> None:
+    model = ScriptedChatModel(script=[_answer], loop_last=True)
+    graph = build_graph(model=model, tools=[])
+    await _fact_then_small_talk(graph)
+    out = await graph.ainvoke(
+        {"messages": [user("Tell me about volcanoes.")]}, context={"session_id": TOKEN}
+    )
+    assert not any(str(m.content).startswith(RECALL_HEADER) for m in model.calls[-1])
+    assert "aimind_recalled" not in out["messages"][-1].additional_kwargs
+
+
+async def test_an_archive_that_fails_gives_no_recall_block_and_the_turn_answers(
+    memory_url: str,
+) -> None:
+    model = ScriptedChatModel(script=[_answer], loop_last=True)
+    graph = build_graph(model=model, tools=[])
+    await _fact_then_small_talk(graph)
+    await drop_archive(memory_url)
+    out = await graph.ainvoke(
+        {"messages": [user("What is my gym locker code?")]}, context={"session_id": TOKEN}
+    )
+    assert out["messages"][-1].content == "Answer to: What is my gym locker code?"
+    assert not any(str(m.content).startswith(RECALL_HEADER) for m in model.calls[-1])
+    assert str(model.calls[-1][1].content).startswith(SUMMARY_HEADER)  # memory is still there

@@ -6,8 +6,13 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
-from aimind_memory.memory import ThreadState, open_checkpointer
-from aimind_memory.memory.views.context import PINS_HEADER, SUMMARY_HEADER
+from aimind_memory.memory import RecallHit, ThreadState, open_checkpointer
+from aimind_memory.memory.views.context import (
+    PINS_HEADER,
+    RECALL_HEADER,
+    SUMMARY_HEADER,
+    recall_block,
+)
 from tests.middleware.conftest import LOOKUP, RESULT_MARKER, SYSTEM, agent, model, user
 
 TOKEN = "middleware-session-0001"
@@ -33,8 +38,14 @@ def split(request: list[BaseMessage]) -> tuple[list[str], list[BaseMessage], Hum
     return blocks, rest[:start], rest[start], rest[start + 1 :]
 
 
-def assert_memory_context(request: list[BaseMessage], memory: ThreadState, asked: str) -> None:
-    """The request is exactly contract §7's context of ``memory`` and this turn."""
+def assert_memory_context(
+    request: list[BaseMessage],
+    memory: ThreadState,
+    asked: str,
+    recalled: list[RecallHit] | None = None,
+) -> None:
+    """The request is exactly contract §7's context of ``memory``, what was ``recalled``
+    for the question, and this turn."""
     blocks, prior, human, loop = split(request)
     expected_blocks = []
     if memory.summary:
@@ -42,6 +53,8 @@ def assert_memory_context(request: list[BaseMessage], memory: ThreadState, asked
     if memory.pinned_decisions:
         pins = "\n".join(f"- {p}" for p in memory.pinned_decisions)
         expected_blocks.append(f"{PINS_HEADER}\n{pins}")
+    if recalled:
+        expected_blocks.append(f"{RECALL_HEADER}\n{recall_block(recalled)}")
     assert blocks == expected_blocks
     assert len(prior) <= 8
     assert [m.text for m in prior] == [m.text for m in memory.messages]
@@ -56,13 +69,14 @@ async def converse(graph, chat, token: str, config: dict | None = None) -> None:
     memory = await get_memory()
     for i in range(1, TURNS + 1):
         before = await memory.load(token)
+        recalled = await memory.recall(token, question(i))
         sent = len(chat.calls)
         out = await graph.ainvoke(user(question(i)), config, context={"session_id": token})
         requests = chat.calls[sent:]
         assert out["messages"][-1].text.startswith("Answer to")
         assert len(requests) == (2 if LOOKUP in question(i) else 1)
         for request in requests:
-            assert_memory_context(request, before, question(i))
+            assert_memory_context(request, before, question(i), recalled)
         if len(requests) == 2:  # the tool loop follows the question, in order
             loop = split(requests[1])[3]
             assert [type(m) for m in loop] == [AIMessage, ToolMessage]
@@ -76,6 +90,7 @@ async def test_thirty_stateless_turns_send_memory_and_this_turn_only(memory_url:
     blocks, prior, _, _ = split(last)
     assert blocks[0].startswith(SUMMARY_HEADER)
     assert blocks[1].startswith(PINS_HEADER) and "PostgreSQL" in blocks[1]
+    assert blocks[2].startswith(RECALL_HEADER) and "Question" in blocks[2]
     assert not any(question(1) in m.text for m in prior)
     assert max(len(split(r)[1]) for r in chat.calls) == 8
 

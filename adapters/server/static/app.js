@@ -16,6 +16,7 @@ import { t } from "./i18n.js";
 import { forgetSession } from "./memory_api.js";
 import { resetMemoryPanel, truncation, turnStarted } from "./memory_panel.js";
 import "./remember.js";
+import { recalledIn, showRecalled } from "./recalled.js";
 import { restorePage } from "./restore.js";
 import { closeOpenCards, recheckOpenCards, runTasklist, TASKLIST_PREFIX } from "./review.js";
 import { lastAiMessage, streamRun } from "./stream.js";
@@ -33,6 +34,7 @@ async function sendChat(text, messageId) {
   const bubble = addMessage("assistant", "", { streaming: true });
   const texts = new Map();
   let current = "";
+  let recalled = [];
   const run = async () => streamRun(
     `${threadPath(await ensureChatThread())}/runs/stream`,
     {
@@ -45,6 +47,9 @@ async function sendChat(text, messageId) {
         texts.set(id, chunk ? (texts.get(id) ?? "") + piece : piece);
         setText(bubble, texts.get(id));
         scrollToEnd();
+      },
+      onCustom(event) {
+        recalled = recalledIn(event) ?? recalled;
       },
     },
   );
@@ -64,6 +69,7 @@ async function sendChat(text, messageId) {
     setMessageId(bubble, answer.id);
     markSaidNow(bubble);
     finishMessage(bubble);
+    showRecalled(bubble, recalled);
     const messages = result.values?.messages;
     transcriptEnded(Array.isArray(messages) && messages.length ? messages.at(-1)?.id : answer.id);
   } catch (error) {

@@ -11,6 +11,7 @@
 
 import { HumanError, requestJson, threadPath } from "./http.js";
 import { t } from "./i18n.js";
+import { recalledOf } from "./recalled.js";
 import { contentText } from "./stream.js";
 
 const COOKIE = "aimind_chat_thread";
@@ -66,15 +67,16 @@ export function forgetChatThread() {
   writeCookie("", 0);
 }
 
-/** A transcript message as the page shows it — ``{id, role, text}`` — or null for what a
- *  person did not see (a tool call or result of a turn still running). */
+/** A transcript message as the page shows it — ``{id, role, text}``, and an answer's
+ *  ``recalled`` earlier messages — or null for what a person did not see (a tool call or
+ *  result of a turn still running). */
 export function shownMessage(message) {
   const type = String(message?.type ?? "");
   const text = contentText(message?.content);
   if (!text.trim()) return null;
   if (type === "human") return { id: String(message.id ?? ""), role: "user", text };
   if (type === "ai" && !(message.tool_calls ?? []).length) {
-    return { id: String(message.id ?? ""), role: "assistant", text };
+    return { id: String(message.id ?? ""), role: "assistant", text, recalled: recalledOf(message) };
   }
   return null;
 }

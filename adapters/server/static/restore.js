@@ -21,6 +21,7 @@ import {
   threadInterrupts,
 } from "./review.js";
 import { contentText } from "./stream.js";
+import { showRecalled } from "./recalled.js";
 import { addMessage, finishMessage, markTruncated, ui } from "./view.js";
 
 const COMMANDS_LOOKED_AT = 100;
@@ -99,7 +100,11 @@ export async function restorePage() {
   showCommands("");
   for (const message of transcript) {
     if (message.role === "user") showUserMessage(message.text, message.id);
-    else finishMessage(addMessage("assistant", message.text, { id: message.id }));
+    else {
+      const item = addMessage("assistant", message.text, { id: message.id });
+      finishMessage(item);
+      showRecalled(item, message.recalled);
+    }
     showCommands(message.id);
   }
   transcriptEnded(transcript.at(-1)?.id);

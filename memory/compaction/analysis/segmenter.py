@@ -26,7 +26,7 @@ with warnings.catch_warnings():  # an old jieba may import the deprecated pkg_re
 
 from aimind_memory.memory.compaction.analysis.sentences import has_chinese
 
-__all__ = ["init_seconds", "is_loaded", "ready_for", "segment", "words"]
+__all__ = ["init_seconds", "is_loaded", "ready_for", "search_words", "segment", "words"]
 
 jieba.setLogLevel(logging.WARNING)
 _lock = threading.Lock()
@@ -77,3 +77,11 @@ def segment(text: str) -> list[tuple[str, int]]:
 def words(text: str) -> list[str]:
     """The text's words, spaces dropped."""
     return [word for word, _ in segment(text)]
+
+
+def search_words(text: str) -> list[str]:
+    """The text's words for a search index (the archive's, ``memory.archive.terms``): jieba's
+    search mode, a long word and the shorter dictionary words in it, from the dictionary
+    alone — no HMM guesses, so an unknown name is cut the same way in every sentence, at
+    index time and at query time alike."""
+    return [word for word in _loaded().cut_for_search(text, HMM=False) if word.strip()]
