@@ -111,12 +111,12 @@ def excerpt(text: str, around: str | None = None) -> str:
     if at < 0 or start == 0:
         return text[: PIN_EXCERPT_CHARS - 1].rstrip() + ELLIPSIS
     if start + PIN_EXCERPT_CHARS - 1 >= len(text):  # the message's end: an ellipsis only in front
-        return ELLIPSIS + _from_a_word(text, len(text) - PIN_EXCERPT_CHARS + 1)
+        return ELLIPSIS + _from_a_word(text, len(text) - PIN_EXCERPT_CHARS + 1).lstrip(_CUT_PUNCT)
     begin = _to_a_word(text, start, at)
     end = begin + PIN_EXCERPT_CHARS - 2
     if all(_WORD_CHAR.match(c) for c in text[end - 1 : end + 1]):  # not inside a word
         end = max(text.rfind(" ", max(at + length, end - WORD_SEARCH_CHARS), end), at + length)
-    return ELLIPSIS + text[begin:end].strip().lstrip(".,;:!?。，；：！？ ") + ELLIPSIS
+    return ELLIPSIS + text[begin:end].strip().lstrip(_CUT_PUNCT) + ELLIPSIS
 
 
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
@@ -147,6 +147,8 @@ def _said_at(text: str, around: str) -> tuple[int, int]:
 
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+_CUT_PUNCT = ".,;:!?。，；：！？ "
+"""What an excerpt cut mid-text never starts with ("…. The" reads as a typo)."""
 WORD_SEARCH_CHARS = 24
 """How far an excerpt's start may move to begin at a word instead of inside one."""
 

@@ -90,7 +90,9 @@ async def test_a_pin_from_a_message_older_than_the_window_names_it_as_described(
 
     (source,) = old.sources
     assert (source.message_id, source.role, source.created_at) == ("old-7", "assistant", said_at)
-    assert source.excerpt.startswith("We weighed three venues.") and source.excerpt.endswith("…")
+    # centred on the sentence the pin restates (the message's end), cut at a word
+    assert source.excerpt.startswith("…We weighed three venues.")
+    assert source.excerpt.endswith("In the end the harbour hall won.")
     assert len(source.excerpt) <= PIN_EXCERPT_CHARS
     (source,) = verbatim.sources
     assert (source.role, source.excerpt, source.created_at) == (

@@ -116,6 +116,7 @@ async def test_agent_and_memory_threads_are_distinct_in_one_database(
         "pinned_decisions",
         "last_compacted_at",
         "unpinned",
+        "replaced",
         PIN_PROVENANCE_CHANNEL,
     }
 

@@ -24,6 +24,8 @@ export default {
 
     "role.user": "You",
     "role.assistant": "Assistant",
+    "recalled.summary": { one: "Recalled 1 earlier message", other: "Recalled {count} earlier messages" },
+    "recalled.title": "Earlier messages memory looked up for this answer and gave the model as background",
     "message.remember": "Remember",
     "message.remembered": "Remembered",
     "message.rememberTitle": "Pin this message in memory (or only the part of it you selected)",
@@ -182,6 +184,8 @@ export default {
 
     "role.user": "你",
     "role.assistant": "助手",
+    "recalled.summary": { other: "回顾了 {count} 条更早的消息" },
+    "recalled.title": "回答前从记忆中查到、作为背景交给模型的更早消息",
     "message.remember": "记住",
     "message.remembered": "已记住",
     "message.rememberTitle": "把这条消息（或你选中的部分）固定到记忆中",
