@@ -100,7 +100,8 @@ def alarming(log: str) -> list[str]:
 def first_hour(base_url: str) -> None:
     """What a newcomer's first minutes send: the page and its reads, a chat turn (a
     stateless run), a /tasklist review resumed, a /delivery run."""
-    with httpx.Client(base_url=base_url, timeout=120) as client:
+    # what the page's fetch sends with every change (contract §8: no cross-site writes)
+    with httpx.Client(base_url=base_url, timeout=120, headers={"Origin": base_url}) as client:
         assert client.get("/").status_code == 200
         assert client.get("/static/app.js").status_code == 200
         assert client.get("/api/chat/thread").status_code == 200  # mints the session cookie
