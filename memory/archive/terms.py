@@ -13,7 +13,9 @@ in-memory archive hold the same words and a query finds the same messages on eac
 - A query drops function words (the compactor's word lists, English and Chinese) and
   single Latin letters ("s" and "t" of "it's", "don't"): they would match nearly every
   message and say nothing about which one is meant. A query of nothing else recalls
-  nothing. The index keeps every word (BM25 weighs the common ones down).
+  nothing. The index keeps every word (BM25 weighs the common ones down) up to
+  ``WORD_MAX_CHARS``: a longer run (a pasted blob, a hash, "xxxx…") is no word anyone asks
+  for, and PostgreSQL refuses a lexeme over 2 KB, which would fail the turn's write.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[^\W_]+")
 _LATIN_LETTER = re.compile(r"[a-z]")
 _FUNCTION_WORDS = EN_STOPWORDS | ZH_STOPWORDS
+WORD_MAX_CHARS = 64
+"""The longest word indexed or asked for (a longer run of letters is left out)."""
 
 
 async def ready(texts: Iterable[str]) -> None:
@@ -49,7 +53,7 @@ def words(text: str) -> list[str]:
         out += [w for w in search_words(run.group()) if _WORD.fullmatch(w)]
         at = run.end()
     out += _WORD.findall(folded, at)
-    return out
+    return [w for w in out if len(w) <= WORD_MAX_CHARS]
 
 
 def query_terms(text: str) -> list[str]:

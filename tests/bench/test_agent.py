@@ -55,7 +55,8 @@ async def test_the_contestants_are_comparable(bench_backend: tuple[BenchEnv, str
     assert raw["facts_planted"] == TURNS // 4
     facts = raw["facts_kept"]
     assert all(facts[c][-1] == raw["facts_planted"] for c in OURS)
-    assert facts[SAME][-1] == facts[PEER][-1] >= 1
+    # (ours also recalls folded turns from the archive, so it keeps at least as many)
+    assert facts[SAME][-1] >= facts[PEER][-1] >= 1
     assert all(facts[c][3] == 1 for c in CONTESTANTS)  # turn 4 states the first one
     summary = summarize(raw)
     assert summary["peer_vs_ours"]["stateless"]["rows"] > 1
