@@ -25,6 +25,9 @@ import from here, they may move.
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+__version__: str
+"""The installed version (``importlib.metadata``), e.g. ``"0.2.0"``."""
+
 if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
     from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
     from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
@@ -102,7 +105,7 @@ __all__ = [
 _HOME: dict[str, str] = {
     "AIMindError": "aimind_memory.memory",
     "AppendResult": "aimind_memory.memory",
-    "ChatMemoryMiddleware": "aimind_memory.adapters.chat_memory",
+    "ChatMemoryMiddleware": "aimind_memory.adapters.chat_memory.middleware",
     "CompactionOutput": "aimind_memory.memory",
     "CompactionRequest": "aimind_memory.memory",
     "Compactor": "aimind_memory.memory",
@@ -141,14 +144,78 @@ and the service cost a process seconds of imports (``agents.SQLiteSession`` is l
 same way); each loads on first use."""
 
 
+_DISTRIBUTION = "aimind-memory"
+"""The distribution's name: what ``pip`` installs and its metadata says."""
+_LOADED_ON_USE = {"ChatMemoryMiddleware"}
+"""Classes whose name costs nothing until the class is used (``_ClassOnUse``)."""
+
+
+def _version() -> str:
+    """The installed distribution's version (``CHANGELOG.md``), read from its metadata;
+    ``0+unknown`` when the package runs from files no installer recorded."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(_DISTRIBUTION)
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class _ClassOnUse:
+    """A class's stand-in that imports it when it is first used.
+
+    ``ChatMemoryMiddleware`` derives from LangChain's ``AgentMiddleware``, whose package
+    builds the whole agent framework when imported (about a second of CPU). A module that
+    names the middleware at its top, as a served graph's file does, should not pay that
+    until an agent is made. The stand-in is the class for what code does with one:
+    calling it makes an instance of the real class, ``isinstance``/``issubclass`` test
+    against it, a ``class Mine(ChatMemoryMiddleware)`` statement derives from it
+    (``__mro_entries__``), and its attributes are the real class's. Type checkers see the
+    real class (the imports under ``TYPE_CHECKING`` above).
+    """
+
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
+
+    def _load(self) -> type:
+        cls: type = getattr(import_module(self._module), self._name)
+        return cls
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._load()(*args, **kwargs)
+
+    def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type]:
+        return (self._load(),)
+
+    def __instancecheck__(self, instance: Any) -> bool:
+        return isinstance(instance, self._load())
+
+    def __subclasscheck__(self, subclass: type) -> bool:
+        return issubclass(subclass, self._load())
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):  # copy, pickle and the like probe these: not ours
+            raise AttributeError(attribute)
+        return getattr(self._load(), attribute)
+
+    def __repr__(self) -> str:
+        return f"<class '{self._module}.{self._name}' (imported on first use)>"
+
+
 def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
-    if home is None:
+    value: Any
+    if name == "__version__":  # read on first use: the metadata reader costs an import
+        value = _version()
+    elif home is None:
         raise AttributeError(f"module 'aimind_memory' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
+    elif name in _LOADED_ON_USE:
+        value = _ClassOnUse(home, name)
+    else:
+        value = getattr(import_module(home), name)
     globals()[name] = value  # once: later lookups are plain attribute reads
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *__all__, "__version__"})
