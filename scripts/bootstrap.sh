@@ -34,28 +34,54 @@ if [ ! -x .venv/bin/python ]; then
   PY=$(find_python)
   "$PY" -m venv .venv
 fi
-STAMP=.venv/.aimind-installed
-WANT=$({ cat requirements.lock pyproject.toml; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1)
-if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
+# Which lock: `bootstrap.sh serve` installs what serving needs (requirements-serve.lock:
+# the library and the [server] extra), plain `bootstrap.sh` everything (requirements.lock:
+# the tests, the docs, the bench, Aegra). Both are one resolution (scripts/lock.sh), so the
+# second adds to the first and changes nothing it installed.
+case "${1:-all}" in
+  serve) LOCK=requirements-serve.lock STAMP=.venv/.aimind-installed-serve WHAT="what serving needs" ;;
+  all) LOCK=requirements.lock STAMP=.venv/.aimind-installed WHAT="the locked dependencies" ;;
+  *)
+    echo "bootstrap: unknown set '$1' (serve, or nothing for everything)" >&2
+    exit 2
+    ;;
+esac
+stamp_of() { { cat "$1" pyproject.toml; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1; }
+installed() { [ "$(cat "$2" 2>/dev/null)" = "$(stamp_of "$1")" ]; }  # installed LOCK STAMP
+# Everything installed (requirements.lock's stamp matches) serves too.
+if ! installed "$LOCK" "$STAMP" &&
+  ! { [ "$LOCK" = requirements-serve.lock ] && installed requirements.lock .venv/.aimind-installed; }; then
   LOG=$(mktemp)
   trap 'rm -f "$LOG"' EXIT
-  echo "Installing the locked dependencies into .venv (first start, or the lock changed)..."
+  TOTAL=$(grep -c '^[A-Za-z0-9]' "$LOCK" || true)
+  echo "Installing $WHAT into .venv ($TOTAL packages from $LOCK; first start, or the lock changed)..."
+  START=$SECONDS
+  # pip's own lines go to the log (shown whole if it fails); one line per package it
+  # fetches goes to the terminal, so a first start of several minutes is never silent.
   if ! {
-    .venv/bin/python -m pip install --require-hashes -r requirements.lock &&
-      .venv/bin/python -m pip install --no-deps -e . &&
-      .venv/bin/python -c "import aimind_memory.memory, aimind_memory.adapters, aimind_memory.graphs"
-  } >"$LOG" 2>&1; then
+    .venv/bin/python -m pip install --require-hashes -r "$LOCK" 2>&1 | tee -a "$LOG" |
+      awk -v total="$TOTAL" '
+        /^Collecting / { n++; printf "  [%3d/%d] %s\n", n, total, $2; fflush() }
+        /^(Requirement already satisfied|Ignoring) / { n++ }
+        /^Installing collected packages: / { print "  unpacking them into .venv..."; fflush() }' &&
+      .venv/bin/python -m pip install --no-deps -e . >>"$LOG" 2>&1 &&
+      .venv/bin/python -c "import aimind_memory.memory, aimind_memory.adapters, aimind_memory.graphs" >>"$LOG" 2>&1
+  }; then
     cat "$LOG" >&2
     echo "bootstrap: installing the dependencies failed (the log is above)" >&2
     exit 1
   fi
-  echo "$WANT" >"$STAMP"
+  echo "  installed in $((SECONDS - START)) s"
+  stamp_of "$LOCK" >"$STAMP"
+fi
+if [ "$LOCK" = requirements-serve.lock ]; then
+  exit 0  # serving needs no browser, Redis, PgBouncer or Node
 fi
 # The tests drive Debian's Chromium (no browser download at run time) with a CJK font, so
 # screenshots of Chinese text are legible (fonts-wqy-microhei), start Debian's
 # redis-server for the production replicas and pgbouncer in front of PostgreSQL, and run
-# the JS SDK from tests/node; the serve scripts need none of these
-# (AIMIND_SKIP_BROWSER_INSTALL=1).
+# the JS SDK from tests/node; serving needs none of these (`bootstrap.sh serve` stops
+# above; serve-prod.sh sets AIMIND_SKIP_BROWSER_INSTALL=1).
 if [ "${AIMIND_SKIP_BROWSER_INSTALL:-0}" = "1" ]; then
   exit 0
 fi

@@ -37,7 +37,7 @@ if command -v flock >/dev/null 2>&1 && ! flock -n 9; then
   exit 1
 fi
 
-AIMIND_SKIP_BROWSER_INSTALL=1 bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh serve  # the library and [server] only (requirements-serve.lock)
 export LANGGRAPH_CLI_NO_ANALYTICS=1 LANGGRAPH_NO_VERSION_CHECK=true
 export LANGSMITH_TRACING=${LANGSMITH_TRACING:-false}
 exec .venv/bin/langgraph dev --no-browser --no-reload --host "$HOST" --port "$PORT" "$@"

@@ -93,9 +93,68 @@ FAKE_PYTHON = """#!/usr/bin/env bash
 # Python as bootstrap calls it: 3.12+, a version line, and pip recorded (failing on demand).
 case "$1" in
   -VV) echo "Python 3.13.0 (stand-in)" ;;
-  -m) echo "$*" >>"$(dirname "$0")/../pip-calls"; [ ! -e "$(dirname "$0")/../pip-fails" ] ;;
+  -m) echo "$*" >>"$(dirname "$0")/../pip-calls"; echo "Collecting demo==1.0 (from -r x)"
+      [ ! -e "$(dirname "$0")/../pip-fails" ] ;;
 esac
 """
+
+
+def stand_in_checkout(tmp_path: Path) -> Path:
+    """The real bootstrap script and locks in a folder whose ``.venv`` Python records pip's
+    calls instead of installing; the file it records them in."""
+    (tmp_path / "scripts").mkdir()
+    for name in LOCK_INPUTS:
+        (tmp_path / name).write_bytes((REPO_ROOT / name).read_bytes())
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(FAKE_PYTHON)
+    python.chmod(0o755)
+    return tmp_path / ".venv" / "pip-calls"
+
+
+LOCK_INPUTS = (
+    "scripts/bootstrap.sh",
+    "requirements.lock",
+    "requirements-serve.lock",
+    "pyproject.toml",
+)
+
+
+def test_serving_installs_its_own_lock_and_the_tests_add_the_rest(tmp_path: Path) -> None:
+    """``serve.sh`` (``bootstrap.sh serve``) installs requirements-serve.lock, saying so
+    package by package, and nothing for the tests (no browser, Redis, PgBouncer or Node
+    checked); ``test.sh`` then installs the full lock; after that serving installs nothing."""
+    calls = stand_in_checkout(tmp_path)
+
+    def start(*which: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+        calls.unlink(missing_ok=True)
+        done = subprocess.run(
+            ["bash", str(tmp_path / "scripts" / "bootstrap.sh"), *which],
+            env={**os.environ, "AIMIND_SKIP_BROWSER_INSTALL": "1", "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            timeout=REFUSAL_S,
+        )
+        return done, calls.read_text().splitlines() if calls.exists() else []
+
+    served, pip = start("serve")
+    assert served.returncode == 0, served.stderr
+    assert "Installing what serving needs" in served.stdout and "installed in" in served.stdout
+    total = sum(1 for line in (REPO_ROOT / "requirements-serve.lock").open() if line[0].isalnum())
+    assert f"[  1/{total}] demo==1.0" in served.stdout  # one line per package it fetches
+    assert pip == [
+        "-m pip install --require-hashes -r requirements-serve.lock",
+        "-m pip install --no-deps -e .",
+    ]
+    assert start("serve")[1] == []  # a restart installs nothing
+    tested, pip = start()
+    assert tested.returncode == 0, tested.stderr
+    assert pip[0] == "-m pip install --require-hashes -r requirements.lock"
+    (tmp_path / ".venv" / ".aimind-installed-serve").unlink()
+    again, pip = start("serve")  # everything is installed: serving needs nothing more
+    assert (again.returncode, again.stdout, pip) == (0, "", [])
+    unknown, _ = start("everything")
+    assert unknown.returncode == 2 and "unknown set" in unknown.stderr
 
 
 def test_bootstrap_installs_only_when_the_lock_changed(tmp_path: Path) -> None:
@@ -103,14 +162,7 @@ def test_bootstrap_installs_only_when_the_lock_changed(tmp_path: Path) -> None:
     matches the lock; a missing or stale stamp installs, and a failed install leaves the
     stamp stale, so the next start tries again. The real script on a copy of the lock, with a
     stand-in interpreter that records pip's calls instead of installing."""
-    (tmp_path / "scripts").mkdir()
-    for name in ("scripts/bootstrap.sh", "requirements.lock", "pyproject.toml"):
-        (tmp_path / name).write_bytes((REPO_ROOT / name).read_bytes())
-    python = tmp_path / ".venv" / "bin" / "python"
-    python.parent.mkdir(parents=True)
-    python.write_text(FAKE_PYTHON)
-    python.chmod(0o755)
-    calls, stamp = tmp_path / ".venv" / "pip-calls", tmp_path / ".venv" / ".aimind-installed"
+    calls, stamp = stand_in_checkout(tmp_path), tmp_path / ".venv" / ".aimind-installed"
 
     def start() -> tuple[subprocess.CompletedProcess[str], list[str]]:
         calls.unlink(missing_ok=True)
