@@ -1,7 +1,7 @@
 """AI Mind memory: bounded short-term chat memory for LangGraph agents.
 
 The one import path for users (contract §13b). Everything here is the library and
-the middleware, and installs with ``pip install aimind-memory`` alone:
+the middleware, and installs alone (``pip install`` of a checkout, its wheel or its git URL):
 
 ```python
 from aimind_memory import ChatMemoryMiddleware, open_memory, FinalTurn
@@ -14,7 +14,7 @@ async with open_memory() as memory:          # AIMIND_DATABASE_URL, else embedde
 ```
 
 ``aimind_memory.server`` holds ``auth`` and ``app`` for a ``langgraph.json`` or
-``aegra.json`` of your own (``pip install "aimind-memory[server]"``); ``aimind_memory.settings``
+``aegra.json`` of your own (the ``[server]`` extra); ``aimind_memory.settings``
 every environment variable it reads. Every error this package raises derives from
 ``AIMindError``.
 

@@ -39,28 +39,28 @@ fi
 # the tests, the docs, the bench, Aegra). Both are one resolution (scripts/lock.sh), so the
 # second adds to the first and changes nothing it installed.
 case "${1:-all}" in
-  serve) LOCK=requirements-serve.lock STAMP=.venv/.aimind-installed-serve WHAT="what serving needs" ;;
-  all) LOCK=requirements.lock STAMP=.venv/.aimind-installed WHAT="the locked dependencies" ;;
+  serve) lock=requirements-serve.lock stamp=.venv/.aimind-installed-serve what="what serving needs" ;;
+  all) lock=requirements.lock stamp=.venv/.aimind-installed what="the locked dependencies" ;;
   *)
     echo "bootstrap: unknown set '$1' (serve, or nothing for everything)" >&2
     exit 2
     ;;
 esac
 stamp_of() { { cat "$1" pyproject.toml; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1; }
-installed() { [ "$(cat "$2" 2>/dev/null)" = "$(stamp_of "$1")" ]; }  # installed LOCK STAMP
+installed() { [ "$(cat "$2" 2>/dev/null)" = "$(stamp_of "$1")" ]; }  # installed lock stamp
 # Everything installed (requirements.lock's stamp matches) serves too.
-if ! installed "$LOCK" "$STAMP" &&
-  ! { [ "$LOCK" = requirements-serve.lock ] && installed requirements.lock .venv/.aimind-installed; }; then
+if ! installed "$lock" "$stamp" &&
+  ! { [ "$lock" = requirements-serve.lock ] && installed requirements.lock .venv/.aimind-installed; }; then
   LOG=$(mktemp)
   trap 'rm -f "$LOG"' EXIT
-  TOTAL=$(grep -c '^[A-Za-z0-9]' "$LOCK" || true)
-  echo "Installing $WHAT into .venv ($TOTAL packages from $LOCK; first start, or the lock changed)..."
-  START=$SECONDS
+  total=$(grep -c '^[A-Za-z0-9]' "$lock" || true)
+  echo "Installing $what into .venv ($total packages from $lock; first start, or the lock changed)..."
+  start=$SECONDS
   # pip's own lines go to the log (shown whole if it fails); one line per package it
   # fetches goes to the terminal, so a first start of several minutes is never silent.
   if ! {
-    .venv/bin/python -m pip install --require-hashes -r "$LOCK" 2>&1 | tee -a "$LOG" |
-      awk -v total="$TOTAL" '
+    .venv/bin/python -m pip install --require-hashes -r "$lock" 2>&1 | tee -a "$LOG" |
+      awk -v total="$total" '
         /^Collecting / { n++; printf "  [%3d/%d] %s\n", n, total, $2; fflush() }
         /^(Requirement already satisfied|Ignoring) / { n++ }
         /^Installing collected packages: / { print "  unpacking them into .venv..."; fflush() }' &&
@@ -71,10 +71,10 @@ if ! installed "$LOCK" "$STAMP" &&
     echo "bootstrap: installing the dependencies failed (the log is above)" >&2
     exit 1
   fi
-  echo "  installed in $((SECONDS - START)) s"
-  stamp_of "$LOCK" >"$STAMP"
+  echo "  installed in $((SECONDS - start)) s"
+  stamp_of "$lock" >"$stamp"
 fi
-if [ "$LOCK" = requirements-serve.lock ]; then
+if [ "$lock" = requirements-serve.lock ]; then
   exit 0  # serving needs no browser, Redis, PgBouncer or Node
 fi
 # The tests drive Debian's Chromium (no browser download at run time) with a CJK font, so

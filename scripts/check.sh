@@ -16,3 +16,10 @@ MYPYPATH="$stage" .venv/bin/python -m mypy -p aimind_memory -p bench |
   sed -E "s#^$stage/aimind_memory/(memory|adapters|graphs)/#\1/#; s#^$stage/##"
 root=$PWD
 (cd "$stage" && PYTHONPATH="$PWD:$root" "$root/.venv/bin/lint-imports" --config "$root/pyproject.toml")
+# The distribution as users get it: a wheel and an sdist that twine accepts (metadata, the
+# licence, the README as the long description). Built from outside the checkout: its
+# build/ folder would shadow the `build` package.
+dist=$(mktemp -d)
+trap 'rm -rf "$dist"' EXIT
+(cd "$dist" && "$root/.venv/bin/python" -m build --no-isolation --outdir "$dist" "$root" >/dev/null)
+.venv/bin/python -m twine check --strict "$dist"/*

@@ -6,19 +6,18 @@
 #                            (scripts/serve.sh; scripts/bootstrap.sh serve), resolved under
 #                            the first as constraints, so it is a subset pinned the same
 #                            (tests/layout/test_packaging.py checks it)
-# Needs uv (`pip install uv`, or UV=/path/to/uv). Versions already locked stay unless a
+# Needs uv on the PATH (`pip install uv`). Versions already locked stay unless a
 # bound in pyproject.toml moves them; extra arguments go to the first resolution
 # (`bash scripts/lock.sh --upgrade` moves everything to the newest allowed). Then run the
 # whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-UV=${UV:-uv}
 COMMON=(--universal --python-version 3.12 --generate-hashes --no-header --quiet)
 
 lock() {  # lock FILE HEADER ARGS...: resolve into FILE, the header comment first
   local file=$1 header=$2
   shift 2
-  "$UV" pip compile pyproject.toml "${COMMON[@]}" "$@" -o "$file"
+  uv pip compile pyproject.toml "${COMMON[@]}" "$@" -o "$file"
   { printf '%s\n' "$header"; grep -v '^# [A-Z]' "$file"; } >"$file.tmp"
   mv "$file.tmp" "$file"
 }

@@ -30,7 +30,7 @@ ALL_SETTINGS: tuple[type[AIMindSettings], ...] = (*SETTINGS, BenchSettings)
 VARIABLE = re.compile(r"\b(?:AIMIND|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
 SHELL_READ = re.compile(r"\$\{#?([A-Z][A-Z0-9_]*)|\$([A-Z][A-Z0-9_]*)")
 SHELL_ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)=", re.MULTILINE)
-SHELL_OWN = frozenset({"PWD", "HOME", "PATH"})
+SHELL_OWN = frozenset({"PWD", "HOME", "PATH", "SECONDS"})
 """The shell's own variables, not settings."""
 
 ENV_READERS = {
