@@ -20,7 +20,6 @@ answers a question still counts. Equal scores go to the newer message.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -49,11 +48,13 @@ def rank(
     average = max(stats.words / max(stats.messages, 1), 1.0)
     ranked = []
     for candidate in candidates:
-        counts = Counter(candidate.terms)  # counted in C: the loop below is over the query
-        norm = K1 * (1 - B + B * len(candidate.terms) / average)
+        words = candidate.terms
+        norm = K1 * (1 - B + B * len(words) / average)
         score = 0.0
         for word, weight in weights.items():
-            if n := counts.get(word):
+            # Only the query's words are counted, each in one pass in C: a candidate's
+            # other words are never hashed (a Counter of every word cost most of a recall).
+            if n := words.count(word):
                 score += weight * n * (K1 + 1) / (n + norm)
         if score > 0:
             ranked.append(Ranked(score, candidate))

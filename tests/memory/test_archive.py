@@ -4,6 +4,7 @@ and erased by ``clear`` and ``forget`` — on SQLite and PostgreSQL (and in memo
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 
 import aiosqlite
@@ -12,6 +13,7 @@ import psycopg
 from aimind_memory.memory import open_memory
 from aimind_memory.memory.config.limits import MemoryLimits
 from aimind_memory.memory.storage import backend_of, sqlite_path
+from aimind_memory.memory.storage.archive import sqlite as archive_sql
 from tests.support.residue import holds, pg_dump_bytes, sqlite_bytes
 
 from .helpers import GatedCompactor, assert_bounds, new_token, turn
@@ -172,3 +174,17 @@ async def test_a_fold_is_never_stored_without_its_archive(db_url: str) -> None:
         assert not result.written and result.skipped == "memory-unavailable"
         mem.store.forget(mem.thread_id(token))
         assert (await mem.load(token)).messages == before.messages
+
+
+def test_sqlite_reads_only_the_rows_the_index_names(tmp_path) -> None:
+    """A recall's reads by row id stay row-id lookups: checking the owner through its
+    index walked every one of the session's archived rows, so a recall grew slower with
+    the archive (benchmark 18 measures how much)."""
+    conn = sqlite3.connect(tmp_path / "plan.db")
+    conn.executescript(archive_sql.SCHEMA_SQL)
+    params = {"tid": "chat:x", "seqs": "[1, 2]", "match": '"kx"', "limit": 5}
+    for statement in (archive_sql.CANDIDATES_SQL, archive_sql.MESSAGES_SQL):
+        plan = [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + statement, params)]
+        picked = next(step for step in plan if "aimind_archive " in step + " ")
+        assert "INTEGER PRIMARY KEY" in picked, plan
+    conn.close()

@@ -103,15 +103,18 @@ COUNTS_SQL = "SELECT messages, words FROM aimind_archive_counts WHERE owner = ?"
 HOLDING_SQL = "(SELECT count(*) FROM aimind_archive_fts WHERE aimind_archive_fts MATCH ?)"
 """One word's rows; a query's words are counted in the statement that reads the counts."""
 CANDIDATES_SQL = """
-SELECT seq, message_id, terms FROM aimind_archive WHERE owner = :tid AND seq IN (
+SELECT seq, message_id, terms FROM aimind_archive WHERE +owner = :tid AND seq IN (
   SELECT rowid FROM aimind_archive_fts WHERE aimind_archive_fts MATCH :match
   ORDER BY rowid DESC LIMIT :limit
 ) ORDER BY seq DESC
 """
 MESSAGES_SQL = """
 SELECT seq, message_id, role, text, created_at FROM aimind_archive
-WHERE owner = :tid AND seq IN (SELECT value FROM json_each(:seqs))
+WHERE +owner = :tid AND seq IN (SELECT value FROM json_each(:seqs))
 """
+"""``+owner`` (here and in ``CANDIDATES_SQL``): the owner is checked on each row the
+rowids name, never used to pick rows — through the owner's index, SQLite walked every one
+of the owner's rows to find a few dozen (a recall's cost grew with the archive)."""
 EVERY_SQL = """
 SELECT seq, message_id, role, text, created_at FROM aimind_archive WHERE owner = :tid
 ORDER BY seq
