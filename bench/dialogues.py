@@ -259,13 +259,19 @@ def _read(source: Path, corpus: str, split: str, part: int) -> dict[str, Any]:
             raise FileNotFoundError(f"{inside} is not under {source}")
     if source.suffix == ".zip":
         with zipfile.ZipFile(source) as archive:
-            return json.loads(archive.read(name))
-    return json.loads(source.read_text(encoding="utf-8"))
+            return _json_object(archive.read(name))
+    return _json_object(source.read_text(encoding="utf-8"))
 
 
 def _from_zip_bytes(blob: bytes, name: str) -> dict[str, Any]:
     with zipfile.ZipFile(io.BytesIO(blob)) as archive:
-        return json.loads(archive.read(name))
+        return _json_object(archive.read(name))
+
+
+def _json_object(text: str | bytes) -> dict[str, Any]:
+    """A corpus file's JSON object (json.loads types whatever it parses as Any)."""
+    parsed: dict[str, Any] = json.loads(text)
+    return parsed
 
 
 def _pairs(utterances: list[str]) -> list[tuple[str, str]]:

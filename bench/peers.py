@@ -193,7 +193,7 @@ class InstantChatModel(BaseChatModel):
             text = self.script.chat(messages)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
 
-    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable:
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
         """Ours' compaction (``LLMCompactor``): its JSON payload in, summary + pins out."""
 
         def compact(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -297,7 +297,10 @@ class LangmemState(MessagesState):
 
 
 def langmem_graph(
-    chat: BaseChatModel, summarizer: BaseChatModel, saver: BaseCheckpointSaver, turn_tokens: int
+    chat: BaseChatModel,
+    summarizer: BaseChatModel,
+    saver: BaseCheckpointSaver[str],
+    turn_tokens: int,
 ) -> Any:
     from langmem.short_term import SummarizationNode
 

@@ -665,7 +665,8 @@ def baseline() -> dict[str, Any]:
     """The held-out figures of ``BASELINE_COMMIT`` (whole sentences), measured before any
     tuning (``results/recall_baseline.json``), or none."""
     try:
-        return json.loads(BASELINE_FIGURES.read_text(encoding="utf-8"))
+        figures: dict[str, Any] = json.loads(BASELINE_FIGURES.read_text(encoding="utf-8"))
+        return figures
     except (OSError, ValueError):
         return {}
 

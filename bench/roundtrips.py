@@ -257,11 +257,11 @@ async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
 
 def _one_and_one(group: dict[str, Any]) -> bool:
     """Every turn of the group: exactly one write round trip and at most one read."""
-    return group["write"]["max"] == 1 and group["read"]["max"] <= 1
+    return bool(group["write"]["max"] == 1 and group["read"]["max"] <= 1)
 
 
 def _checks(group: dict[str, Any]) -> int:
-    return group["total"]["kinds"].get("check", 0)
+    return int(group["total"]["kinds"].get("check", 0))
 
 
 def targets(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -67,7 +67,7 @@ class MemoryTurns:
 class BareSaverTurns:
     """``aget_tuple`` + ``aput`` of a given state on one thread: the saver's own floor."""
 
-    def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
+    def __init__(self, saver: BaseCheckpointSaver[str], thread_id: str) -> None:
         self.saver = saver
         self.thread_id = thread_id
 
@@ -95,7 +95,7 @@ async def _respond(state: MessagesState, runtime: Runtime[ReplyContext]) -> dict
 
 
 def messages_graph(
-    saver: BaseCheckpointSaver,
+    saver: BaseCheckpointSaver[str],
 ) -> CompiledStateGraph[MessagesState, ReplyContext, MessagesState, MessagesState]:
     """One model node over ``MessagesState`` (``add_messages``): the whole history persists."""
     builder = StateGraph(MessagesState, context_schema=ReplyContext)
@@ -108,7 +108,7 @@ def messages_graph(
 class GraphTurns:
     """One ``ainvoke`` per turn of a ``MessagesState`` graph on one thread."""
 
-    def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
+    def __init__(self, saver: BaseCheckpointSaver[str], thread_id: str) -> None:
         self.graph = messages_graph(saver)
         self.thread_id = thread_id
 

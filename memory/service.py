@@ -93,7 +93,7 @@ class MemoryService:
         self._secret = secret
 
     @cached_property
-    def graph(self) -> CompiledStateGraph:
+    def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
         """The memory thread as a LangGraph graph (``aget_state`` reads memory). Built on
         first use: memory's own reads and writes never need it."""
         return build_memory_graph(self.backend.saver)

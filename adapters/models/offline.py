@@ -190,7 +190,8 @@ def offline_instance(schema: type[BaseModel], prompt_text: str) -> BaseModel:
     """``schema.offline_example(prompt_text)`` if defined, else a minimal labelled instance."""
     example = getattr(schema, "offline_example", None)
     if callable(example):
-        return example(prompt_text)
+        made: BaseModel = example(prompt_text)
+        return made
     values = {
         name: _placeholder(field.annotation)
         for name, field in schema.model_fields.items()
@@ -306,7 +307,7 @@ class OfflineChatModel(BaseChatModel):
 
     def with_structured_output(
         self, schema: Any, *, include_raw: bool = False, **kwargs: Any
-    ) -> Runnable:
+    ) -> Runnable[LanguageModelInput, Any]:
         """Pydantic schemas get ``offline_example(prompt_text)`` or a minimal instance."""
 
         def run(value: Any) -> Any:

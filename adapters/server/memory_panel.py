@@ -107,7 +107,8 @@ def memory_panel_reply(identity: str, snapshot: MemorySnapshot, limits: MemoryLi
     key = (identity, snapshot.version, limits)
     body = _encoded.get(key)
     if body is None:
-        body = json_reply(memory_panel_dto(snapshot, limits)).body
+        # starlette types a body bytes | memoryview; a copy of the panel's few KB is bytes
+        body = bytes(json_reply(memory_panel_dto(snapshot, limits)).body)
         _encoded[key] = body
         while len(_encoded) > ENCODED_PANELS_MAX:
             _encoded.popitem(last=False)

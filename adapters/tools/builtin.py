@@ -81,7 +81,8 @@ def _power(base: float, exponent: float) -> float:
     ):
         raise CalculationError("the result is too large")
     try:
-        return base**exponent
+        power: float = base**exponent
+        return power
     except ZeroDivisionError:
         raise CalculationError("division by zero") from None
     except OverflowError:

@@ -33,7 +33,7 @@ THREAD_PREFIX = "tasklist-agent:"
 
 
 def build_graph(
-    model: BaseChatModel | None = None, *, checkpointer: BaseCheckpointSaver | None = None
+    model: BaseChatModel | None = None, *, checkpointer: BaseCheckpointSaver[str] | None = None
 ) -> CompiledStateGraph[TasklistState, SessionContext, TasklistInput, TasklistOutput]:
     """The tasklist agent; without a checkpointer unless given (the server brings its own).
 
@@ -92,7 +92,7 @@ def agent_config(thread_id: str | None = None) -> RunnableConfig:
 
 
 def compile_agent(
-    checkpointer: BaseCheckpointSaver, *, model: BaseChatModel | None = None
+    checkpointer: BaseCheckpointSaver[str], *, model: BaseChatModel | None = None
 ) -> CompiledStateGraph[TasklistState, SessionContext, TasklistInput, TasklistOutput]:
     """The agent compiled with ``checkpointer`` (e.g. ``memory.open_checkpointer(url)``'s saver).
 

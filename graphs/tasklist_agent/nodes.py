@@ -131,7 +131,9 @@ def _run_id(config: RunnableConfig | None, runtime: Runtime[Any] | None) -> str:
     return str(run or getattr(info, "run_id", None) or "")
 
 
-def _asked(update: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any] | None) -> dict:
+def _asked(
+    update: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any] | None
+) -> dict[str, Any]:
     """``update``, stamped with this run when it leads to the review or the question."""
     if update.get("status") in ASKING:
         return {**update, "asked_in_run": _run_id(config, runtime)}

@@ -187,7 +187,8 @@ class AIMindSettings(BaseSettings):
         """The settings ``environ`` (default: the process environment, now) gives; raises
         ``SettingsError`` naming the first variable that is malformed."""
         env = os.environ if environ is None else environ
-        return _load(cls, tuple(env.get(name) for name in cls.env_names()))
+        settings: Self = _load(cls, tuple(env.get(name) for name in cls.env_names()))
+        return settings  # lru_cache's wrapper loses the type
 
     @classmethod
     def error_of(cls, exc: ValidationError) -> SettingsError:

@@ -89,7 +89,7 @@ async def open_backend(url: str) -> AsyncIterator[Backend]:
 
 
 @asynccontextmanager
-async def open_saver(url: str) -> AsyncIterator[BaseCheckpointSaver]:
+async def open_saver(url: str) -> AsyncIterator[BaseCheckpointSaver[str]]:
     """Only the server's saver (no memory connection or lock files)."""
     if backend_of(url) == "sqlite":
         from aimind_memory.memory.storage.sqlite import open_sqlite_saver

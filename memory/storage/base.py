@@ -86,7 +86,7 @@ class Backend:
     """An opened database: the server's saver and memory's threads, sharing it."""
 
     name: str
-    saver: BaseCheckpointSaver
+    saver: BaseCheckpointSaver[str]
     threads: MemoryThreads
     archive: MessageArchive
     """Reads the memory threads' archives (``memory.storage.archive``)."""

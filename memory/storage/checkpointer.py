@@ -19,14 +19,14 @@ __all__ = ["open_checkpointer", "server_checkpointer"]
 
 
 @asynccontextmanager
-async def open_checkpointer(url: str | None = None) -> AsyncIterator[BaseCheckpointSaver]:
+async def open_checkpointer(url: str | None = None) -> AsyncIterator[BaseCheckpointSaver[str]]:
     """Open the saver named by ``url`` (default: ``AIMIND_DATABASE_URL``), set up and ready."""
     async with open_saver(database_url(url)) as saver:
         yield saver
 
 
 @asynccontextmanager
-async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
+async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver[str]]:
     """``langgraph.json`` ``checkpointer.path`` target: the same database memory uses."""
     async with open_checkpointer() as saver:
         yield saver

@@ -59,7 +59,8 @@ class SharedStamps:
         return (int.from_bytes(digest, "little") % self._slots) * _SLOT.size
 
     def current(self, thread_id: str) -> int:
-        return _SLOT.unpack_from(self._map, self._slot(thread_id))[0]
+        stamp: int = _SLOT.unpack_from(self._map, self._slot(thread_id))[0]
+        return stamp
 
     def is_latest(self, thread_id: str, checkpoint_id: str) -> bool:
         """True only if ``checkpoint_id`` is the thread's latest committed checkpoint."""

@@ -65,7 +65,9 @@ def _remember(state: MemoryChannels) -> dict[str, Any]:
     return {}
 
 
-def build_memory_graph(saver: BaseCheckpointSaver | None) -> CompiledStateGraph:
+def build_memory_graph(
+    saver: BaseCheckpointSaver[str] | None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """A one-node graph whose state is a memory thread's: ``aget_state`` reads memory.
 
     Nothing of memory's own reading or writing goes through it, so langgraph's graph
@@ -85,7 +87,7 @@ def thread_config(thread_id: str) -> RunnableConfig:
 
 
 def next_head(
-    saver: BaseCheckpointSaver,
+    saver: BaseCheckpointSaver[Any],  # its versions' type is the saver's own (ours: str)
     channels: dict[str, Any],
     previous: Head | None,
     metadata: dict[str, Any] | None = None,

@@ -19,9 +19,9 @@ from collections.abc import Mapping
 import psycopg
 
 from aimind_memory.adapters.settings import ScriptSettings, check_settings, script_settings
-from aimind_memory.memory.config.settings import MemorySettings, memory_settings
+from aimind_memory.memory.config.settings import SECRET_MIN_CHARS, MemorySettings, memory_settings
 from aimind_memory.memory.errors import SettingsError
-from aimind_memory.memory.session import SECRET_ENV, SECRET_MIN_CHARS
+from aimind_memory.memory.session import SECRET_ENV
 
 __all__ = ["ConfigError", "check", "check_environment", "main", "replica_urls"]
 

@@ -58,7 +58,8 @@ class StartLockTimeout(AIMindError, RuntimeError):
 def _database_url() -> str:
     from aegra_api.settings import settings  # loaded by Aegra before the app
 
-    return settings.db.database_url_sync
+    url: str = settings.db.database_url_sync
+    return url
 
 
 def hold() -> None:

@@ -142,7 +142,8 @@ def _mark(tool: BaseTool) -> BaseTool:
 
 def _blob_text(blob: Any) -> str:
     try:
-        return blob.as_string()
+        text: str = blob.as_string()
+        return text
     except Exception:
         return f"[binary resource, {len(blob.as_bytes())} bytes]"
 
