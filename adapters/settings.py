@@ -14,7 +14,12 @@ replica's preflight checks the scripts' too (``adapters.server.aegra.preflight``
 
 from __future__ import annotations
 
+import difflib
+import multiprocessing
+import os
+import signal
 import sys
+import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,33 +27,32 @@ from typing import ClassVar, Literal
 
 from pydantic import SecretStr
 
+from aimind_memory.adapters.errors import RequestLimitsError
 from aimind_memory.memory.config.settings import (
     AIMindSettings,
-    DatabaseURLError,
+    MemorySettings,
     SettingsError,
     backend_name,
     memory_settings,
     setting,
+    unknown_variables,
 )
+from aimind_memory.memory.errors import DatabaseURLError, UnknownSettingWarning
 
 __all__ = [
     "MAX_BODY_MB",
     "MAX_INPUT_MESSAGES",
     "AdapterSettings",
-    "RequestLimitsError",
     "ScriptSettings",
     "adapter_settings",
     "check_settings",
     "exit_on_bad_settings",
     "script_settings",
+    "warn_unknown_settings",
 ]
 
 MAX_BODY_MB = 4.0
 MAX_INPUT_MESSAGES = 1_000
-
-
-class RequestLimitsError(SettingsError):
-    """A request limit in the environment is malformed; raised at start-up."""
 
 
 class AdapterSettings(AIMindSettings):
@@ -104,8 +108,9 @@ class AdapterSettings(AIMindSettings):
 
 
 class ScriptSettings(AIMindSettings):
-    """What ``scripts/serve.sh``, ``scripts/serve-prod.sh`` and ``scripts/bootstrap.sh``
-    read (the shell reads them; a production replica's preflight checks them)."""
+    """What ``scripts/serve.sh``, ``scripts/serve-prod.sh``, ``scripts/bootstrap.sh`` and
+    ``scripts/lock.sh`` read (the shell reads them; a production replica's preflight
+    checks them)."""
 
     component: ClassVar[str] = "scripts"
 
@@ -149,6 +154,12 @@ class ScriptSettings(AIMindSettings):
         env="PYTHON",
         shown_default="the first python3.13, python3.12 or python3 on PATH",
     )
+    uv: str = setting(
+        "uv",
+        "The uv scripts/lock.sh resolves the two locks with (`pip install uv`), when it is not "
+        "the one on PATH.",
+        env="UV",
+    )
     env_mode: str = setting(
         "PRODUCTION",
         "Aegra's own: PRODUCTION logs one JSON object a line (scripts/serve-prod.sh only).",
@@ -160,6 +171,14 @@ class ScriptSettings(AIMindSettings):
         "unless it is set.",
         env="LANGSMITH_TRACING",
     )
+
+
+SETTINGS_CLASSES: tuple[type[AIMindSettings], ...] = (
+    MemorySettings,
+    AdapterSettings,
+    ScriptSettings,
+)
+"""Every settings class of the package, in the order the configuration table lists them."""
 
 
 def adapter_settings(environ: Mapping[str, str] | None = None) -> AdapterSettings:
@@ -175,9 +194,42 @@ def script_settings(environ: Mapping[str, str] | None = None) -> ScriptSettings:
 
 def check_settings(environ: Mapping[str, str] | None = None) -> None:
     """Every setting a server, the command or an agent's graph reads (memory's, the
-    servers' and tools'), validated; raises a ``SettingsError`` naming the first bad one."""
+    servers' and tools'), validated; raises a ``SettingsError`` naming the first bad one,
+    and warns once of an ``AIMIND_*`` variable no setting declares."""
+    warn_unknown_settings(environ, stacklevel=3)  # the server's or the command's start
     memory_settings(environ)
     adapter_settings(environ)
+
+
+_WARNED: set[str] = set()
+"""The unknown variables already named in a warning: each is named once a process."""
+
+
+def warn_unknown_settings(environ: Mapping[str, str] | None = None, *, stacklevel: int = 2) -> None:
+    """One ``UnknownSettingWarning`` naming every ``AIMIND_*`` variable in ``environ``
+    (default: the process environment) that none of the settings declares, each with the
+    setting it most resembles; a variable is named once a process. ``stacklevel`` as
+    ``warnings.warn``'s, from the caller's point of view: the line the warning points at.
+
+    A misspelt variable (one ``S`` short) would otherwise leave memory at its default
+    without a word. Here, not in memory, because only here are all three settings
+    classes known (memory's, the servers' and tools', the scripts')."""
+    known = {name for cls in SETTINGS_CLASSES for name in cls.env_names()}
+    unknown = [name for name in unknown_variables(known, environ) if name not in _WARNED]
+    if not unknown:
+        return
+    _WARNED.update(unknown)
+    described = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+        described.append(f"{name} (did you mean {close[0]}?)" if close else name)
+    verb = "is not a setting and is" if len(unknown) == 1 else "are not settings and are"
+    warnings.warn(
+        f"{', '.join(described)} {verb} ignored; the settings are listed in the "
+        "configuration reference (aimind_memory.settings.configuration_rows()).",
+        UnknownSettingWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 def check_served_database(environ: Mapping[str, str] | None = None) -> None:
@@ -202,16 +254,38 @@ def check_served_database(environ: Mapping[str, str] | None = None) -> None:
 
 
 @contextmanager
-def exit_on_bad_settings() -> Iterator[None]:
+def exit_on_bad_settings(*, at_once: bool = False) -> Iterator[None]:
     """For a server's start-up (its modules' import): a ``SettingsError`` inside stops the
     process with its sentence on stderr and exit status 1, not a traceback.
 
     ``SystemExit`` because a server imports these modules itself: Aegra logs an auth
     module's exception and goes on serving *without* auth, and ``langgraph dev`` prints
-    its own traceback around ours."""
+    its own traceback around ours. A server that reloads (``langgraph dev`` without
+    ``--no-reload``, as a user's own runs) or runs workers loads us in a worker process
+    under a supervisor that would outlive it, up and serving nothing: the supervisor is
+    stopped too (``_stop_supervisor``), so the start fails as a whole, non-zero.
+
+    ``at_once`` for a server's lifespan (its checkpointer opening): the server reports any
+    exception there, ``SystemExit`` too, with a traceback of its start-up around it; the
+    process ends instead with the sentence alone (``os._exit``: nothing has started, and
+    what was opened was closed on the way out)."""
     try:
         yield
     except SettingsError as exc:
         sys.stderr.write(f"aimind: {exc}\n")
         sys.stderr.flush()
+        _stop_supervisor()
+        if at_once:
+            sys.stdout.flush()
+            os._exit(1)
         raise SystemExit(1) from None
+
+
+def _stop_supervisor() -> None:
+    """Kill the uvicorn supervisor (a reloader or a worker manager) this process is a
+    worker of, if it is one. SIGKILL: the supervisor handles SIGINT and SIGTERM as a
+    clean stop, exit status 0, and takes SIGHUP as "restart the workers" — which would
+    start this worker again into the same refusal."""
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.pid is not None and "uvicorn._subprocess" in sys.modules:
+        os.kill(parent.pid, signal.SIGKILL)

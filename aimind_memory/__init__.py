@@ -29,12 +29,10 @@ __version__: str
 """The installed version (``importlib.metadata``), e.g. ``"0.2.0"``."""
 
 if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
-    from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
-    from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
-    from aimind_memory.adapters.chat_memory.session import MemoryNotServedError
+    from aimind_memory.adapters.chat_memory.middleware import ChatMemoryMiddleware
+    from aimind_memory.adapters.errors import MemoryNotServedError, MemoryThreadError
     from aimind_memory.adapters.models import chat_model, offline_chat_model
     from aimind_memory.memory import (
-        AIMindError,
         AppendResult,
         CompactionOutput,
         CompactionRequest,
@@ -42,19 +40,12 @@ if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on f
         ExtractiveCompactor,
         FinalTurn,
         LLMCompactor,
-        MemoryEditError,
         MemoryLimits,
         MemoryService,
         MemorySnapshot,
-        MemoryUnavailableError,
         Pin,
-        PinLimitError,
-        PinNotFoundError,
         PinSource,
-        PinTextError,
         RecallHit,
-        SettingsError,
-        SummaryTextError,
         ThreadState,
         assert_no_forbidden_fields,
         build_context,
@@ -62,8 +53,24 @@ if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on f
         open_checkpointer,
         open_memory,
     )
-    from aimind_memory.memory.session import InvalidSessionError
-    from aimind_memory.memory.views.guard import ForbiddenFieldError
+    from aimind_memory.memory.errors import (
+        AIMindError,
+        DatabaseUnreachableError,
+        DatabaseURLError,
+        ForbiddenFieldError,
+        InvalidSessionError,
+        LimitsError,
+        MemoryEditError,
+        MemoryUnavailableError,
+        PinLimitError,
+        PinNotFoundError,
+        PinSourceError,
+        PinTextError,
+        SecretConfigError,
+        SettingsError,
+        SummaryTextError,
+        UnknownSettingWarning,
+    )
 
 __all__ = [
     "AIMindError",
@@ -72,11 +79,14 @@ __all__ = [
     "CompactionOutput",
     "CompactionRequest",
     "Compactor",
+    "DatabaseURLError",
+    "DatabaseUnreachableError",
     "ExtractiveCompactor",
     "FinalTurn",
     "ForbiddenFieldError",
     "InvalidSessionError",
     "LLMCompactor",
+    "LimitsError",
     "MemoryEditError",
     "MemoryLimits",
     "MemoryNotServedError",
@@ -88,11 +98,14 @@ __all__ = [
     "PinLimitError",
     "PinNotFoundError",
     "PinSource",
+    "PinSourceError",
     "PinTextError",
     "RecallHit",
+    "SecretConfigError",
     "SettingsError",
     "SummaryTextError",
     "ThreadState",
+    "UnknownSettingWarning",
     "assert_no_forbidden_fields",
     "build_context",
     "chat_model",
@@ -103,33 +116,39 @@ __all__ = [
 ]
 
 _HOME: dict[str, str] = {
-    "AIMindError": "aimind_memory.memory",
+    "AIMindError": "aimind_memory.memory.errors",
     "AppendResult": "aimind_memory.memory",
     "ChatMemoryMiddleware": "aimind_memory.adapters.chat_memory.middleware",
     "CompactionOutput": "aimind_memory.memory",
     "CompactionRequest": "aimind_memory.memory",
     "Compactor": "aimind_memory.memory",
+    "DatabaseURLError": "aimind_memory.memory.errors",
+    "DatabaseUnreachableError": "aimind_memory.memory.errors",
     "ExtractiveCompactor": "aimind_memory.memory",
     "FinalTurn": "aimind_memory.memory",
-    "ForbiddenFieldError": "aimind_memory.memory.views.guard",
-    "InvalidSessionError": "aimind_memory.memory.session",
+    "ForbiddenFieldError": "aimind_memory.memory.errors",
+    "InvalidSessionError": "aimind_memory.memory.errors",
     "LLMCompactor": "aimind_memory.memory",
-    "MemoryEditError": "aimind_memory.memory",
+    "LimitsError": "aimind_memory.memory.errors",
+    "MemoryEditError": "aimind_memory.memory.errors",
     "MemoryLimits": "aimind_memory.memory",
-    "MemoryNotServedError": "aimind_memory.adapters.chat_memory.session",
+    "MemoryNotServedError": "aimind_memory.adapters.errors",
     "MemoryService": "aimind_memory.memory",
     "MemorySnapshot": "aimind_memory.memory",
-    "MemoryThreadError": "aimind_memory.adapters.chat_memory.final_turn",
-    "MemoryUnavailableError": "aimind_memory.memory",
+    "MemoryThreadError": "aimind_memory.adapters.errors",
+    "MemoryUnavailableError": "aimind_memory.memory.errors",
     "Pin": "aimind_memory.memory",
-    "PinLimitError": "aimind_memory.memory",
-    "PinNotFoundError": "aimind_memory.memory",
+    "PinLimitError": "aimind_memory.memory.errors",
+    "PinNotFoundError": "aimind_memory.memory.errors",
     "PinSource": "aimind_memory.memory",
-    "PinTextError": "aimind_memory.memory",
+    "PinSourceError": "aimind_memory.memory.errors",
+    "PinTextError": "aimind_memory.memory.errors",
     "RecallHit": "aimind_memory.memory",
-    "SettingsError": "aimind_memory.memory",
-    "SummaryTextError": "aimind_memory.memory",
+    "SecretConfigError": "aimind_memory.memory.errors",
+    "SettingsError": "aimind_memory.memory.errors",
+    "SummaryTextError": "aimind_memory.memory.errors",
     "ThreadState": "aimind_memory.memory",
+    "UnknownSettingWarning": "aimind_memory.memory.errors",
     "assert_no_forbidden_fields": "aimind_memory.memory",
     "build_context": "aimind_memory.memory",
     "chat_model": "aimind_memory.adapters.models",
@@ -159,6 +178,14 @@ def _version() -> str:
         return version(_DISTRIBUTION)
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def _check_environment() -> None:
+    """Once a process, on first use of the package: a warning naming any ``AIMIND_*``
+    variable no setting declares (``adapters.settings.warn_unknown_settings``)."""
+    from aimind_memory.adapters.settings import warn_unknown_settings
+
+    warn_unknown_settings(stacklevel=3)  # the user's import: here, then __getattr__
 
 
 class _ClassOnUse:
@@ -210,9 +237,10 @@ def __getattr__(name: str) -> Any:
     elif home is None:
         raise AttributeError(f"module 'aimind_memory' has no attribute {name!r}")
     elif name in _LOADED_ON_USE:
-        value = _ClassOnUse(home, name)
+        value = _ClassOnUse(home, name)  # checks the environment when it is made
     else:
         value = getattr(import_module(home), name)
+        _check_environment()
     globals()[name] = value  # once: later lookups are plain attribute reads
     return value
 

@@ -20,6 +20,8 @@ Needs ``pip install "aimind-memory[server]"`` (``[production]`` for Aegra).
 
 from aimind_memory.adapters.server.app import app
 from aimind_memory.adapters.server.auth import auth
-from aimind_memory.memory.storage.checkpointer import server_checkpointer as checkpointer
+from aimind_memory.adapters.server.langgraph_dev.checkpointer import (
+    server_checkpointer as checkpointer,
+)
 
 __all__ = ["app", "auth", "checkpointer"]

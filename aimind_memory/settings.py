@@ -15,6 +15,7 @@ The benchmark's own (``AIMIND_BENCH_*``, a checkout only) are ``bench.settings``
 """
 
 from aimind_memory.adapters.settings import (
+    SETTINGS_CLASSES,
     AdapterSettings,
     ScriptSettings,
     adapter_settings,
@@ -43,7 +44,7 @@ __all__ = [
     "script_settings",
 ]
 
-SETTINGS = (MemorySettings, AdapterSettings, ScriptSettings)
+SETTINGS = SETTINGS_CLASSES
 """Every settings class, in the order the configuration table lists them."""
 
 

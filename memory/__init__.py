@@ -1,11 +1,13 @@
 """Bounded short-term chat memory on LangGraph checkpointers.
 
 Layout: the service is this package's top level (``service`` on top; under it
-``deferred``, ``writes``, ``session``, ``edits``, ``context``, ``hydration``, ``guard``,
-``model_config``; at the bottom ``limits``, ``models``, ``text``, ``settings``,
-``errors``); ``storage/`` is where memory lives and ``compaction/`` how old turns
-are folded. The top level imports both; they import only the bottom modules (storage
-also ``settings``, where every variable memory reads is declared), and not each other.
+``deferred``, ``writes``, ``session``, ``edits`` and ``views/``, what leaves memory: the
+model's ``context``, the ``hydration`` DTOs and their ``guard``; at the bottom
+``config/``, what memory runs with: its ``settings``, ``limits`` and compaction
+``model``, then ``models``, ``text`` and ``errors``, every error it raises);
+``storage/`` is where memory lives and ``compaction/`` how old turns are folded. The
+top level imports both; they import only the bottom modules (storage also
+``config.settings``, where every variable memory reads is declared), and not each other.
 Memory imports nothing of ``adapters`` or ``graphs``. ``pyproject.toml``'s import
 contracts hold every module to this.
 

@@ -14,13 +14,8 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from aimind_memory.memory.config.settings import (
-    SECRET_MIN_CHARS,
-    MemorySettings,
-    SecretConfigError,
-    memory_settings,
-)
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.config.settings import SECRET_MIN_CHARS, MemorySettings, memory_settings
+from aimind_memory.memory.errors import InvalidSessionError, SecretConfigError
 from aimind_memory.memory.storage.paths import data_dir, place_private
 
 log = logging.getLogger("aimind.session")
@@ -31,10 +26,6 @@ SECRET_ENV = MemorySettings.env_name("session_secret")
 SECRET_FILE = "session-secret"
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
-
-
-class InvalidSessionError(AIMindError, ValueError):
-    """A session token or identity is malformed. Safe to show to the client."""
 
 
 class SessionHash(str):

@@ -33,7 +33,7 @@ from aimind_memory.memory.config.limits import (
     WRITE_RETRY_FIRST_S,
     WRITE_RETRY_MAX_S,
 )
-from aimind_memory.memory.errors import MemoryEditError
+from aimind_memory.memory.errors import MemoryEditError, WriteConflictError
 from aimind_memory.memory.models import ChatThreadMessage, ThreadState, utcnow
 from aimind_memory.memory.storage import Head
 from aimind_memory.memory.storage.locks import ThreadLocks
@@ -42,13 +42,6 @@ from aimind_memory.memory.storage.store import LAST_COMPACTION_KEY, ThreadStore
 LANDED_KEY = "aimind_landed"
 """Checkpoint metadata: this checkpoint is a deferred compaction landing (the next
 run reports it on its stream)."""
-
-
-class WriteConflictError(RuntimeError):
-    """Other processes kept writing the session first, ``WRITE_ATTEMPTS`` times over.
-
-    Never reaches a user: a turn then reports ``memory-unavailable``, an edit raises
-    ``MemoryUnavailableError`` and a landing is reported ``failed``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
 from aimind_memory.adapters.chat_memory.session import session_of
+from aimind_memory.adapters.errors import MemoryThreadError
 from aimind_memory.memory import (
     AppendResult,
     FinalTurn,
@@ -33,7 +34,7 @@ from aimind_memory.memory import (
 from aimind_memory.memory.archive import recall_event
 from aimind_memory.memory.compaction import emit
 from aimind_memory.memory.config.limits import MESSAGE_ID_MAX_CHARS
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.errors import said
 from aimind_memory.memory.session import MEMORY_THREAD_PREFIX
 
 __all__ = [
@@ -41,7 +42,6 @@ __all__ = [
     "RECALLED_KEY",
     "FinalTurn",
     "MemoryOpener",
-    "MemoryThreadError",
     "RecallHit",
     "ThreadState",
     "build_context",
@@ -66,22 +66,12 @@ MemoryOpener = Callable[[], Awaitable[MemoryService]]
 """Gives the service to use (``get_memory`` by default: the graphs')."""
 
 
-class MemoryThreadError(AIMindError, ValueError):
-    """A graph was asked to run on a ``chat:`` thread, which only memory may write."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            f"agent runs never use a '{MEMORY_THREAD_PREFIX}' thread id: that prefix is reserved "
-            "for chat memory"
-        )
-
-
 def refuse_memory_thread(config: RunnableConfig | None) -> None:
     """Every graph's first node calls this: an agent run on a memory thread would
     overwrite the session's chat memory with its own GraphState (contract §8)."""
     thread_id = (config or {}).get("configurable", {}).get("thread_id")
     if isinstance(thread_id, str) and thread_id.startswith(MEMORY_THREAD_PREFIX):
-        raise MemoryThreadError()
+        raise MemoryThreadError(MEMORY_THREAD_PREFIX)
 
 
 def latest_human(messages: Sequence[BaseMessage] | None) -> HumanMessage | None:
@@ -128,9 +118,7 @@ async def load_memory_state(
     except MemoryUnavailableError:
         return None
     except Exception as exc:
-        log.warning(
-            "chat memory could not be opened; running without memory (%s)", type(exc).__name__
-        )
+        log.warning("chat memory could not be opened; running without memory (%s)", said(exc))
         return None
     writer = _writer(runtime)
     if report_landed and snapshot.landed and writer is not None:
@@ -203,7 +191,7 @@ async def write_final_turn(
         memory = await opener()
         return await memory.append_turn(session, turn, on_status=writer, replaces=replaces)
     except Exception as exc:
-        log.warning("chat memory write failed; the run goes on (%s)", type(exc).__name__)
+        log.warning("chat memory write failed; the run goes on (%s)", said(exc))
         emit(writer, "failed", ThreadState())
         return None
 

@@ -75,7 +75,9 @@ from aimind_memory.adapters.chat_memory.final_turn import (
 from aimind_memory.adapters.chat_memory.forks import account_after, replaced_turns
 from aimind_memory.adapters.chat_memory.recall_tool import recall_memory_tool
 from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.settings import warn_unknown_settings
 from aimind_memory.memory import Compactor, FinalTurn, MemoryLimits, ThreadState, memory_messages
+from aimind_memory.memory.config.settings import memory_settings
 
 __all__ = ["ChatMemoryMiddleware", "ChatMemoryState", "finished_turn", "older_turns"]
 
@@ -157,7 +159,8 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
         super().__init__()
         self.database_url = database_url
         self.trim_state = trim_state
-        bounds = limits or MemoryLimits.from_env()  # validated now
+        warn_unknown_settings(stacklevel=3)  # a misspelt AIMIND_* variable is named, not ignored
+        bounds = limits or memory_settings().limits  # validated now
         self._state_turns = bounds.recent_turns
         self._recall_chars = bounds.recall_chars
         self._open = functools.partial(get_memory, database_url, compactor=compactor, limits=limits)

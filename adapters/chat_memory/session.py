@@ -36,7 +36,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph_sdk.auth import is_studio_user
 
 from aimind_memory.adapters.engine import is_langgraph_dev
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.adapters.errors import MemoryNotServedError
 from aimind_memory.memory.session import HASH_RE, SessionHash, derived_identity, load_secret
 
 __all__ = [
@@ -44,7 +44,6 @@ __all__ = [
     "NO_SESSION",
     "STUDIO_USER",
     "USER_LABEL",
-    "MemoryNotServedError",
     "session_of",
     "user_identity",
 ]
@@ -74,14 +73,6 @@ USER_IDENTITY_NOTICE = (
     "chat memory is keyed by the server's authenticated user (an auth that is not "
     "aimind_memory.server:auth): each user identity has a memory of its own."
 )
-
-
-class MemoryNotServedError(AIMindError, RuntimeError):
-    """A served run without an authenticated user: its server has no auth, so memory
-    cannot tell callers apart. The message says what to add to ``langgraph.json``."""
-
-    def __init__(self) -> None:
-        super().__init__(NOT_SERVED)
 
 
 _said: set[str] = set()
@@ -159,6 +150,6 @@ async def session_of(config: RunnableConfig | None, context: Any) -> str | None:
     if isinstance(session_id, str) and session_id:
         return session_id
     if not studio and _served(configurable):
-        raise MemoryNotServedError
+        raise MemoryNotServedError(NOT_SERVED)
     _say_once(NO_SESSION, logging.WARNING)
     return None

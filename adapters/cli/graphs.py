@@ -15,17 +15,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.adapters.errors import GraphLoadError
 
 __all__ = ["CONFIG_FILE", "GraphLoadError", "graph_paths", "load_graph"]
 
 CONFIG_FILE = Path(__file__).resolve().parents[2] / "langgraph.json"
 PACKAGE = "aimind_memory"
 """The name the repository's folders install under (``graphs/``: ``aimind_memory.graphs``)."""
-
-
-class GraphLoadError(AIMindError, RuntimeError):
-    """A graph id ``langgraph.json`` does not name, or a path it cannot import."""
 
 
 def graph_paths(config: Path = CONFIG_FILE) -> dict[str, str]:

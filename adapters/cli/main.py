@@ -33,7 +33,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aimind_memory.adapters.cli.graphs import GraphLoadError, load_graph
+from aimind_memory.adapters.cli.graphs import load_graph
+from aimind_memory.adapters.errors import GraphLoadError
 from aimind_memory.memory.errors import MemoryEditError, MemoryUnavailableError, SettingsError
 
 if TYPE_CHECKING:  # at run time each command imports what it uses: --help stays fast

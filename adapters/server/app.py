@@ -61,6 +61,7 @@ from aimind_memory.adapters.server.server_errors import (
 )
 from aimind_memory.adapters.server.session_token import server_secret
 from aimind_memory.adapters.server.thread_labels import ThreadLabels
+from aimind_memory.memory.errors import said
 
 log = logging.getLogger("aimind.http")
 
@@ -114,7 +115,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     except Exception as exc:
         log.warning(
             "chat memory could not be opened at start-up; retrying on first use (%s)",
-            type(exc).__name__,
+            said(exc),
         )
     finally:
         await aegra_start.release()

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from langgraph_sdk import Auth
 
+from aimind_memory.adapters.errors import RunInputError, SessionTokenError
 from aimind_memory.adapters.server import storage_notice
 from aimind_memory.adapters.server.memory_threads import (
     MEMORY_THREAD_REFUSED,
@@ -42,13 +43,8 @@ from aimind_memory.adapters.server.memory_threads import (
     names_memory_thread,
 )
 from aimind_memory.adapters.server.request_limits import RequestLimits
-from aimind_memory.adapters.server.run_input import (
-    TURN_GRAPHS,
-    RunInputError,
-    check_run_input,
-    graph_names,
-)
-from aimind_memory.adapters.server.session_token import SessionTokenError, request_identity
+from aimind_memory.adapters.server.run_input import TURN_GRAPHS, check_run_input, graph_names
+from aimind_memory.adapters.server.session_token import request_identity
 from aimind_memory.adapters.server.store_scope import is_own_namespace, namespace_of
 from aimind_memory.adapters.settings import exit_on_bad_settings
 

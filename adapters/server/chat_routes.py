@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.errors import SessionTokenError
 from aimind_memory.adapters.server.memory_panel import memory_panel_dto, memory_panel_reply
 from aimind_memory.adapters.server.memory_routes import (
     Caller,
@@ -37,11 +38,10 @@ from aimind_memory.adapters.server.replies import error_reply, json_reply
 from aimind_memory.adapters.server.session_token import (
     COOKIE_SOURCE,
     SESSION_COOKIE,
-    SessionTokenError,
     request_identity,
     server_secret,
 )
-from aimind_memory.memory import MemoryLimits
+from aimind_memory.memory.config.settings import memory_settings
 from aimind_memory.memory.errors import MemoryUnavailableError
 from aimind_memory.memory.session import SessionHash, hash_token, memory_thread_id, new_token
 from aimind_memory.memory.views.hydration import hydration_dto
@@ -112,7 +112,7 @@ def _empty_thread(identity: SessionHash) -> dict[str, Any]:
 
 
 def _empty_panel(identity: SessionHash) -> dict[str, Any]:
-    return memory_panel_dto(None, MemoryLimits.from_env())
+    return memory_panel_dto(None, memory_settings().limits)
 
 
 async def _hydrated(identity: SessionHash) -> Response:

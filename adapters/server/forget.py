@@ -48,10 +48,10 @@ import httpx
 from langgraph_sdk.client import LangGraphClient
 from starlette.types import ASGIApp
 
+from aimind_memory.adapters.errors import ForgetIncompleteError
 from aimind_memory.adapters.server.session_token import header_credentials
 from aimind_memory.adapters.server.store_scope import own_prefixes
 from aimind_memory.memory import MemoryService
-from aimind_memory.memory.errors import AIMindError
 from aimind_memory.memory.session import SessionHash
 
 __all__ = ["ForgetIncompleteError", "Forgotten", "forget_session"]
@@ -76,14 +76,6 @@ RUN_POLL_S = 0.2
 CANCEL_AGAIN_S = 2.0
 """A run still live this long after its cancel is sent another (the first may have met
 a run that was only being claimed)."""
-
-
-class ForgetIncompleteError(AIMindError):
-    """The server refused or failed a delete; what is gone stays gone, and calling
-    forget again finishes the job."""
-
-    def __init__(self) -> None:
-        super().__init__("Forgetting this session did not finish: please try again.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,11 +42,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
-from aimind_memory.adapters.server.forget import ForgetIncompleteError, forget_session
+from aimind_memory.adapters.errors import ForgetIncompleteError, SessionTokenError
+from aimind_memory.adapters.server.forget import forget_session
 from aimind_memory.adapters.server.memory_panel import MemoryPanel, memory_panel_reply
 from aimind_memory.adapters.server.replies import MEMORY_UNAVAILABLE, error_reply, json_reply
 from aimind_memory.adapters.server.server_errors import GENERIC_ERROR
-from aimind_memory.adapters.server.session_token import SessionTokenError, request_identity
+from aimind_memory.adapters.server.session_token import request_identity
 from aimind_memory.memory import MemoryService
 from aimind_memory.memory.config.limits import MESSAGE_ID_MAX_CHARS
 from aimind_memory.memory.errors import (

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from aimind_memory.adapters.errors import RequestLimitsError
 from aimind_memory.adapters.settings import (
     MAX_BODY_MB,
     MAX_INPUT_MESSAGES,
     AdapterSettings,
-    RequestLimitsError,
     adapter_settings,
 )
 

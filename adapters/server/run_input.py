@@ -29,14 +29,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from aimind_memory.adapters.chat_memory.runtime import SessionContext
+from aimind_memory.adapters.errors import RunInputError
 from aimind_memory.adapters.server.request_limits import MAX_INPUT_MESSAGES, MESSAGES_LIMIT_ENV
-from aimind_memory.memory.errors import AIMindError
 
 __all__ = [
     "CHAT_GRAPH",
     "GRAPH_ASSISTANT_NAMESPACE",
     "TURN_GRAPHS",
-    "RunInputError",
     "check_run_input",
     "graph_names",
     "is_resume",
@@ -201,10 +200,6 @@ class RunInput(BaseModel):
             if isinstance(message, InputMessage) and message.from_user:
                 return message.text
         return None
-
-
-class RunInputError(AIMindError, ValueError):
-    """A run's input is malformed; the message is a sentence safe to return."""
 
 
 def is_resume(command: Any) -> bool:

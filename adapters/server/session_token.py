@@ -31,20 +31,14 @@ from collections.abc import Iterable, Mapping
 
 from starlette.requests import cookie_parser
 
-from aimind_memory.memory.errors import AIMindError
-from aimind_memory.memory.session import (
-    TOKEN_RE,
-    InvalidSessionError,
-    SessionHash,
-    hash_token,
-    load_secret,
-)
+from aimind_memory.adapters.errors import SessionTokenError
+from aimind_memory.memory.errors import InvalidSessionError
+from aimind_memory.memory.session import TOKEN_RE, SessionHash, hash_token, load_secret
 
 __all__ = [
     "COOKIE_SOURCE",
     "SESSION_COOKIE",
     "SESSION_HEADER",
-    "SessionTokenError",
     "conflicting_tokens",
     "cookie_session",
     "header_credentials",
@@ -84,19 +78,6 @@ _SDK_HINT = (
     " (The LangGraph SDKs send X-Api-Key from api_key=, or from LANGGRAPH_API_KEY or "
     "LANGSMITH_API_KEY in the environment when api_key is not given.)"
 )
-
-
-class SessionTokenError(AIMindError, ValueError):
-    """No usable session token; ``message`` is a sentence safe to return with a 401.
-
-    ``source`` is the header that was malformed, ``"cookie"`` for a malformed
-    cookie, or None when the request carried no token at all.
-    """
-
-    def __init__(self, message: str, source: str | None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.source = source
 
 
 def _bearer(value: str) -> str | None:

@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from langchain_core.tools import BaseTool, tool
 
-from aimind_memory.adapters.tools.resources import ResourceError, list_resources, read_resource
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.adapters.errors import CalculationError, ResourceError
+from aimind_memory.adapters.tools.resources import list_resources, read_resource
 
 MAX_TOOL_ROUNDS = 6
 """Tool rounds per turn in the graphs that offer tools; after that the model must answer
@@ -56,10 +56,6 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
     "max": max,
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e}
-
-
-class CalculationError(AIMindError, ValueError):
-    """The expression is not allowed or cannot be computed. Safe to show."""
 
 
 def _bounded(value: float) -> float:

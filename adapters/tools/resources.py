@@ -27,8 +27,8 @@ import functools
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from aimind_memory.adapters.errors import ResourceError
 from aimind_memory.adapters.settings import AdapterSettings, adapter_settings
-from aimind_memory.memory.errors import AIMindError
 
 DOCS_DIR_ENV = AdapterSettings.env_name("docs_dir")
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parent / "documents"
@@ -41,10 +41,6 @@ REFERENCES_HEADER = "\n\nReferenced resources:\n"
 """Separates the user's own text from appended resource blocks in the model's copy."""
 RESOURCE_BLOCK_OPEN = "<resource name="
 _RESOURCE_SUFFIXES = (".md", ".txt", ".json", ".yaml", ".yml", ".csv")
-
-
-class ResourceError(AIMindError, ValueError):
-    """A resource name was refused or cannot be read. The message is safe to show."""
 
 
 def docs_dir() -> Path:

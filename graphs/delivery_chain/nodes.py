@@ -40,7 +40,6 @@ from aimind_memory.adapters.tools.resources import (
 )
 from aimind_memory.graphs.delivery_chain.prompts import (
     REVIEWERS,
-    RubricMissingError,
     load_rubrics,
     manager_messages,
     plan_messages,
@@ -69,7 +68,8 @@ from aimind_memory.graphs.delivery_chain.stages import (
     ask,
     run_stage,
 )
-from aimind_memory.graphs.delivery_chain.state import DeliveryState, StageError, fresh
+from aimind_memory.graphs.delivery_chain.state import DeliveryState, fresh
+from aimind_memory.graphs.errors import RubricMissingError, StageError
 
 GRAPH_NAME = "delivery-chain"
 FAIL_NODE = "fail"

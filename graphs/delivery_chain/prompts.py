@@ -15,9 +15,10 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from aimind_memory.adapters.chat_memory.final_turn import RecallHit, ThreadState, build_context
-from aimind_memory.adapters.tools.resources import DEFAULT_DOCS_DIR, ResourceError, read_resource
+from aimind_memory.adapters.errors import ResourceError
+from aimind_memory.adapters.tools.resources import DEFAULT_DOCS_DIR, read_resource
 from aimind_memory.graphs.delivery_chain.schemas import REQUIREMENT_HEADER
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.graphs.errors import RubricMissingError
 
 REVIEWERS: tuple[str, ...] = ("review", "risk", "boundary")
 RUBRICS_FOLDER = "rubrics"
@@ -40,10 +41,6 @@ MANAGER_PROMPT = (
     "person who asked: what will be delivered, the main tasks and estimates, and what the "
     "reviewers found. The overall status is {status}. Do not add a top-level title."
 )
-
-
-class RubricMissingError(AIMindError, RuntimeError):
-    """A rubric document is missing both in the documents folder and in the package."""
 
 
 def rubric(reviewer: str) -> str:

@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, ValidationError
 
 from aimind_memory.graphs.delivery_chain.prompts import REVIEWERS
-from aimind_memory.graphs.delivery_chain.state import StageError, StructuredOutputUnsupportedError
+from aimind_memory.graphs.errors import StageError, StructuredOutputUnsupportedError
 
 log = logging.getLogger("aimind.delivery_chain")
 

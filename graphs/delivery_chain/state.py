@@ -13,8 +13,6 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from aimind_memory.memory.errors import AIMindError
-
 RESET = "__reset__"
 
 
@@ -59,19 +57,3 @@ class DeliveryState(TypedDict, total=False):
     report_message_id: str
     progress_message_id: str
     """The AI message showing the stages done so far; the report takes its place."""
-
-
-class StageError(AIMindError):
-    """A stage failed for a reason the user may be told (``reason`` keys FAILURE_REASONS)."""
-
-    def __init__(self, reason: str, detail: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.detail = detail
-
-
-class StructuredOutputUnsupportedError(StageError):
-    """The model has no structured output (no tool calling): the chain cannot run on it."""
-
-    def __init__(self) -> None:
-        super().__init__("unsupported")

@@ -56,6 +56,7 @@ from typing import Any, Literal, NamedTuple
 
 from aimind_memory.memory.compaction.llm import INSTRUCTIONS, PAYLOAD_KEYS
 from aimind_memory.memory.compaction.protocol import CompactionRequest
+from aimind_memory.memory.errors import RefusedOutput
 from aimind_memory.memory.models import CompactionOutput
 from aimind_memory.memory.text import clean_text, storable_text
 
@@ -792,15 +793,6 @@ class Verdict:
     """Why the whole output is refused (None: it lands)."""
     dropped: int = 0
     """New pins dropped as ``pin-unsupported``."""
-
-
-class RefusedOutput(Exception):
-    """A compactor's output the gate refused: a failed compaction (``reason`` names why;
-    the message never carries the output's text)."""
-
-    def __init__(self, reason: Reason) -> None:
-        super().__init__(reason)
-        self.reason: Reason = reason
 
 
 def inspect(request: CompactionRequest, output: CompactionOutput) -> Verdict:

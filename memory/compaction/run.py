@@ -15,7 +15,7 @@ import asyncio
 import logging
 
 from aimind_memory.memory.compaction.analysis.segmenter import ready_for
-from aimind_memory.memory.compaction.gate import RefusedOutput, admit
+from aimind_memory.memory.compaction.gate import admit
 from aimind_memory.memory.compaction.protocol import (
     CompactionRequest,
     Compactor,
@@ -24,6 +24,7 @@ from aimind_memory.memory.compaction.protocol import (
 )
 from aimind_memory.memory.compaction.window import fold
 from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.errors import RefusedOutput
 from aimind_memory.memory.models import CompactionOutput, ThreadState
 
 log = logging.getLogger("aimind.memory.compaction")

@@ -2,15 +2,16 @@
 
 The defaults are the contract; those a deployment may change are settings
 (``memory.config.settings``: ``AIMIND_<NAME>``), validated when memory is opened, so a bad
-setting fails at start-up rather than on a user's turn.
+setting fails at start-up rather than on a user's turn. The settings build on these
+defaults, so this module imports nothing of them: the environment's limits are
+``memory_settings().limits``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from aimind_memory.memory.errors import SettingsError
+from aimind_memory.memory.errors import LimitsError
 
 RECENT_TURNS = 4
 """Turns kept verbatim at most after every write (2 messages per turn)."""
@@ -63,10 +64,6 @@ around the query's words, so one long message never fills the block alone."""
 RECALL_HIT_MIN_CHARS = 80
 """A recalled message is cut to fit what is left of the budget only if this much is
 left; a shorter rest goes to messages that fit whole."""
-
-
-class LimitsError(SettingsError):
-    """A memory limit is out of range; raised at start-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,16 +119,6 @@ class MemoryLimits:
         """Archived messages a session keeps at most (``ARCHIVE_TURNS`` turns); None: all."""
         return None if self.archive_turns is None else 2 * self.archive_turns
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> MemoryLimits:
-        """The limits the settings give (``AIMIND_RECENT_TURNS`` … ``AIMIND_COMPACTION_TIMEOUT_S``,
-        ``memory.config.settings``); unset means default."""
-        from aimind_memory.memory.config.settings import (
-            memory_settings,  # the settings build on these defaults
-        )
-
-        return memory_settings(environ).limits
-
 
 PRUNE_EVERY = 8
 """A memory thread is pruned to its latest checkpoint every this many writes,
@@ -166,6 +153,10 @@ memory's calls waiting for a connection then give up (the turn goes on without m
 and the next call tries again at once (``memory/storage/pg_pool.py``). psycopg's default,
 300 s of doubling pauses, kept each memory call waiting the whole ``PG_POOL_TIMEOUT_S``
 during an outage and writes away for 20-30 s after it."""
+PG_OPEN_CHECK_S = 5.0
+"""How long opening memory on a PostgreSQL the pool could not reach waits for one direct
+connection that says why (a wrong host, port, user, password or database name), before it
+raises ``DatabaseUnreachableError`` naming ``AIMIND_DATABASE_URL``."""
 POOL_RECHECK_AFTER_S = 60.0
 """A pooled connection idle longer than this is tested (one round trip) before use. A
 server that restarted or dropped the connection is seen sooner, for free: its goodbye

@@ -16,7 +16,9 @@ it up a few µs), frozen, and shared.
 Why nothing else: no ``.env`` file, no secrets folder. ``langgraph dev`` fails a run
 that touches a file, and settings are read inside runs (the database URL, the SQLite
 busy timeout); a file beside the process would also silently override what the
-operator exported.
+operator exported. The servers read none either: ``langgraph.json`` names no ``env``
+file (``langgraph dev`` would load one into its environment, and Aegra would not, so a
+key in it would work in development and be missing in production without a word).
 
 A malformed value is a ``SettingsError`` (one of its subclasses below) whose message is
 one sentence naming the variable, and never the value of a secret or a URL.
@@ -27,7 +29,7 @@ from __future__ import annotations
 import functools
 import os
 import types
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, Self, Union, get_args, get_origin
 
@@ -56,26 +58,32 @@ from aimind_memory.memory.config.limits import (
     SQLITE_BUSY_TIMEOUT_S,
     SUMMARY_CHARS,
     TRUNCATION_MARKER,
-    LimitsError,
     MemoryLimits,
 )
-from aimind_memory.memory.errors import SettingsError
+from aimind_memory.memory.errors import (
+    DatabaseURLError,
+    LimitsError,
+    SecretConfigError,
+    SettingsError,
+)
 
 __all__ = [
     "ENV_PREFIX",
     "AIMindSettings",
-    "DatabaseURLError",
     "MemorySettings",
-    "SecretConfigError",
     "SettingRow",
     "SettingsError",
     "backend_name",
     "memory_settings",
     "setting",
     "setting_rows",
+    "unknown_variables",
 ]
 
 ENV_PREFIX = "AIMIND_"
+RESERVED_PREFIXES = ("AIMIND_BENCH_", "AIMIND_TEST_")
+"""The checkout's own tools' variables (the bench's settings, the tests' fixtures): no
+setting of the package, and never reported as unknown."""
 DEFAULT_MODEL = "gpt-4o-mini"
 SECRET_MIN_CHARS = 32
 BACKEND_PREFIXES: Mapping[str, tuple[str, ...]] = {
@@ -88,12 +96,20 @@ _UNSET: Any = object()
 """A variable the environment does not set: the field keeps its default."""
 
 
-class DatabaseURLError(SettingsError):
-    """AIMIND_DATABASE_URL (or a URL passed in its place) names no backend we support."""
-
-
-class SecretConfigError(SettingsError, RuntimeError):
-    """The session secret is missing or too weak; raised at start-up."""
+def unknown_variables(
+    known: Collection[str], environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """The ``AIMIND_*`` variables ``environ`` (default: the process environment, now) sets
+    that are not in ``known``, sorted; the checkout's tools' own (``RESERVED_PREFIXES``)
+    are not reported."""
+    env = os.environ if environ is None else environ
+    return sorted(
+        name
+        for name in env
+        if name.startswith(ENV_PREFIX)
+        and name not in known
+        and not name.startswith(RESERVED_PREFIXES)
+    )
 
 
 def backend_name(url: str) -> str | None:

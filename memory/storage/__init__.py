@@ -23,12 +23,8 @@ from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from aimind_memory.memory.config.settings import (
-    DatabaseURLError,
-    MemorySettings,
-    backend_name,
-    memory_settings,
-)
+from aimind_memory.memory.config.settings import MemorySettings, backend_name, memory_settings
+from aimind_memory.memory.errors import DatabaseURLError
 from aimind_memory.memory.storage.base import UNCHANGED, Backend, Head, MemoryThreads
 from aimind_memory.memory.storage.paths import default_database_url
 

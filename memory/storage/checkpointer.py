@@ -1,9 +1,11 @@
-"""The server's checkpointer (``langgraph.json`` ``checkpointer.path``, contract §10).
+"""The checkpointer of an agent graph or a server on memory's database (contract §10).
 
 The stock saver of the backend ``AIMIND_DATABASE_URL`` names, with the
 capabilities the LangGraph server asks for that it lacks (``aprune``,
 ``adelete_for_runs``, ``acopy_thread``), so the server's threads and the memory
 threads share one database while agent threads stay on stock behaviour.
+``langgraph dev``'s own (``langgraph.json`` ``checkpointer.path``) is
+``adapters/server/langgraph_dev/checkpointer.py``.
 """
 
 from __future__ import annotations
@@ -15,18 +17,11 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from aimind_memory.memory.storage import database_url, open_saver
 
-__all__ = ["open_checkpointer", "server_checkpointer"]
+__all__ = ["open_checkpointer"]
 
 
 @asynccontextmanager
 async def open_checkpointer(url: str | None = None) -> AsyncIterator[BaseCheckpointSaver[str]]:
     """Open the saver named by ``url`` (default: ``AIMIND_DATABASE_URL``), set up and ready."""
     async with open_saver(database_url(url)) as saver:
-        yield saver
-
-
-@asynccontextmanager
-async def server_checkpointer() -> AsyncIterator[BaseCheckpointSaver[str]]:
-    """``langgraph.json`` ``checkpointer.path`` target: the same database memory uses."""
-    async with open_checkpointer() as saver:
         yield saver

@@ -44,9 +44,10 @@ from psycopg import AsyncConnection
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from aimind_memory.memory.config.limits import POOL_RECHECK_AFTER_S
-from aimind_memory.memory.config.settings import memory_settings
-from aimind_memory.memory.storage.pool_log import plain_pool_logs
+from aimind_memory.memory.config.limits import PG_OPEN_CHECK_S, POOL_RECHECK_AFTER_S
+from aimind_memory.memory.config.settings import MemorySettings, memory_settings
+from aimind_memory.memory.errors import DatabaseUnreachableError
+from aimind_memory.memory.storage.pool_log import OPENING, plain_pool_logs
 
 __all__ = [
     "CONNECTION_KWARGS",
@@ -54,6 +55,7 @@ __all__ = [
     "DictConnection",
     "MemoryPool",
     "open_pg_pool",
+    "unreachable_error",
 ]
 
 CONNECTION_KWARGS: dict[str, Any] = {
@@ -180,7 +182,8 @@ def _has_pending_input(conn: DictConnection) -> bool:
 @asynccontextmanager
 async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[MemoryPool]:
     """The pool, open (its first connection is made in the background: a call that needs
-    one waits for it, or learns at once that the database is unreachable)."""
+    one waits for it, or learns at once that the database is unreachable). Its failed
+    attempts are not logged until ``opened(pool)``: opening says why in one error."""
     settings = memory_settings()
     plain_pool_logs()
     pool = MemoryPool(
@@ -189,8 +192,59 @@ async def open_pg_pool(url: str, max_size: int | None = None) -> AsyncIterator[M
         timeout=settings.pg_pool_timeout_s,
         reconnect_timeout=settings.pg_reconnect_timeout_s,
     )
+    OPENING.add(pool.name)
     await pool.open()
     try:
         yield pool
     finally:
-        await pool.close()
+        await pool.close()  # quiet still if it never opened: its last attempts end here
+        opened(pool)
+
+
+def opened(pool: MemoryPool) -> None:
+    """The pool reached its database once: from now on, its failed attempts are logged."""
+    OPENING.discard(pool.name)
+
+
+UNREACHABLE_REASONS: tuple[tuple[str, str], ...] = (
+    ("failed to resolve host", "its host name does not resolve"),
+    ("could not translate host name", "its host name does not resolve"),
+    ("Connection refused", "nothing accepts connections at its host and port"),
+    ("No such file or directory", "no server listens on its socket"),
+    ("password authentication failed", "the server refused its user or password"),
+    ("no password supplied", "the server wants a password and the URL gives none"),
+    ("does not exist", "the server has no such user or database"),
+    ("timeout expired", f"the server did not answer within {PG_OPEN_CHECK_S:g} s"),
+    ("SSL", "the connection's SSL negotiation failed"),
+)
+"""A failed connection's message (libpq's words) → what the error says of it; the server's
+words themselves (its host, user, database) are never repeated."""
+
+
+async def unreachable_error(url: str) -> DatabaseUnreachableError:
+    """Why the pool could not reach ``url``'s database, as one sentence naming
+    ``AIMIND_DATABASE_URL``: one direct connection, for at most ``PG_OPEN_CHECK_S``."""
+    try:
+        conn = await asyncio.wait_for(
+            AsyncConnection.connect(
+                url, **CONNECTION_KWARGS, connect_timeout=max(2, math.ceil(PG_OPEN_CHECK_S))
+            ),
+            PG_OPEN_CHECK_S,
+        )
+    except TimeoutError:
+        reason = f"the server did not answer within {PG_OPEN_CHECK_S:g} s"
+    except Exception as exc:  # psycopg's, or the OS's: said by kind, never quoted
+        words = str(exc)
+        reason = next(
+            (said for found, said in UNREACHABLE_REASONS if found in words),
+            f"the connection failed ({type(exc).__name__})",
+        )
+    else:
+        await conn.close()
+        reason = "the pool could not connect, then a direct connection could: it may be starting"
+    name = MemorySettings.env_name("database_url")
+    return DatabaseUnreachableError(
+        f"{name} (or the URL given in its place) names a PostgreSQL database memory could "
+        f"not reach: {reason}. Check that it runs, and the URL's host, port, user, "
+        "password and database name."
+    )

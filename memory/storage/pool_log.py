@@ -39,10 +39,24 @@ class PlainPoolLog(logging.Filter):
         return True
 
 
+class QuietWhileOpening(logging.Filter):
+    """Drops the records of a pool still opening (its name in ``OPENING``): opening memory
+    on a database it cannot reach raises one error that names the setting and says why
+    (``DatabaseUnreachableError``), instead of a warning per failed attempt around it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not (args and args[0] in OPENING)
+
+
+OPENING: set[str] = set()
+"""Names of the pools being opened (``pg_pool.open_pg_pool``)."""
 _FILTER = PlainPoolLog()
+_QUIET = QuietWhileOpening()
 
 
 def plain_pool_logs() -> None:
     """Put the filter on the pool's loggers (once: adding the same filter again does nothing)."""
     for name in POOL_LOGGERS:
+        logging.getLogger(name).addFilter(_QUIET)
         logging.getLogger(name).addFilter(_FILTER)

@@ -61,6 +61,8 @@ from aimind_memory.memory.storage.pg_pool import (
     DictConnection,
     MemoryPool,
     open_pg_pool,
+    opened,
+    unreachable_error,
 )
 
 # --- memory threads ------------------------------------------------------------------------
@@ -410,8 +412,8 @@ async def open_postgres(url: str) -> AsyncIterator[Backend]:
         except DatabaseUnreachable:
             # The pool only knows that it could not connect; one connection says why (a
             # wrong host, user or database name), or the database was back meanwhile.
-            await (await AsyncConnection.connect(url, **CONNECTION_KWARGS)).close()
-            raise
+            raise await unreachable_error(url) from None
+        opened(pool)
         saver = PostgresServerSaver(pool)
         threads = PostgresMemoryThreads(pool, saver.serde)
         yield Backend("postgres", saver, threads, PostgresArchive(pool))

@@ -63,6 +63,7 @@ from aimind_memory.memory.config.limits import (
     SQLITE_WRITE_POLL_S,
 )
 from aimind_memory.memory.config.settings import memory_settings
+from aimind_memory.memory.errors import ScrubBusyError
 from aimind_memory.memory.storage import sqlite_path
 from aimind_memory.memory.storage.archive import ArchiveEntry
 from aimind_memory.memory.storage.archive import sqlite as archive_sql
@@ -115,10 +116,6 @@ SECURE_DELETE_SQL = "PRAGMA secure_delete = ON"
 WAL_TRUNCATE_SQL = "PRAGMA wal_checkpoint(TRUNCATE)"
 """Copy every WAL frame into the database file and cut the WAL to zero bytes; its first
 column is 1 when a reader elsewhere kept it from finishing."""
-
-
-class ScrubBusyError(RuntimeError):
-    """Readers in other processes kept the WAL from being emptied, ``SCRUB_ATTEMPTS`` times."""
 
 
 # --- capabilities the stock saver lacks -------------------------------------------------------

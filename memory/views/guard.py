@@ -6,7 +6,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.errors import ForbiddenFieldError
 
 FORBIDDEN_FIELDS: frozenset[str] = frozenset(
     {
@@ -50,10 +50,6 @@ def fold_key(key: str) -> str:
 
 
 _FOLDED = frozenset(fold_key(k) for k in FORBIDDEN_FIELDS)
-
-
-class ForbiddenFieldError(AIMindError, ValueError):
-    """A DTO about to leave the server carries a runtime-only field."""
 
 
 _SAFE_KEYS: set[tuple[Any, ...]] = set()

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from aimind_memory.adapters.cli.graphs import GraphLoadError, load_graph
+from aimind_memory.adapters.cli.graphs import load_graph
 from aimind_memory.adapters.cli.main import session_token
+from aimind_memory.adapters.errors import GraphLoadError
 from aimind_memory.memory.session import TOKEN_RE
 from tests.support.residue import holds, sqlite_bytes
 

@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.errors import MCPServerLostError
 from aimind_memory.adapters.tools.mcp.client import (
     RESOURCE_TOOL_NAME,
     cached_mcp_tools,
@@ -20,7 +21,7 @@ from aimind_memory.adapters.tools.mcp.client import (
     load_connections,
     load_mcp_tools,
 )
-from aimind_memory.adapters.tools.mcp.sessions import MCPServerLostError, close_mcp_sessions
+from aimind_memory.adapters.tools.mcp.sessions import close_mcp_sessions
 from aimind_memory.graphs.chat import build_graph
 from tests.chat.conftest import MCP_MARKER
 from tests.chat.helpers import TOKEN, user

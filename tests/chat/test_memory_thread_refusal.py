@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
 from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.errors import MemoryThreadError
 from aimind_memory.graphs.chat import build_graph as build_chat
 from aimind_memory.graphs.delivery_chain import build_graph as build_delivery
 from aimind_memory.graphs.tasklist_agent import build_graph as build_tasklist

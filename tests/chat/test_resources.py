@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from aimind_memory.adapters.errors import ResourceError
 from aimind_memory.adapters.tools.builtin import calculator, current_time, read_resource_tool
 from aimind_memory.adapters.tools.resources import (
     RESOURCE_MAX_BYTES,
     RESOURCE_TRUNCATION_MARKER,
-    ResourceError,
     list_resources,
     read_resource,
     resolve_references,

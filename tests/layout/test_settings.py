@@ -5,20 +5,29 @@ malformed value is one sentence naming the variable — never a secret's value."
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from aimind_memory.adapters.settings import AdapterSettings, ScriptSettings, check_served_database
+from aimind_memory.adapters.settings import (
+    AdapterSettings,
+    ScriptSettings,
+    check_served_database,
+    check_settings,
+)
 from aimind_memory.memory.config.settings import (
     AIMindSettings,
     MemorySettings,
     SettingsError,
     setting_rows,
 )
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.memory.errors import AIMindError, UnknownSettingWarning
 from aimind_memory.settings import SETTINGS, configuration_rows
 from bench.settings import BenchSettings
 
@@ -228,3 +237,49 @@ def test_a_production_server_keeps_memory_on_postgresql(
     message = str(raised.value)
     assert message.startswith("AIMIND_ENV is production but AIMIND_DATABASE_URL is not a")
     assert "postgresql://" in message and "\n" not in message
+
+
+UNKNOWN = """
+import warnings
+warnings.simplefilter("always")  # every warning shown: the test counts them
+from aimind_memory import FinalTurn
+from aimind_memory import MemoryLimits, open_memory
+from aimind_memory.adapters.settings import check_settings
+check_settings()
+print("ok")
+"""
+
+
+def test_an_unknown_variable_is_named_once_in_one_warning(tmp_path: Path) -> None:
+    """A misspelt variable would leave its setting at the default without a word: the first
+    use of the package names every ``AIMIND_*`` variable no setting declares, with the
+    setting it most resembles, in one warning, and no later check names it again."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AIMIND_")}
+    env |= {
+        "AIMIND_RECENT_TURN": "3",  # AIMIND_RECENT_TURNS, misspelt
+        "AIMIND_NO_SUCH_THING": "1",
+        "AIMIND_RECENT_TURNS": "4",  # declared: not named
+        "AIMIND_BENCH_ANYTHING": "x",  # the bench's and the tests' own: not named
+        "AIMIND_TEST_ANYTHING": "x",
+        "AIMIND_DATA_DIR": str(tmp_path / "data"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", UNKNOWN], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    warned = [line for line in done.stderr.splitlines() if "UnknownSettingWarning" in line]
+    assert len(warned) == 1, done.stderr
+    assert (
+        "AIMIND_NO_SUCH_THING, AIMIND_RECENT_TURN (did you mean AIMIND_RECENT_TURNS?) "
+        "are not settings and are ignored"
+    ) in warned[0]
+    assert "ANYTHING" not in done.stderr
+    assert warned[0].startswith("<string>:4: ")  # the user's line: their first import
+
+
+def test_the_servers_check_names_an_unknown_variable() -> None:
+    with pytest.warns(UnknownSettingWarning, match=r"AIMIND_KEEP_TURN \(did you mean "):
+        check_settings({"AIMIND_KEEP_TURN": "1"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_settings({"AIMIND_KEEP_TURN": "1", "AIMIND_KEEP_TURNS": "1"})  # once a process

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from aimind_memory.memory import assert_no_forbidden_fields
-from aimind_memory.memory.views.guard import FORBIDDEN_FIELDS, ForbiddenFieldError
+from aimind_memory.memory.errors import ForbiddenFieldError
+from aimind_memory.memory.views.guard import FORBIDDEN_FIELDS
 
 SPEC_LIST = """apiKey, checkpoint, cookie, deliveryChain, displayKind, graphState, mcpEnvelope,
 providerConfig, providerResponse, rawCheckpoint, rawPrompt, resourceContent, runtimeArtifact,

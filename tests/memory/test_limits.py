@@ -13,8 +13,9 @@ from aimind_memory.memory.config.limits import (
     RECENT_TURNS,
     SUMMARY_CHARS,
     TRUNCATION_MARKER,
-    LimitsError,
 )
+from aimind_memory.memory.config.settings import memory_settings
+from aimind_memory.memory.errors import LimitsError
 
 from .helpers import CountingCompactor, assert_bounds, new_token, settled, turn
 
@@ -87,7 +88,7 @@ async def test_configured_limits_are_honoured(db_url: str, monkeypatch: pytest.M
     monkeypatch.setenv("AIMIND_RECENT_TURNS", "3")
     monkeypatch.setenv("AIMIND_KEEP_TURNS", "1")
     monkeypatch.setenv("AIMIND_MESSAGE_CHAR_CAP", "100")
-    limits = MemoryLimits.from_env()
+    limits = memory_settings().limits
     counter = CountingCompactor()
     token = new_token()
     async with open_memory(db_url, compactor=counter) as mem:

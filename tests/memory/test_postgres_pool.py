@@ -15,7 +15,7 @@ from psycopg_pool import PoolTimeout
 
 from aimind_memory.memory import open_checkpointer, open_memory
 from aimind_memory.memory.config.settings import MemorySettings
-from aimind_memory.memory.storage.pg_pool import open_pg_pool
+from aimind_memory.memory.storage.pg_pool import open_pg_pool, opened
 from aimind_memory.memory.storage.store import thread_config
 
 from .helpers import new_token, turn, user_texts
@@ -48,6 +48,7 @@ async def test_the_pool_logs_a_failed_connection_without_the_server_s_words(
     url = urlsplit(pg_url)._replace(path=f"/{missing}").geturl()
     caplog.set_level(logging.INFO, logger="psycopg.pool")
     async with asyncio.timeout(30), open_pg_pool(url) as pool:
+        opened(pool)  # as after memory opened: an opening's own attempts are not logged
         with pytest.raises(PoolTimeout):
             async with pool.reachable_connection():
                 pass

@@ -17,12 +17,8 @@ import psycopg
 import pytest
 
 from aimind_memory.memory import open_memory
-from aimind_memory.memory.session import (
-    InvalidSessionError,
-    SecretConfigError,
-    SessionHash,
-    require_memory_thread_id,
-)
+from aimind_memory.memory.errors import InvalidSessionError
+from aimind_memory.memory.session import SecretConfigError, SessionHash, require_memory_thread_id
 from aimind_memory.memory.storage import backend_of, sqlite_path
 
 from .helpers import new_token, turn

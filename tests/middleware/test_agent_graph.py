@@ -7,8 +7,8 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
 from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.errors import MemoryThreadError
 from aimind_memory.adapters.tools.builtin import MAX_TOOL_ROUNDS, TOOL_FAILED
 from aimind_memory.graphs.agent import build_graph
 from tests.middleware.conftest import user

@@ -24,7 +24,7 @@ from langgraph_api.auth.noop import UnauthenticatedUser
 
 from aimind_memory.adapters.chat_memory import session as run_session
 from aimind_memory.adapters.chat_memory.runtime import get_memory
-from aimind_memory.adapters.chat_memory.session import MemoryNotServedError
+from aimind_memory.adapters.errors import MemoryNotServedError
 from aimind_memory.memory.session import hash_token, load_secret
 from tests.chat.helpers import raw_storage_bytes
 from tests.middleware.conftest import SYSTEM, agent, model, user

@@ -12,8 +12,8 @@ from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langgraph.types import Command
 
 from aimind_memory.adapters.chat_memory import ChatMemoryMiddleware
-from aimind_memory.adapters.chat_memory.final_turn import MemoryThreadError
 from aimind_memory.adapters.chat_memory.runtime import get_memory
+from aimind_memory.adapters.errors import MemoryThreadError
 from aimind_memory.memory import open_checkpointer, open_memory
 from tests.chat.helpers import raw_storage_bytes, status_events
 from tests.middleware.conftest import (

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from aimind_memory.adapters.server.aegra.preflight import ConfigError, check, check_environment
+from aimind_memory.adapters.errors import ConfigError
+from aimind_memory.adapters.server.aegra.preflight import check, check_environment
 from tests.production.conftest import SECRET
 from tests.support.aegra_server import SERVE_PROD, replica_env
 from tests.support.langgraph_server import REPO_ROOT, free_port

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from aimind_memory.memory import FinalTurn, MemoryLimits, build_context, open_memory
 from aimind_memory.memory.config.limits import TRUNCATION_MARKER
-from aimind_memory.memory.session import InvalidSessionError
+from aimind_memory.memory.errors import InvalidSessionError
 from aimind_memory.memory.text import clean_text
 from tests.support.faults import assert_bounded, stored_row_count
 

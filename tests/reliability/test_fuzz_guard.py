@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aimind_memory.memory import assert_no_forbidden_fields
-from aimind_memory.memory.views.guard import FORBIDDEN_FIELDS, ForbiddenFieldError, fold_key
+from aimind_memory.memory.errors import ForbiddenFieldError
+from aimind_memory.memory.views.guard import FORBIDDEN_FIELDS, fold_key
 
 FOLDED = {fold_key(k) for k in FORBIDDEN_FIELDS}
 

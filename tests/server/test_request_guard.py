@@ -23,14 +23,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route, Router
 
+from aimind_memory.adapters.errors import RunInputError
 from aimind_memory.adapters.server.memory_threads import MEMORY_THREAD_REFUSED
 from aimind_memory.adapters.server.request_guard import BAD_PATH, BAD_TEXT, RequestGuard
 from aimind_memory.adapters.server.request_limits import RequestLimits, RequestLimitsError
-from aimind_memory.adapters.server.run_input import (
-    GRAPH_ASSISTANT_NAMESPACE,
-    RunInputError,
-    check_run_input,
-)
+from aimind_memory.adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE, check_run_input
 from aimind_memory.adapters.server.server_errors import GENERIC_ERROR, UnhandledErrors
 from aimind_memory.adapters.server.thread_labels import ThreadLabels, labelled
 

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import re
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.langgraph_server import ServerStartError, langgraph_server
+from tests.support.langgraph_server import (
+    ServerStartError,
+    free_port,
+    langgraph_server,
+    server_config,
+    server_env,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -56,6 +66,67 @@ def test_production_with_memory_on_sqlite_refuses_to_start_with_a_clear_message(
     )
     assert "Traceback" not in message and secret not in message
     assert not list((tmp_path / "data").glob("*.sqlite*"))  # nothing was written there
+
+
+def start_as_a_user_does(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``langgraph dev`` as a user starts it in their own folder: reloading (a supervisor
+    process and a worker), the repository's ``langgraph.json``. Returns once it exits; the
+    timeout only bounds a server that never would."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "langgraph.json").write_text(json.dumps(server_config()))
+    command = [str(Path(sys.executable).with_name("langgraph")), "dev", "--no-browser"]
+    command += ["--host", "127.0.0.1", "--port", str(free_port())]
+    return subprocess.run(
+        command,
+        cwd=work,
+        env=server_env(None, tmp_path / "data", env),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=START_REFUSAL_S,
+    )
+
+
+START_REFUSAL_S = 180
+"""Generous, for a loaded machine: the refusal comes as the server loads its auth."""
+
+
+def test_a_reloading_server_in_production_without_postgresql_exits_non_zero(
+    tmp_path: Path,
+) -> None:
+    """A reloading server runs our code in a worker under a supervisor: the worker's refusal
+    used to leave the supervisor up, serving nothing. Now the whole start fails."""
+    done = start_as_a_user_does(
+        tmp_path, {"AIMIND_ENV": "production", "AIMIND_SESSION_SECRET": "s" * 48}
+    )
+    output = ANSI.sub("", done.stdout + done.stderr)
+    assert done.returncode != 0, output[-3000:]
+    assert "aimind: AIMIND_ENV is production but AIMIND_DATABASE_URL is not a postgresql://" in (
+        output
+    )
+    assert "Traceback" not in output
+
+
+def test_an_unreachable_database_stops_the_server_with_one_sentence(tmp_path: Path) -> None:
+    """The server's checkpointer opens memory's database as it starts: one that does not
+    answer stops it with the sentence naming the setting and why, not a traceback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # released: nothing listens there
+    url = f"postgresql://nobody:hunter2@127.0.0.1:{port}/aimind"
+    with (
+        pytest.raises(ServerStartError) as refused,
+        langgraph_server(url, tmp_path / "data"),
+    ):
+        pass
+    log = ANSI.sub("", str(refused.value))
+    assert "exited early" in log
+    assert (
+        "aimind: AIMIND_DATABASE_URL (or the URL given in its place) names a PostgreSQL "
+        "database memory could not reach: nothing accepts connections at its host and port."
+    ) in log
+    assert "Traceback" not in log and "hunter2" not in log and "nobody" not in log
 
 
 def test_a_malformed_setting_stops_the_server_with_one_sentence(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.config.settings import memory_settings
 from aimind_memory.memory.models import ThreadState
 from aimind_memory.memory.storage import backend_of, sqlite_path
 
@@ -141,7 +142,7 @@ def files_containing(root: Path, needle: bytes) -> list[str]:
 
 def assert_bounded(state: ThreadState, limits: MemoryLimits | None = None) -> None:
     """Every bound of contract §3 holds and the window is whole user+assistant turns."""
-    limits = limits or MemoryLimits.from_env()
+    limits = limits or memory_settings().limits
     ThreadState.model_validate(state.model_dump())
     messages = state.messages
     assert len(messages) <= limits.max_messages

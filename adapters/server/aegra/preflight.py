@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import psycopg
 
+from aimind_memory.adapters.errors import ConfigError
 from aimind_memory.adapters.settings import ScriptSettings, check_settings, script_settings
 from aimind_memory.memory.config.settings import SECRET_MIN_CHARS, MemorySettings, memory_settings
 from aimind_memory.memory.errors import SettingsError
@@ -32,10 +33,6 @@ REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 CONNECT_TIMEOUT_S = 10
 TTL_ENVS = ("AEGRA_THREAD_TTL", "LANGGRAPH_THREAD_TTL")
 """Aegra's thread TTL for every thread (the first one set wins): minutes, or a JSON object."""
-
-
-class ConfigError(SettingsError, RuntimeError):
-    """A replica cannot start; the message is one sentence for the operator."""
 
 
 _URLS = (

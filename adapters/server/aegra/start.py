@@ -33,7 +33,7 @@ import time
 
 import psycopg
 
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.adapters.errors import StartLockTimeout
 
 __all__ = ["AEGRA_MAIN", "START_LOCK_KEY", "StartLockTimeout", "hold", "release"]
 
@@ -49,10 +49,6 @@ WAIT_LIMIT_S = 300.0
 """A first start runs every migration; a replica waits this long for another's."""
 
 _held: list[psycopg.Connection] = []
-
-
-class StartLockTimeout(AIMindError, RuntimeError):
-    """Another replica held the start lock for longer than ``WAIT_LIMIT_S``."""
 
 
 def _database_url() -> str:

@@ -34,11 +34,11 @@ from langchain_mcp_adapters.tools import load_mcp_tools as tools_of_session
 from mcp.client.stdio import get_default_environment
 from pydantic import BaseModel, ConfigDict, Field
 
+from aimind_memory.adapters.errors import MCPConfigError
 from aimind_memory.adapters.settings import AdapterSettings, adapter_settings
 from aimind_memory.adapters.tools.mcp.sessions import MCPServers
 from aimind_memory.adapters.tools.resources import DOCS_DIR_ENV, docs_dir
 from aimind_memory.memory.config.settings import MemorySettings
-from aimind_memory.memory.errors import AIMindError
 
 log = logging.getLogger("aimind.mcp")
 
@@ -54,10 +54,6 @@ _FORWARDED_ENV_PREFIX = "AIMIND_"
 _FORWARDED_ENV_DENY = frozenset(
     {MemorySettings.env_name("session_secret"), MemorySettings.env_name("database_url")}
 )
-
-
-class MCPConfigError(AIMindError, ValueError):
-    """``mcp.json`` is malformed."""
 
 
 class MCPServerConfig(BaseModel):

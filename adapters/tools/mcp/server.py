@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from mcp.server.fastmcp import FastMCP
 
-from aimind_memory.adapters.tools.resources import ResourceError, read_resource
+from aimind_memory.adapters.errors import ResourceError
+from aimind_memory.adapters.tools.resources import read_resource
 
 SERVER_NAME = "aimind-docs"
 GLOSSARY_DOCUMENT = "glossary.md"

@@ -28,7 +28,7 @@ from mcp import ClientSession
 from mcp.shared.exceptions import McpError
 from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent
 
-from aimind_memory.memory.errors import AIMindError
+from aimind_memory.adapters.errors import MCPConfigReplacedError, MCPServerLostError
 
 __all__ = ["MCPConfigReplacedError", "MCPServerLostError", "MCPServers", "close_mcp_sessions"]
 
@@ -43,22 +43,6 @@ T = TypeVar("T")
 _open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[LiveSessions]] = (
     weakref.WeakKeyDictionary()
 )
-
-
-class MCPServerLostError(AIMindError, ConnectionError):
-    """The server's session broke during a call; the next call starts the server again."""
-
-    def __init__(self, server: str) -> None:
-        super().__init__(
-            f"the MCP server {server!r} stopped during the call; it starts again on the next call"
-        )
-
-
-class MCPConfigReplacedError(AIMindError, ConnectionError):
-    """A tool of an ``mcp.json`` version that has since changed was called."""
-
-    def __init__(self) -> None:
-        super().__init__("the MCP configuration changed; its old servers were stopped")
 
 
 class _Held:
