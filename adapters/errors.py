@@ -32,7 +32,11 @@ __all__ = [
 
 
 class MemoryThreadError(AIMindError, ValueError):
-    """A graph was asked to run on a ``chat:`` thread, which only memory may write."""
+    """A graph was asked to run on a ``chat:`` thread, which only memory may write.
+
+    Args:
+        prefix: The reserved prefix (``chat:``), named in the message.
+    """
 
     def __init__(self, prefix: str) -> None:
         super().__init__(

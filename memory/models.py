@@ -79,7 +79,9 @@ class PinSource(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     message_id: str
+    """The id of the message in memory's window (or the client's, for an older one)."""
     role: Role
+    """Who said it: ``"user"`` or ``"assistant"``."""
     excerpt: str
     """At most ``PIN_EXCERPT_CHARS`` of the message: where the pin was said."""
     created_at: datetime | None = None
@@ -94,11 +96,15 @@ class Pin(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(default_factory=new_pin_id, min_length=1, max_length=64)
+    """Stable while the pin lives: what ``edit_pin`` and ``unpin`` name."""
     text: str
+    """The decision, as the model is told it."""
     origin: PinOrigin
+    """Who pinned it: ``"extractive"`` or ``"model"`` (a compactor), or ``"user"``."""
     pinned_at: datetime | None = None
     """None only for a pin stored before pins had records, on a thread never compacted."""
     sources: tuple[PinSource, ...] = ()
+    """The messages it was taken from, oldest first; none for a pin written by hand."""
     why: str = ""
     """Why it is pinned, in one short sentence (contract §5, "Memory says why"): the signal
     and the words that fired it, "pinned by you", or the model's citation. Empty only on a
@@ -147,10 +153,15 @@ class ThreadState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     messages: list[ChatThreadMessage] = Field(default_factory=list)
+    """The recent turns verbatim, a user message then its answer, oldest first."""
     summary: str = ""
+    """Older turns, compacted; at most ``AIMIND_SUMMARY_CHARS`` characters."""
     pins: list[Pin] = Field(default_factory=list)
+    """The pinned decisions with their provenance, oldest first."""
     last_compacted_at: datetime | None = None
+    """When turns were last folded into the summary; None: never."""
     unpinned: list[str] = Field(default_factory=list)
+    """Comparison keys of the pins the user removed: no compaction pins them again."""
     replaced: list[ReplacedPin] = Field(default_factory=list)
     """Decisions later ones replaced, newest last, at most ``REPLACED_MAX``: the user's
     history of changes, never the model's context."""
@@ -199,8 +210,15 @@ class ThreadState(BaseModel):
         return not (self.messages or self.summary or self.pins)
 
     def without_turns(self, ids: Collection[str]) -> ThreadState:
-        """This state without the turns of the window that any of ``ids`` names (the
-        question and its answer leave together, so the window stays turns)."""
+        """This state without some turns of its window (the question and its answer
+        leave together, so the window stays turns).
+
+        Args:
+            ids: Message ids; a turn either of whose messages is named leaves.
+
+        Returns:
+            A copy without those turns; this state itself when none is named.
+        """
         if not any(m.id in ids for m in self.messages):
             return self
         turns = [self.messages[i : i + 2] for i in range(0, len(self.messages), 2)]
@@ -208,8 +226,12 @@ class ThreadState(BaseModel):
         return self.model_copy(update={"messages": kept})
 
     def to_channels(self) -> dict[str, Any]:
-        """Plain JSON values for the checkpoint: no pickled classes at rest; the pins'
-        sources in ``pin_provenance`` (the class's docstring says why)."""
+        """The state as a checkpoint stores it.
+
+        Returns:
+            Plain JSON values per channel (no pickled classes at rest), the pins' sources
+            in ``pin_provenance`` (the class's docstring says why).
+        """
         channels = self.model_dump(mode="json")
         sources = {}
         for pin in channels["pins"]:
@@ -229,13 +251,21 @@ class FinalTurn(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     user_text: Any
+    """The user's message, as plain text."""
     assistant_text: Any
+    """The final answer's user-visible text (never tool calls or results)."""
     status: str
+    """The run's outcome: only a finished turn is written (``"completed"``, ``"final"``,
+    ``"blocked"``); any other is skipped."""
     source: Source = "chat"
+    """What produced the turn: ``"chat"``, ``"tool"``, ``"mcp-resource"``,
+    ``"tasklist-agent"`` or ``"delivery-chain"``."""
     user_message_id: str | None = Field(default=None, min_length=1, max_length=MESSAGE_ID_MAX_CHARS)
+    """The client's id of the user message, kept as memory's (a repeat is a duplicate)."""
     assistant_message_id: str | None = Field(
         default=None, min_length=1, max_length=MESSAGE_ID_MAX_CHARS
     )
+    """The client's id of the answer, kept as memory's."""
 
     @field_validator("user_message_id", "assistant_message_id", mode="before")
     @classmethod
@@ -249,7 +279,9 @@ class CompactionOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     summary: str
+    """The new summary: the old one with the folded turns merged in."""
     pinned_decisions: list[str]
+    """The decisions that hold now, verbatim."""
     replaced_decisions: list[str] = Field(default_factory=list)
     """Previous pins, verbatim, that newer decisions replace: the merge drops exactly these
     (a previous pin left out of ``pinned_decisions`` without being named here stays)."""
@@ -259,9 +291,15 @@ SkipReason = Literal["status", "empty", "duplicate", "memory-unavailable"]
 
 
 class AppendResult(BaseModel):
+    """What ``MemoryService.append_turn`` did with a turn."""
+
     written: bool
+    """False when the turn was skipped (``skipped`` says why)."""
     skipped: SkipReason | None = None
+    """Why it was not written: ``"status"`` (the run did not complete), ``"empty"``,
+    ``"duplicate"`` or ``"memory-unavailable"``."""
     compacted: bool = False
+    """Older turns were folded into the summary by this write."""
     compactor: str | None = None
     """The ``name`` of the compactor that folded this turn (any ``Compactor``), if one ran."""
     pending: bool = False

@@ -58,9 +58,11 @@ log = logging.getLogger("aimind.memory")
 
 @dataclass(frozen=True, slots=True)
 class MemorySnapshot:
-    """A session's memory as it is now, with what a client should know about it."""
+    """A session's memory as it is now, with what a client should know about it
+    (``MemoryService.snapshot``)."""
 
     state: ThreadState
+    """The summary, the pins and the recent turns."""
     pending: bool
     """A compaction is due: the window is past ``RECENT_TURNS`` until one lands."""
     last_compaction: dict[str, Any] | None
@@ -74,7 +76,15 @@ class MemorySnapshot:
 
 
 class MemoryService:
-    """Bounded chat memory on one backend: append turns, load, hydrate, clear."""
+    """Bounded chat memory on one backend: append turns, load, hydrate, clear, and the
+    user's corrections. Made by ``open_memory``, which is how to get one.
+
+    Args:
+        backend: The opened storage backend (SQLite, PostgreSQL or in-process).
+        secret: The key session tokens are hashed with.
+        limits: The bounds the memory keeps.
+        compactor: What folds turns past the window.
+    """
 
     def __init__(
         self,
@@ -116,10 +126,31 @@ class MemoryService:
         return self.compactions.deferred
 
     def identity(self, session: str) -> SessionHash:
-        """The session hash of a raw token, or the ``SessionHash`` itself."""
+        """The session hash memory keys a session by.
+
+        Args:
+            session: A raw session token, or a ``SessionHash``.
+
+        Returns:
+            The token's HMAC with the secret, or the ``SessionHash`` itself.
+
+        Raises:
+            InvalidSessionError: The token is malformed.
+        """
         return resolve_session(session, self._secret)
 
     def thread_id(self, session: str) -> str:
+        """The session's memory thread id.
+
+        Args:
+            session: A raw session token, or a ``SessionHash``.
+
+        Returns:
+            ``chat:<sessionHash>``.
+
+        Raises:
+            InvalidSessionError: The token is malformed.
+        """
         return memory_thread_id(self.identity(session))
 
     async def _commit(self, thread_id: str, build: Build) -> Write | None:
@@ -138,13 +169,26 @@ class MemoryService:
     ) -> AppendResult:
         """Write one finished turn once (contract §4).
 
-        ``replaces``: ids of messages whose turns this one replaces (a regenerated
-        answer, an edited question): those turns leave the window in the same
-        compare-and-put that writes this one, so no reader ever sees both or neither.
-        Turns already folded into the summary stay there.
-
         Never raises for a storage or compaction failure: the result says
         ``memory-unavailable`` and a ``failed`` status is emitted.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+            turn: The user's text and the final answer's, with the run's status.
+            on_status: Called with each ``thread-memory-status`` event (a compaction
+                started, completed or failed).
+            replaces: Ids of messages whose turns this one replaces (a regenerated
+                answer, an edited question): those turns leave the window in the same
+                compare-and-put that writes this one, so no reader ever sees both or
+                neither. Turns already folded into the summary stay there.
+
+        Returns:
+            What was done: ``written`` False with the reason in ``skipped`` (a status
+            that is not final, empty text, a duplicate, memory unavailable).
+
+        Raises:
+            InvalidSessionError: The session token is malformed.
         """
         thread_id = self.thread_id(session)
         turn = FinalTurn.model_validate(turn)
@@ -192,8 +236,14 @@ class MemoryService:
         )
 
     async def settle(self, session: str | None = None, *, within_s: float | None = None) -> None:
-        """Wait for this service's pending compactions (of ``session``, or all), and for
-        the follow-ups their landings start, within ``within_s`` in all."""
+        """Wait for this service's pending compactions, and for the follow-ups their
+        landings start.
+
+        Args:
+            session: Whose compactions to wait for (a token or ``SessionHash``); None:
+                every session's.
+            within_s: How long to wait in all; None: until they are done.
+        """
         thread_id = None if session is None else self.thread_id(session)
         await self.compactions.settle(thread_id, within_s=within_s)
 
@@ -236,7 +286,18 @@ class MemoryService:
         return write.state
 
     async def pins(self, session: str) -> list[Pin]:
-        """The session's pins with their provenance, oldest first."""
+        """The session's pins with their provenance.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+
+        Returns:
+            The pins, oldest first.
+
+        Raises:
+            MemoryUnavailableError: Memory could not be read.
+        """
         return list((await self.snapshot(session)).state.pins)
 
     async def pin(
@@ -250,14 +311,33 @@ class MemoryService:
         excerpt: str | None = None,
     ) -> Pin:
         """Pin ``text`` for the session ("remember this"): a user pin, which no compaction
-        removes. ``message_id``: the message it came from, its source — memory's copy of
-        it while it is in the window; for an older message (a chat page shows the whole
-        conversation), ``role``, ``created_at`` (if known) and ``excerpt`` (its words the
-        pin was taken from; default ``text``) describe it: the user is the authority on
-        where their own pin came from. Without ``role`` an older message is not named.
-        Raises PinTextError (blank, too long), PinSourceError (a role that is not "user"
-        or "assistant"; a description without ``message_id``) or PinLimitError (every
-        pin is the user's)."""
+        removes.
+
+        The user is the authority on where their own pin came from: for a message older
+        than the window (a chat page shows the whole conversation), ``role``,
+        ``created_at`` and ``excerpt`` describe it; without ``role`` an older message is
+        not named.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+            text: What to remember.
+            message_id: The message it came from, its source: memory's copy of it while
+                it is in the window.
+            role: Who said the source message, ``"user"`` or ``"assistant"``.
+            created_at: When the source message was said, if known.
+            excerpt: The source's words the pin was taken from; default ``text``.
+
+        Returns:
+            The new pin, with its id and provenance.
+
+        Raises:
+            PinTextError: The text is blank or longer than a pin may be.
+            PinSourceError: A role that is not ``"user"`` or ``"assistant"``, or a
+                description without ``message_id``.
+            PinLimitError: The pins are full and every one is the user's.
+            MemoryUnavailableError: Memory could not be written.
+        """
         made: list[Pin] = []
 
         def change(state: ThreadState) -> ThreadState:
@@ -277,7 +357,22 @@ class MemoryService:
         return made[0]
 
     async def edit_pin(self, session: str, pin_id: str, text: str) -> Pin:
-        """Change a pin's text; it becomes the user's. Raises PinNotFoundError, PinTextError."""
+        """Change a pin's text; it becomes the user's.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+            pin_id: The pin's id.
+            text: Its new text.
+
+        Returns:
+            The edited pin.
+
+        Raises:
+            PinNotFoundError: The session has no pin with that id.
+            PinTextError: The text is blank or longer than a pin may be.
+            MemoryUnavailableError: Memory could not be written.
+        """
         made: list[Pin] = []
 
         def change(state: ThreadState) -> ThreadState:
@@ -289,8 +384,20 @@ class MemoryService:
         return made[0]
 
     async def unpin(self, session: str, pin_id: str) -> Pin:
-        """Remove a pin; no later compaction pins its text again. Returns the removed pin.
-        Raises PinNotFoundError."""
+        """Remove a pin; no later compaction pins its text again.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+            pin_id: The pin's id.
+
+        Returns:
+            The removed pin.
+
+        Raises:
+            PinNotFoundError: The session has no pin with that id.
+            MemoryUnavailableError: Memory could not be written.
+        """
         gone: list[Pin] = []
 
         def change(state: ThreadState) -> ThreadState:
@@ -302,8 +409,21 @@ class MemoryService:
         return gone[0]
 
     async def set_summary(self, session: str, text: str) -> ThreadState:
-        """Replace the summary with the user's text (blank clears it): new turns fold onto
-        it, a compaction already running included. Raises SummaryTextError."""
+        """Replace the summary with the user's text: new turns fold onto it, a compaction
+        already running included.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+            text: The new summary; blank clears it.
+
+        Returns:
+            The session's memory with the new summary.
+
+        Raises:
+            SummaryTextError: The text is longer than the summary may be.
+            MemoryUnavailableError: Memory could not be written.
+        """
         return await self._edit(
             session, lambda state: with_summary(state, text, self.limits), summary_edited=True
         )
@@ -314,8 +434,16 @@ class MemoryService:
         (``secure_delete`` zeroes the rows, ``scrub`` merges the archive index and
         empties the WAL, which covers the server's deletes that came before it). The
         servers' ``DELETE /api/chat/session`` removes the session's threads first, then
-        calls this. Raises MemoryUnavailableError (nothing is half forgotten:
-        calling it again finishes the job)."""
+        calls this.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+
+        Raises:
+            MemoryUnavailableError: Memory could not be deleted (nothing is half
+                forgotten: calling it again finishes the job).
+        """
         try:
             await self.clear(session)
             await self.backend.threads.scrub()
@@ -326,8 +454,19 @@ class MemoryService:
             raise MemoryUnavailableError() from exc
 
     async def export(self, session: str) -> dict[str, Any]:
-        """The session's memory as one JSON document: state, pins with provenance, the
-        last compaction and the archive of folded turns. Raises MemoryUnavailableError."""
+        """The session's memory as one JSON document.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+
+        Returns:
+            The state, the pins with their provenance, the last compaction and the
+            archive of folded turns.
+
+        Raises:
+            MemoryUnavailableError: Memory could not be read.
+        """
         snapshot = await self.snapshot(session)
         thread_id = self.thread_id(session)
         try:
@@ -371,8 +510,19 @@ class MemoryService:
     # --- reading -----------------------------------------------------------------------------
 
     async def snapshot(self, session: str) -> MemorySnapshot:
-        """The session's memory now, never waiting for a compaction. Raises
-        MemoryUnavailableError."""
+        """The session's memory now, never waiting for a compaction.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+
+        Returns:
+            The memory and what a client should know about it (a compaction due, the
+            last one, one landed since the last turn).
+
+        Raises:
+            MemoryUnavailableError: Memory could not be read.
+        """
         thread_id = self.thread_id(session)
         try:
             state, head = await self.store.read(thread_id)
@@ -391,15 +541,35 @@ class MemoryService:
         )
 
     async def load(self, session: str) -> ThreadState:
-        """The session's ThreadState (empty if none), after any compaction this service
-        has pending for it (read your writes). Raises MemoryUnavailableError."""
+        """The session's memory after any compaction this service has pending for it
+        (read your writes).
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+
+        Returns:
+            The session's ``ThreadState``; an empty one if it has no memory yet.
+
+        Raises:
+            MemoryUnavailableError: Memory could not be read.
+        """
         await self.settle(
             session, within_s=self.limits.compaction_timeout_s + COMPACTION_SHUTDOWN_GRACE_S
         )
         return (await self.snapshot(session)).state
 
     async def hydrate(self, session: str) -> dict[str, Any]:
-        """The §9 DTO, without waiting; a read error gives the empty DTO, with no detail."""
+        """What a client shows of the session's memory (contract §9), without waiting.
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+
+        Returns:
+            The hydration DTO: the thread id, the recent turns, the summary and the
+            pins; the empty DTO, with no detail, when memory could not be read.
+        """
         thread_id = self.thread_id(session)
         try:
             state: ThreadState | None = (await self.snapshot(session)).state
@@ -408,7 +578,13 @@ class MemoryService:
         return hydration_dto(thread_id, state)
 
     async def clear(self, session: str) -> None:
-        """The session's memory thread and its archive go, in one step under its lock."""
+        """Delete the session's memory thread and its archive, in one step under its lock
+        (``forget`` also scrubs the files).
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash`` (an authenticated
+                identity the server hashed already).
+        """
         thread_id = self.thread_id(session)
         async with self.locks.hold(thread_id):
             await self.store.delete(thread_id)
@@ -465,11 +641,29 @@ async def open_memory(
     compactor: Compactor | BaseChatModel | None = None,
     limits: MemoryLimits | None = None,
 ) -> AsyncIterator[MemoryService]:
-    """Open chat memory on ``url`` (default ``AIMIND_DATABASE_URL``, then embedded SQLite).
+    """Open chat memory, for an ``async with`` block.
 
-    Every setting memory reads (``memory.config.settings``) and the session secret are validated
-    here, at start-up: a malformed one raises ``SettingsError`` naming it. On exit,
-    pending compactions get a grace period to land (``MemoryService.aclose``).
+    Every setting memory reads and the session secret are validated here, at start-up. On
+    exit, pending compactions get a grace period to land (``MemoryService.aclose``).
+
+    Args:
+        url: ``sqlite:///path``, ``postgresql://…`` or ``memory`` (in process only);
+            default ``AIMIND_DATABASE_URL``, else the data folder's SQLite file.
+        compactor: What folds old turns: a ``Compactor``, or a LangChain chat model to
+            compact with; None: the model compactor when a model is configured
+            (``OPENAI_API_KEY``), else the extractive one.
+        limits: The bounds memory keeps; default the settings' (``AIMIND_RECENT_TURNS``
+            …).
+
+    Yields:
+        The memory service, open until the block ends.
+
+    Raises:
+        SettingsError: A setting is malformed; its message names the variable.
+        DatabaseURLError: The URL names no backend memory supports.
+        DatabaseUnreachableError: The URL names a PostgreSQL database that did not
+            answer; the message says why.
+        SecretConfigError: ``AIMIND_ENV=production`` without ``AIMIND_SESSION_SECRET``.
     """
     settings = memory_settings()
     limits = limits or settings.limits

@@ -135,14 +135,27 @@ def _written(memory: ThreadState, message_id: str | None) -> bool:
 
 
 class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
-    """Bounded, durable chat memory for ``create_agent`` (see the module docstring).
+    """Bounded, durable chat memory for ``create_agent`` (contract §13a).
 
-    ``database_url`` None reads ``AIMIND_DATABASE_URL`` (default: the embedded SQLite
-    file). ``compactor`` and ``limits`` are ``open_memory``'s: None means the model
-    compactor when a model is configured, else the extractive one, and the
-    environment's limits. ``trim_state`` keeps only memory's window of turns
-    (``RECENT_TURNS``) in the agent's own state. ``recall_tool`` adds the
-    ``recall_memory`` tool (the archive of folded turns, searched by the model).
+    Each model call gets memory's context (summary, pins, recent turns) plus this turn's
+    tool loop, never the agent state's older history; the finished turn (the user's text
+    and the final answer's) is written once the agent is done. A memory failure never
+    fails the agent. The session is the authenticated user under a LangGraph server,
+    else the run context's ``session_id``, else ``configurable.session_id``.
+
+    Args:
+        database_url: ``sqlite:///path``, ``postgresql://…`` or ``memory``; None reads
+            ``AIMIND_DATABASE_URL`` (default: the data folder's SQLite file).
+        compactor: A ``Compactor``, or a LangChain chat model to compact with; None: the
+            model compactor when a model is configured, else the extractive one.
+        limits: The bounds memory keeps; None: the settings'.
+        trim_state: Keep only memory's window of turns (``AIMIND_RECENT_TURNS``) in the
+            agent's own state, so a checkpointed thread stays the same size.
+        recall_tool: Add the ``recall_memory`` tool: the model may search the archive of
+            folded turns itself.
+
+    Raises:
+        SettingsError: A memory setting is malformed (checked when it is made).
     """
 
     state_schema = ChatMemoryState
@@ -169,8 +182,17 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
     async def awrap_model_call(
         self, request: ModelRequest, handler: ModelHandler
     ) -> ModelResponse | AIMessage | ExtendedModelResponse:
-        """The model sees memory's context and this turn, never the state's older history,
-        nor what a run from an earlier checkpoint replaces."""
+        """LangChain's hook around each model call: the model sees memory's context and
+        this turn, never the state's older history, nor what a run from an earlier
+        checkpoint replaces.
+
+        Args:
+            request: The model request the agent built.
+            handler: Calls the model (and the middleware after this one).
+
+        Returns:
+            The model's response; with the turns this one replaces, for the state.
+        """
         config = get_config()
         refuse_memory_thread(config)
         state = cast(ChatMemoryState, request.state)  # ModelRequest types it as AgentState
@@ -207,8 +229,17 @@ class ChatMemoryMiddleware(AgentMiddleware[ChatMemoryState, Any]):
     async def aafter_agent(
         self, state: ChatMemoryState, runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        """Write the finished turn once, in place of what it replaces; keep the thread's
-        account of what it wrote; with ``trim_state``, drop turns past the window."""
+        """LangChain's hook once the agent is done: write the finished turn once, in place
+        of what it replaces; keep the thread's account of what it wrote; with
+        ``trim_state``, drop turns past the window.
+
+        Args:
+            state: The agent's state at the end of the run.
+            runtime: The run's runtime (its context, its stream).
+
+        Returns:
+            The state update (what was written, the turns dropped), or None.
+        """
         messages = state["messages"]
         result = await write_final_turn(
             lambda: finished_turn(messages),

@@ -18,15 +18,29 @@ from aimind_memory.memory.config.settings import memory_settings
 
 
 def chat_model() -> BaseChatModel:
-    """The graphs' model: ChatOpenAI when a key is set, else the offline model."""
+    """The chat model the settings name: what this project's graphs answer with.
+
+    Returns:
+        ``ChatOpenAI`` for ``AIMIND_MODEL`` (on ``OPENAI_BASE_URL``, if set) when
+        ``OPENAI_API_KEY`` is set; else the offline model.
+
+    Raises:
+        SettingsError: A model setting is malformed.
+    """
     if not has_api_key():
         return offline_chat_model()
     return openai_model(memory_settings().model)
 
 
 def offline_chat_model() -> BaseChatModel:
-    """The offline model, whatever the environment: deterministic, labelled offline, and
-    it answers by stating the context it received (what memory gave it)."""
+    """The offline model, whatever the environment: for tests, demos and a first run
+    without a key.
+
+    Returns:
+        A chat model that is deterministic, labels its answers offline and answers by
+        stating the context it received (what memory gave it), tool calls and
+        structured output included.
+    """
     return OfflineChatModel()
 
 

@@ -26,14 +26,22 @@ class CompactionRequest:
     """Everything a compactor may see: memory text only, never runtime state."""
 
     summary: str
+    """The summary so far."""
     pinned_decisions: list[str]
+    """The decisions pinned so far, oldest first."""
     folded: list[ChatThreadMessage]
+    """The turns to fold into the summary now, oldest first."""
     kept: list[ChatThreadMessage]
+    """The turns that stay verbatim: context only, not to be repeated in the summary."""
     pins: tuple[Pin, ...] = ()
     """The records of ``pinned_decisions`` (the service's; a compactor reads the texts)."""
 
     def texts(self) -> list[str]:
-        """Every text the request carries."""
+        """Every text the request carries.
+
+        Returns:
+            The summary, the pins' texts, then the folded and the kept turns' texts.
+        """
         return [
             self.summary,
             *self.pinned_decisions,
@@ -51,8 +59,20 @@ class Compactor(Protocol):
     """
 
     name: str
+    """What memory's status events and ``AppendResult.compactor`` call it."""
 
-    async def compact(self, request: CompactionRequest) -> CompactionOutput: ...
+    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+        """Fold ``request.folded`` into the summary and the pins.
+
+        Args:
+            request: The summary, the pins and the turns, memory text only.
+
+        Returns:
+            The new summary and the decisions that hold now; a result over memory's
+            bounds is cut to them, and one that is not a ``CompactionOutput`` fails the
+            compaction (the extractive compactor's is used).
+        """
+        ...
 
 
 def status_event(status: str, state: ThreadState) -> dict[str, Any]:

@@ -68,6 +68,26 @@ left; a shorter rest goes to messages that fit whole."""
 
 @dataclass(frozen=True, slots=True)
 class MemoryLimits:
+    """The bounds one memory keeps (contract §3, §5); ``open_memory`` and the middleware
+    take one, else read the settings' (``AIMIND_RECENT_TURNS`` …).
+
+    Args:
+        recent_turns: Turns kept verbatim (two messages each) before older ones are
+            compacted.
+        keep_turns: Turns kept verbatim after a compaction, from 1 to ``recent_turns``.
+        summary_chars: The longest the summary may be, in characters.
+        pinned_max: The most pinned decisions a session keeps.
+        pin_chars: The longest one pin may be, in characters.
+        message_char_cap: The longest one stored message may be; a longer one is kept
+            truncated, with a marker saying so.
+        compaction_timeout_s: Seconds a model compaction may take before the extractive
+            compactor's result is used instead.
+
+    Raises:
+        LimitsError: A bound is out of range (``keep_turns`` above ``recent_turns``, a
+            size below 1, a timeout not above 0).
+    """
+
     recent_turns: int = RECENT_TURNS
     keep_turns: int = KEEP_TURNS
     summary_chars: int = SUMMARY_CHARS

@@ -22,6 +22,20 @@ __all__ = ["open_checkpointer"]
 
 @asynccontextmanager
 async def open_checkpointer(url: str | None = None) -> AsyncIterator[BaseCheckpointSaver[str]]:
-    """Open the saver named by ``url`` (default: ``AIMIND_DATABASE_URL``), set up and ready."""
+    """Open a LangGraph checkpointer on memory's database, set up and ready: an agent's own
+    threads beside memory's (contract §10).
+
+    Args:
+        url: ``sqlite:///path``, ``postgresql://…`` or ``memory``; default
+            ``AIMIND_DATABASE_URL``, else the data folder's SQLite file.
+
+    Yields:
+        The backend's stock saver (``AsyncSqliteSaver``, ``AsyncPostgresSaver``, or
+        ``InMemorySaver``), open until the block ends.
+
+    Raises:
+        DatabaseURLError: The URL names no backend memory supports.
+        DatabaseUnreachableError: The URL names a PostgreSQL database that did not answer.
+    """
     async with open_saver(database_url(url)) as saver:
         yield saver

@@ -58,8 +58,19 @@ def memory_messages(
     *,
     recall_chars: int | None = None,
 ) -> list[BaseMessage]:
-    """Summary block, pins block, the recalled earlier conversation (contract §5a), then
-    the recent window as Human/AI messages."""
+    """Memory's part of the model's context (contract §7).
+
+    Args:
+        state: The session's memory; None (unreadable) gives nothing.
+        recalled: What the archive holds about the latest user message
+            (``MemoryService.recall``), quoted as background (contract §5a).
+        recall_chars: The recalled block's characters at most, labels included; None:
+            ``AIMIND_RECALL_CHARS``.
+
+    Returns:
+        The summary block, the pins block and the recalled block (system messages, when
+        there are any), then the recent turns as human and AI messages, oldest first.
+    """
     if state is None:
         return []
     out: list[BaseMessage] = []
@@ -84,12 +95,21 @@ def build_context(
     recalled: Sequence[RecallHit] = (),
     recall_chars: int | None = None,
 ) -> list[BaseMessage]:
-    """``[system] + [summary] + [pins] + [recalled] + recent + latest user message``.
+    """The model's whole context for a turn (contract §7): the system prompt, memory
+    (``memory_messages``), then the latest user message. Nothing the client sent beyond
+    ``latest_user_text`` goes in.
 
-    Nothing the client sent beyond ``latest_user_text`` goes in; ``state=None``
-    (memory unreadable) gives a turn without memory. ``recalled``: what the archive
-    holds about the latest user message (``MemoryService.recall``), quoted within
-    ``recall_chars`` characters (default ``AIMIND_RECALL_CHARS``).
+    Args:
+        state: The session's memory; None (unreadable) gives a turn without memory.
+        system_prompt: The agent's instructions.
+        latest_user_text: The user's message this turn answers.
+        recalled: What the archive holds about the latest user message
+            (``MemoryService.recall``).
+        recall_chars: The recalled block's characters at most; None:
+            ``AIMIND_RECALL_CHARS``.
+
+    Returns:
+        ``[system, summary, pins, recalled, *recent turns, latest user message]``.
     """
     return [
         SystemMessage(system_prompt),

@@ -101,10 +101,18 @@ def _path_of(value: Any, wanted: str, path: str) -> str | None:
 
 
 def assert_no_forbidden_fields(value: Any, _path: str = "$") -> None:
-    """Raise ForbiddenFieldError if any dict key at any depth is forbidden.
+    """Check that a DTO about to leave the server carries no runtime-only field
+    (``checkpoint``, ``config``, ``tasks`` …) at any depth.
 
     Only keys are judged: a user may well *write* the word "checkpoint". The walk keeps
     no paths (every DTO passes it); only a refusal looks for where the key was.
+
+    Args:
+        value: The DTO: dicts, lists and plain values.
+        _path: Where ``value`` is in the whole DTO, for the error (internal).
+
+    Raises:
+        ForbiddenFieldError: A dict key is forbidden; the message says where.
     """
     key = _forbidden_key(value)
     if key is not None:
