@@ -1,6 +1,6 @@
 """Compaction latency: a slow model compaction under ``langgraph dev`` never delays the answer.
 
-One real ``langgraph dev`` per backend (``tests/support/langgraph_server.py``, the
+One real ``langgraph dev`` per backend (``harness/langgraph_server.py``, the
 repo's config, auth on) with ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` pointing at a
 loopback OpenAI-compatible stub, so memory compacts with the LLM compactor over
 ChatOpenAI's real wire path. The stub answers chat at once and the compaction
@@ -82,7 +82,7 @@ class SlowCompactionModel:
         self.calls: list[dict[str, Any]] = []
 
     def __call__(self, body: dict[str, Any]) -> Any:
-        from tests.support.openai_stub import Reply, text
+        from harness.openai_stub import Reply, text
 
         schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
         if schema != SCHEMA:
@@ -99,8 +99,8 @@ class SlowCompactionModel:
 
 @contextlib.contextmanager
 def _serving(database_url: str, data_dir: Path, model: SlowCompactionModel) -> Iterator[Any]:
-    from tests.support.langgraph_server import langgraph_server
-    from tests.support.openai_stub import running_stub
+    from harness.langgraph_server import langgraph_server
+    from harness.openai_stub import running_stub
 
     with running_stub(model) as stub:
         env = {

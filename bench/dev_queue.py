@@ -110,8 +110,8 @@ def _summary(latencies: list[float], log: dict[str, list[int]]) -> dict[str, Any
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
     from langgraph_sdk import get_client
 
-    from tests.support.langgraph_server import langgraph_server
-    from tests.support.own_agent import user_folder
+    from harness.langgraph_server import langgraph_server
+    from harness.own_agent import user_folder
 
     timed = (*SIDES, OWN)
     latencies: dict[str, list[float]] = {side: [] for side in timed}

@@ -266,7 +266,7 @@ async def _route(env: BenchEnv, rounds: int) -> dict[str, Any]:
     """``GET /api/chat/memory`` on a real ``langgraph dev`` reading what this process wrote."""
     import httpx
 
-    from tests.support.langgraph_server import langgraph_server
+    from harness.langgraph_server import langgraph_server
 
     timings: dict[str, list[float]] = {f"{v}_{k}": [] for v in PANELS for k in KINDS}
     url = env.backend(ROUTE_BACKEND).url

@@ -189,7 +189,7 @@ async def _outage(
 
 
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
-    from tests.support.faults import own_postgres
+    from harness.faults import own_postgres
 
     lengths = LENGTHS_S.get(profile.name, LENGTHS_S["quick"])
     outages = []

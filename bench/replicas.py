@@ -165,9 +165,9 @@ async def _missing_turns(database_url: str, tokens: list[str], turns: int) -> in
 
 
 async def run(env: BenchEnv, profile: Profile, out: Path) -> dict[str, Any]:
-    from tests.support.aegra_server import aegra_replicas, replica_env
-    from tests.support.langgraph_server import langgraph_server
-    from tests.support.redis_server import redis_server
+    from harness.aegra_server import aegra_replicas, replica_env
+    from harness.langgraph_server import langgraph_server
+    from harness.redis_server import redis_server
 
     sizes = SIZES.get(profile.name, SIZES["quick"])
     secret = bench_secret()  # bench_env's: this process reads memory too

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.support.pgbouncer import PgBouncer, pgbouncer
+from harness.pgbouncer import PgBouncer, pgbouncer
 from tests.support.schedule import UnitScheduling, order_units
 
 PG_ENV = "AIMIND_TEST_POSTGRES_URL"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
+from harness.langgraph_server import LangGraphServer, langgraph_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

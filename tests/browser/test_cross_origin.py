@@ -24,7 +24,7 @@ from aimind_memory.adapters.server.memory_threads import MEMORY_THREAD_REFUSED
 from aimind_memory.adapters.server.request_guard import BAD_TEXT
 from aimind_memory.adapters.server.request_limits import RequestLimits
 from aimind_memory.memory.session import hash_token, memory_thread_id, new_token
-from tests.support.langgraph_server import LangGraphServer
+from harness.langgraph_server import LangGraphServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 

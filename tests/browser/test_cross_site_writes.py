@@ -12,8 +12,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext
 
+from harness.langgraph_server import LangGraphServer
 from tests.support.cross_site import another_port, assert_no_cross_site_writes
-from tests.support.langgraph_server import LangGraphServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 

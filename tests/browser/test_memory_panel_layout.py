@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from harness.langgraph_server import LangGraphServer, langgraph_server
+from harness.openai_stub import Reply, json_reply, running_stub, text
 from tests.browser.conftest import (
     OFFLINE_ENV,
     TIMEOUT_MS,
@@ -32,8 +34,6 @@ from tests.browser.conftest import (
     wait_idle,
 )
 from tests.browser.panel_story import actions_in_one_place
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
-from tests.support.openai_stub import Reply, json_reply, running_stub, text
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
+from harness.langgraph_server import LangGraphServer
 from tests.browser.panel_story import run_story
-from tests.support.langgraph_server import LangGraphServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
+from harness.langgraph_server import LangGraphServer, langgraph_server
+from harness.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 from tests.browser.conftest import OFFLINE_ENV, act, open_panel, screenshot, send, wait_idle
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
-from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Dialog, Page, expect
 
+from harness.langgraph_server import LangGraphServer
 from tests.browser.conftest import act, screenshot, send, wait_idle
-from tests.support.langgraph_server import LangGraphServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 

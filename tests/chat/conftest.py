@@ -10,7 +10,7 @@ import pytest
 
 from aimind_memory.adapters.chat_memory.runtime import close_memory
 from aimind_memory.adapters.tools.mcp.sessions import close_mcp_sessions
-from tests.support.openai_stub import OpenAIStub, running_stub
+from harness.openai_stub import OpenAIStub, running_stub
 
 RESOURCE_MARKER = "RESOURCE-CONTENT-MARKER-7c1d"
 MCP_MARKER = "MCP-RESULT-MARKER-3f9a"

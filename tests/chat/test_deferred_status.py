@@ -15,8 +15,8 @@ import pytest
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
 from aimind_memory.graphs.chat import build_graph
+from harness.openai_stub import OpenAIStub, Reply, text
 from tests.chat.helpers import TOKEN, status_events, user
-from tests.support.openai_stub import OpenAIStub, Reply, text
 
 
 @pytest.fixture

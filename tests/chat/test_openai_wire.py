@@ -20,9 +20,9 @@ from aimind_memory.adapters.tools.builtin import local_tools
 from aimind_memory.graphs.chat import build_graph
 from aimind_memory.memory import LLMCompactor, open_memory
 from aimind_memory.memory.config.model import MODEL_MAX_RETRIES, MODEL_TIMEOUT_S, compaction_model
+from harness.openai_stub import OpenAIStub, Reply, json_reply, text, tool_call
 from tests.chat.helpers import TOKEN, status_events, user
 from tests.memory.helpers import turn
-from tests.support.openai_stub import OpenAIStub, Reply, json_reply, text, tool_call
 
 STUB_SUMMARY = "The user is planning a web launch; STUB-SUMMARY-MARKER."
 STUB_PINS = ["We will use PostgreSQL in production.", "第一版不做移动端。"]

@@ -15,8 +15,8 @@ import pytest
 
 from aimind_memory.adapters.chat_memory.runtime import get_memory
 from aimind_memory.graphs.delivery_chain import graph
+from harness.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 from tests.delivery.scripts import new_session, plan_output, report_output, task_output, verdict
-from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
 
 ANSWERS: dict[str, dict[str, Any]] = {
     "DeliveryPlan": plan_output(),

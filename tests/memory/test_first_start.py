@@ -20,8 +20,8 @@ from pathlib import Path
 
 import psycopg
 
+from harness.pgbouncer import PgBouncer
 from tests.conftest import with_database
-from tests.support.pgbouncer import PgBouncer
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES = 4

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from aimind_memory.memory import LLMCompactor, MemoryLimits, open_memory
-from tests.support.openai_stub import OpenAIStub, Reply, error, json_reply, running_stub
+from harness.openai_stub import OpenAIStub, Reply, error, json_reply, running_stub
 
 from .gate_cases import (
     GOOD,

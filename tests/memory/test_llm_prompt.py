@@ -18,7 +18,7 @@ from aimind_memory.memory import LLMCompactor, open_memory
 from aimind_memory.memory.compaction import CompactionRequest
 from aimind_memory.memory.config.model import compaction_model
 from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, utcnow
-from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub
+from harness.openai_stub import OpenAIStub, Reply, json_reply, running_stub
 
 from .helpers import new_token, settled, turn
 

@@ -21,9 +21,9 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
+from harness.aegra_server import Replica, aegra_replicas, replica_env
+from harness.redis_server import RedisServer, redis_server
 from tests.conftest import fresh_database
-from tests.support.aegra_server import Replica, aegra_replicas, replica_env
-from tests.support.redis_server import RedisServer, redis_server
 
 SECRET = "production-suite-secret-" + "p" * 24
 MEMORY_ENV = {

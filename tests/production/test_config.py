@@ -14,7 +14,7 @@ from pathlib import Path
 
 from aimind_memory.adapters.server.auth import TURN_ASSISTANTS
 from aimind_memory.adapters.server.run_input import GRAPH_ASSISTANT_NAMESPACE, TURN_GRAPHS
-from tests.support.langgraph_server import REPO_ROOT
+from harness.langgraph_server import REPO_ROOT
 
 DEV, PROD = "langgraph.json", "aegra.json"
 AEGRA_IGNORES = {"python_version", "env"}

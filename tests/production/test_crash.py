@@ -19,9 +19,9 @@ import pytest
 
 from aimind_memory.memory import open_memory
 from aimind_memory.memory.session import new_token
+from harness.aegra_server import Replica
+from harness.faults import assert_bounded
 from tests.production.conftest import Cluster, human
-from tests.support.aegra_server import Replica
-from tests.support.faults import assert_bounded
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -23,12 +23,12 @@ import pytest
 from langgraph_sdk import get_client
 
 from aimind_memory.memory.session import new_token
+from harness.aegra_server import Replica, aegra_replicas, replica_env
+from harness.openai_stub import OpenAIStub, Reply, running_stub, text
+from harness.redis_server import RedisServer
 from tests.conftest import fresh_database
 from tests.production.conftest import SECRET, TIMEOUT, human
-from tests.support.aegra_server import Replica, aegra_replicas, replica_env
 from tests.support.forget_scenario import new_marker
-from tests.support.openai_stub import OpenAIStub, Reply, running_stub, text
-from tests.support.redis_server import RedisServer
 from tests.support.residue import holds, pg_dump_bytes
 
 pytestmark = pytest.mark.e2e

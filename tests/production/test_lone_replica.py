@@ -25,11 +25,11 @@ from redis.asyncio import Redis
 
 from aimind_memory.memory import open_memory
 from aimind_memory.memory.session import new_token
+from harness.aegra_server import Replica, aegra_replicas, replica_env
+from harness.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
+from harness.redis_server import RedisServer
 from tests.conftest import fresh_database
 from tests.production.conftest import SECRET, TIMEOUT, Cluster, human
-from tests.support.aegra_server import Replica, aegra_replicas, replica_env
-from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
-from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.e2e
 

@@ -17,8 +17,8 @@ import pytest
 
 from aimind_memory.memory import open_memory
 from aimind_memory.memory.session import hash_token, new_token
+from harness.faults import assert_bounded
 from tests.production.conftest import SECRET, Cluster, human
-from tests.support.faults import assert_bounded
 
 pytestmark = pytest.mark.e2e
 

@@ -15,10 +15,10 @@ import pytest
 
 from aimind_memory.adapters.errors import ConfigError
 from aimind_memory.adapters.server.aegra.preflight import check, check_environment
+from harness.aegra_server import SERVE_PROD, replica_env
+from harness.langgraph_server import REPO_ROOT, free_port
+from harness.redis_server import RedisServer
 from tests.production.conftest import SECRET
-from tests.support.aegra_server import SERVE_PROD, replica_env
-from tests.support.langgraph_server import REPO_ROOT, free_port
-from tests.support.redis_server import RedisServer
 
 REFUSAL_S = 120
 """Generous: bootstrap's check that nothing needs installing comes first."""

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
+from harness.langgraph_server import LangGraphServer, langgraph_server
 
 SECRET = "reliability-suite-secret-" + "s" * 24
 SERVER_ENV = {

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from aimind_memory.memory import FinalTurn, open_memory
-from tests.support.faults import database_bytes, files_containing
+from harness.faults import database_bytes, files_containing
 
 TOKEN = "RawTokenMustNotBeStored-7f3a9c"
 

@@ -11,7 +11,7 @@ from aimind_memory.memory import FinalTurn, MemoryLimits, build_context, open_me
 from aimind_memory.memory.config.limits import TRUNCATION_MARKER
 from aimind_memory.memory.errors import InvalidSessionError
 from aimind_memory.memory.text import clean_text
-from tests.support.faults import assert_bounded, stored_row_count
+from harness.faults import assert_bounded, stored_row_count
 
 SESSION = "bad-input-session-0001"
 MB = 1024 * 1024

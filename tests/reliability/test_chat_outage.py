@@ -20,13 +20,13 @@ from langchain_core.messages import AIMessage
 
 from aimind_memory.adapters.chat_memory.runtime import close_memory, get_memory
 from aimind_memory.graphs.chat import build_graph
-from tests.support.fakes import ScriptedChatModel
-from tests.support.faults import (
+from harness.faults import (
     SQLITE_BUSY_ENV,
     assert_bounded,
     own_postgres,
     sqlite_write_lock,
 )
+from tests.support.fakes import ScriptedChatModel
 
 TOKEN = "chat-outage-session-01"
 OUTAGE_TURN_S = 10.0

@@ -19,9 +19,9 @@ from aimind_memory.memory import (
     open_memory,
 )
 from aimind_memory.memory.config.model import compaction_model
+from harness.faults import assert_bounded
+from harness.openai_stub import running_stub, text
 from tests.support.fakes import ScriptedChatModel
-from tests.support.faults import assert_bounded
-from tests.support.openai_stub import running_stub, text
 
 SESSION = "compaction-faults-0001"
 OLD_PIN = "We decided the launch date is 3 March."
@@ -141,7 +141,7 @@ async def test_invalid_json_over_the_wire_falls_back(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ChatOpenAI's real structured-output path receiving a broken JSON document."""
-    from tests.support.openai_stub import json_reply
+    from harness.openai_stub import json_reply
 
     with running_stub(_stub_replies(json_reply(GOOD), text('{"summary": "cut off'))) as stub:
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")

@@ -26,7 +26,7 @@ from aimind_memory.memory import (
 )
 from aimind_memory.memory.models import WRITABLE_STATUSES
 from aimind_memory.memory.text import clean_text, normalize, truncate
-from tests.support.faults import assert_bounded
+from harness.faults import assert_bounded
 
 LIMITS = MemoryLimits(compaction_timeout_s=0.05)
 STATUSES = [*sorted(WRITABLE_STATUSES), "cancelled", "failed", "interrupted", "paused", "odd"]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from aimind_memory.memory import FinalTurn, open_memory
 from aimind_memory.memory.errors import InvalidSessionError
 from aimind_memory.memory.session import HASH_RE, TOKEN_RE
-from tests.support.faults import stored_row_count
+from harness.faults import stored_row_count
 
 TOKEN_ALPHABET = "abcXYZ019_-"
 tokens = st.one_of(

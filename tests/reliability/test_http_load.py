@@ -21,8 +21,8 @@ from langgraph_sdk import get_client
 
 from aimind_memory.memory import MemoryService, open_memory
 from aimind_memory.memory.session import new_token
+from harness.faults import assert_bounded
 from tests.reliability.conftest import Cluster
-from tests.support.faults import assert_bounded
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -22,6 +22,7 @@ from aimind_memory.adapters.server.request_guard import BAD_TEXT
 from aimind_memory.memory import MemoryLimits, open_memory
 from aimind_memory.memory.config.limits import TRUNCATION_MARKER
 from aimind_memory.memory.session import hash_token, memory_thread_id, new_token
+from harness.faults import database_bytes, files_containing, stored_row_count
 from tests.reliability.conftest import SECRET, Cluster
 from tests.support.edge_requests import (
     MALFORMED_RUNS,
@@ -29,7 +30,6 @@ from tests.support.edge_requests import (
     chunked_body,
     memory_thread_requests,
 )
-from tests.support.faults import database_bytes, files_containing, stored_row_count
 
 pytestmark = pytest.mark.e2e
 

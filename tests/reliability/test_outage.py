@@ -16,8 +16,8 @@ import pytest
 from langgraph.checkpoint.base import empty_checkpoint
 
 from aimind_memory.memory import FinalTurn, MemoryUnavailableError, open_checkpointer, open_memory
-from tests.support.faults import SQLITE_BUSY_ENV, assert_bounded, own_postgres, sqlite_write_lock
-from tests.support.pgbouncer import RECOMMENDED, pgbouncer
+from harness.faults import SQLITE_BUSY_ENV, assert_bounded, own_postgres, sqlite_write_lock
+from harness.pgbouncer import RECOMMENDED, pgbouncer
 
 SESSION = "outage-session-000001"
 CALL_S = 5.0

@@ -20,8 +20,8 @@ import psycopg
 import pytest
 
 from aimind_memory.memory import ThreadState, open_memory
+from harness.faults import assert_bounded
 from tests.reliability.kill_writer import WRITER_APP
-from tests.support.faults import assert_bounded
 
 KILLS = 20
 SESSION = "sigkill-session-00001"

@@ -14,7 +14,7 @@ import pytest
 
 from aimind_memory.memory.session import new_token
 from aimind_memory.memory.storage import sqlite_path
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
+from harness.langgraph_server import LangGraphServer, langgraph_server
 
 SESSION_HEADER = "X-AIMind-Session"
 SESSION_COOKIE = "aimind_session"

@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from aimind_memory.memory.session import hash_token, memory_thread_id, new_token
+from harness.langgraph_server import LangGraphServer, langgraph_server
 from tests.support.edge_requests import (
     CROSS_ORIGIN,
     FOREIGN_ORIGIN,
@@ -29,7 +30,6 @@ from tests.support.edge_requests import (
     edge_refusals,
     preflight,
 )
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
 pytestmark = pytest.mark.e2e
 

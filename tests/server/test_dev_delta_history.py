@@ -24,7 +24,7 @@ from aimind_memory.adapters.server.langgraph_dev.delta_history import (
     SWITCH_ENV,
     inactive_reason,
 )
-from tests.support.langgraph_server import langgraph_server
+from harness.langgraph_server import langgraph_server
 
 TOKEN = "dev-delta-history-session-01"
 TURNS = 55

@@ -25,7 +25,7 @@ from aimind_memory.adapters.server.langgraph_dev.run_queue import (
     SWITCH_ENV,
     inactive_reason,
 )
-from tests.support.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
+from harness.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
 
 GRAPH = "queue-probe"
 GRAPH_SPEC = f"{REPO_ROOT / 'tests' / 'support' / 'queue_graph.py'}:graph"

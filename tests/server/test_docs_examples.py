@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
+from harness.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
 
 pytestmark = pytest.mark.e2e
 

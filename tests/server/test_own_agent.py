@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,22 +26,15 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from bench.dev_queue import server_ms
+from harness.langgraph_server import LangGraphServer, langgraph_server
+from harness.own_agent import GRAPH, user_folder
 from tests.support.forget_scenario import new_marker
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
-from tests.support.own_agent import GRAPH, user_folder
 from tests.support.residue import folder_bytes, holds, sqlite_bytes
 
 pytestmark = pytest.mark.e2e
 
 ALICE, BOB = "own-agent-alice-0001", "own-agent-bob-00001"
 DECISION = "We ship on Friday, code word PLUM-7."
-TIMED_RUNS = 8
-SLOWER_AT_MOST = 3.0
-"""Loose sanity bound on the user's graph's median run latency over ``chat``'s: a run
-left to the stock queue's 0.5-1.0 s poll is many times slower than either."""
-STOCK_POLL_MS = 500
-"""The stock in-memory queue's shortest wait for a new run."""
 DEV_FLUSH_WAIT_S = 30.0
 """``langgraph dev`` writes its in-memory runtime to ``.langgraph_api`` every 10 s."""
 
@@ -127,22 +119,14 @@ def test_the_start_says_where_memory_and_its_secret_live(servers: Servers) -> No
         assert f"session secret kept in {data / 'session-secret'}" in said[0]
 
 
-async def test_the_users_runs_start_at_once_like_ours(servers: Servers) -> None:
+async def test_the_users_runs_get_the_run_queue_wake_up(servers: Servers) -> None:
+    """``aimind_memory.server:app`` brings the wake-up to a user's own graph: its runs start
+    when created, not at the stock queue's next poll. How much sooner is benchmark 10's
+    row "your own agent served" (a ratio to the chat graph's, measured there, not here)."""
     assert "dev run queue wake-up: active" in servers.own.log_tail(200_000)
-    sides = {"own": (servers.own, GRAPH), "ours": (servers.checkout, "chat")}
-    latencies: dict[str, list[float]] = {side: [] for side in sides}
-    for i in range(TIMED_RUNS):  # interleaved: both sides see the same load
-        for side, (server, graph) in sides.items():
-            sdk = client(server, f"own-agent-timed-{side}-01")
-            started = time.perf_counter()
-            await sdk.runs.wait(None, graph, input=ask(f"Timed question {i}."))
-            latencies[side].append(1000 * (time.perf_counter() - started))
-    own, ours = (statistics.median(latencies[side]) for side in sides)
-    queued = server_ms(servers.own.log_tail(2_000_000))["queue"]
-    print(f"\nrun p50: own agent {own:.0f} ms, chat {ours:.0f} ms, ratio {own / ours:.2f}")
-    print(f"own agent's queue wait p50: {statistics.median(queued)} ms")
-    assert own < SLOWER_AT_MOST * ours
-    assert statistics.median(queued) < STOCK_POLL_MS
+    sdk = client(servers.own, "own-agent-woken-00001")
+    done = await sdk.runs.wait(None, GRAPH, input=ask("Is the queue woken for my graph?"))
+    assert isinstance(done, dict) and done["messages"][-1]["type"] == "ai"
 
 
 async def test_forget_leaves_nothing_of_the_session_in_the_users_folder(

@@ -33,10 +33,10 @@ import psycopg
 import pytest
 from langgraph_sdk import get_client
 
+from harness.aegra_server import Replica, aegra_env, started_together
+from harness.langgraph_server import free_port
+from harness.own_agent import GRAPH, aegra_folder, aegra_start
 from tests.conftest import fresh_database
-from tests.support.aegra_server import Replica, aegra_env, started_together
-from tests.support.langgraph_server import free_port
-from tests.support.own_agent import GRAPH, aegra_folder, aegra_start
 
 pytestmark = pytest.mark.e2e
 

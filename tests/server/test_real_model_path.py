@@ -16,9 +16,9 @@ from langgraph_sdk import get_client
 
 from aimind_memory.memory.config.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARKER
 from aimind_memory.memory.session import new_token
+from harness.langgraph_server import langgraph_server
+from harness.openai_stub import Reply, json_reply, running_stub, text
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER
-from tests.support.langgraph_server import langgraph_server
-from tests.support.openai_stub import Reply, json_reply, running_stub, text
 
 pytestmark = pytest.mark.e2e
 

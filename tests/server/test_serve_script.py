@@ -14,7 +14,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from tests.support.langgraph_server import REPO_ROOT, free_port
+from harness.langgraph_server import REPO_ROOT, free_port
 
 SERVE = REPO_ROOT / "scripts" / "serve.sh"
 REFUSAL_S = 60

@@ -20,9 +20,9 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
+from harness.langgraph_server import LangGraphServer, langgraph_server
+from harness.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text, tool_call
 from tests.support import mcp_tool_server
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
-from tests.support.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text, tool_call
 
 pytestmark = pytest.mark.e2e
 

@@ -35,9 +35,9 @@ from langgraph_sdk import get_client
 
 from aimind_memory.memory.session import hash_token, load_secret, memory_thread_id
 from aimind_memory.memory.storage.paths import DATABASE_FILE
+from harness.langgraph_server import langgraph_server, server_env
 from tests.memory.helpers import line_writer, write_line
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER
-from tests.support.langgraph_server import langgraph_server, server_env
 
 pytestmark = pytest.mark.e2e
 

@@ -15,8 +15,8 @@ import pytest
 from langgraph_sdk import get_client
 
 from aimind_memory.memory import open_memory
-from tests.support.langgraph_server import langgraph_server
-from tests.support.openai_stub import Reply, json_reply, running_stub, text
+from harness.langgraph_server import langgraph_server
+from harness.openai_stub import Reply, json_reply, running_stub, text
 
 pytestmark = [pytest.mark.e2e]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.langgraph_server import (
+from harness.langgraph_server import (
     ServerStartError,
     free_port,
     langgraph_server,

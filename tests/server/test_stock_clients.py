@@ -23,12 +23,12 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
+from harness.langgraph_server import LangGraphServer, langgraph_server
 from tests.chat.helpers import raw_storage_bytes
 from tests.conftest import fresh_database
 from tests.server import forks
 from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit, text_of
 from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
-from tests.support.langgraph_server import LangGraphServer, langgraph_server
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from tests.support.langgraph_server import langgraph_server
+from harness.langgraph_server import langgraph_server
 from tests.tasklist.support import raw_thread_bytes
 
 pytestmark = pytest.mark.e2e

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.langgraph_server import free_port
+from harness.langgraph_server import free_port
 
 REDIS_SERVER = "redis-server"
 STARTUP_TIMEOUT_S = 20.0

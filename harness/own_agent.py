@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.support.langgraph_server import REPO_ROOT
+from harness.langgraph_server import REPO_ROOT
 
 __all__ = [
     "AEGRA_CONFIG",

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 CONFIG_FILE = "langgraph.json"
 LOG_FILE = "langgraph-dev.log"
 STARTUP_TIMEOUT_S = 180.0

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.langgraph_server import REPO_ROOT, free_port, server_env
+from harness.langgraph_server import REPO_ROOT, free_port, server_env
 
 SERVE_PROD = REPO_ROOT / "scripts" / "serve-prod.sh"
 HEALTH_PATH = "/health"

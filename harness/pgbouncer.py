@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from tests.support.langgraph_server import free_port
+from harness.langgraph_server import free_port
 
 POOL_SIZE = 4
 """Server connections per database and user: fewer than the clients' connections."""
