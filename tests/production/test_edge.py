@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import httpx
@@ -236,10 +235,8 @@ async def test_a_client_ttl_cannot_empty_a_chat_transcript(memory_env: Cluster) 
         thread = await ui.new_thread()
         for n in range(3):
             await ui.send(thread, f"turn {n}: the parcel weighs {n + 2} kg")
-        started = time.monotonic()
         pruned = await client.post("/threads/prune", headers=headers)
         assert pruned.status_code == 200 and pruned.json() == {"deleted": 0, "pruned": 0}
-        assert time.monotonic() - started < 5
     assert len((await ui.state(thread))["values"]["messages"]) == 6
 
 

@@ -154,10 +154,11 @@ async def test_sigterm_lets_a_pending_compaction_land_and_exits_in_time(
     for i in range(1, 6):
         await client.runs.wait(None, "chat", input=human(f"Question {i}?"))
     asked = len(lone.stub.requests)
-    took = await asyncio.to_thread(lone.replica.stop)
+    # as an orchestrator stops it: SIGTERM, then SIGKILL once the grace period is over
+    await asyncio.to_thread(lone.replica.stop, SHUTDOWN_LIMIT_S)
     log = lone.replica.log_tail(200_000)
-    assert took < SHUTDOWN_LIMIT_S, log
-    # uvicorn re-raises the SIGTERM once it has shut down: exited by that signal, not killed
+    # uvicorn re-raises the SIGTERM once it has shut down: exited by that signal, within the
+    # grace, not killed
     assert lone.replica.process is not None
     assert lone.replica.process.returncode in (0, -signal.SIGTERM), log
     assert "Traceback" not in log

@@ -1,17 +1,15 @@
 """The chat graph while its database is down: it keeps answering, memory reports `failed`.
 
-On PostgreSQL (contract §15) the answer of a turn during the outage comes within a few
-seconds, and the first turn once the database is back is written, within 5 s. Before,
-a turn waited 2 × ``AIMIND_PG_POOL_TIMEOUT_S`` (60 s) and writes came back 20-30 s
-after the database (psycopg's reconnect backoff): these tests run on the defaults.
+On PostgreSQL (contract §15) a turn during the outage is answered, and the first turn once
+the database is back is written; these tests run on the defaults. How long either takes
+is the bench's to measure (benchmark 15, "PostgreSQL outage": a few seconds, against
+psycopg's 60 s wait and 20-30 s recovery), not a test's.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +27,6 @@ from harness.faults import (
 from tests.support.fakes import ScriptedChatModel
 
 TOKEN = "chat-outage-session-01"
-OUTAGE_TURN_S = 10.0
-"""A turn during the outage is answered within this: "a few seconds" (before: 60 s)."""
-RECOVERY_S = 5.0
-"""The first turn after the database is back is written within this (contract §15)."""
 ERROR_WORDS = ("error", "exception", "traceback", "psycopg", "sqlite", "locked", "connection")
 
 
@@ -70,33 +64,20 @@ def assert_quiet_log(caplog: pytest.LogCaptureFixture) -> None:
         assert "traceback" not in text and "connection" not in text, text
 
 
-@dataclass
-class Waits:
-    outage_turn_s: float = 0.0
-    """The turn asked while the database is down: its whole run."""
-    recovery_s: float = 0.0
-    """From the database back (the outage block left) to the next turn written."""
-
-
-async def outage_scenario(graph: Any, outage: Any) -> Waits:
+async def outage_scenario(graph: Any, outage: Any) -> None:
     """Two turns, an outage turn, then a turn after recovery."""
-    waits = Waits()
     for i in range(2):
         answer, events = await ask(graph, f"question {i}")
         assert answer == f"answer {i}"
         assert "failed" not in [e["status"] for e in events]
     with outage():
-        started = time.monotonic()
         answer, events = await ask(graph, "question during outage")
-        waits.outage_turn_s = time.monotonic() - started
         assert answer == "answer during outage", "the user still gets the model's answer"
         assert not any(word in answer.lower() for word in ERROR_WORDS)
         assert [e["status"] for e in events] == ["failed"]
         for event in events:
             assert set(event) == {"type", "status", "summaryLength", "pinnedDecisionCount"}
-    back = time.monotonic()
-    answer, events = await ask(graph, "question after")
-    waits.recovery_s = time.monotonic() - back
+    answer, events = await ask(graph, "question after")  # the first turn once it is back
     assert answer == "answer after"
     assert "failed" not in [e["status"] for e in events]
     state = await (await get_memory()).load(TOKEN)
@@ -109,7 +90,6 @@ async def outage_scenario(graph: Any, outage: Any) -> Waits:
         "question after",
         "answer after",
     ]
-    return waits
 
 
 def scripted_graph() -> Any:
@@ -131,10 +111,8 @@ async def test_chat_answers_while_postgres_is_down(
             finally:
                 pg.start()
 
-        waits = await outage_scenario(scripted_graph(), server_down)
+        await outage_scenario(scripted_graph(), server_down)
         await close_memory()
-    assert waits.outage_turn_s < OUTAGE_TURN_S, waits
-    assert waits.recovery_s < RECOVERY_S, waits
     assert_quiet_log(caplog)
 
 

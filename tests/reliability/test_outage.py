@@ -1,8 +1,10 @@
 """The database goes away mid-session: memory reports `failed`, nothing escapes; it comes back.
 
 On PostgreSQL with the pool's defaults (contract §15): a call during the outage gives up
-within a few seconds, and writes resume within 5 s of the database coming back, also
-when nothing used the pool during the outage (its connections are then all dead).
+(memory unavailable, nothing escapes), and writes resume once the database is back, also
+when nothing used the pool during the outage (its connections are then all dead). How
+soon is the bench's to measure (benchmark 15, "PostgreSQL outage": its targets are a turn
+waiting at most 5 s, writes back within 5 s), not a test's.
 """
 
 from __future__ import annotations
@@ -20,10 +22,9 @@ from harness.faults import SQLITE_BUSY_ENV, assert_bounded, own_postgres, sqlite
 from harness.pgbouncer import RECOMMENDED, pgbouncer
 
 SESSION = "outage-session-000001"
-CALL_S = 5.0
-"""A memory call while the database is down gives up within this (before: 30 s)."""
-RECOVERY_S = 5.0
-"""contract §15: writes resume within this of the database coming back."""
+GIVE_UP_S = 120.0
+"""How long a test waits for writes to resume before it fails: a bound on the test, not a
+speed target (the bench owns those)."""
 
 
 def turn(i: int) -> FinalTurn:
@@ -46,11 +47,6 @@ async def warm_pool(mem: Any) -> None:
     assert all(r.written for r in results)
 
 
-async def timed(call: Any) -> tuple[Any, float]:
-    started = time.monotonic()
-    return await call, time.monotonic() - started
-
-
 async def test_postgres_stopped_mid_session_then_back() -> None:
     with own_postgres() as pg:
         async with open_memory(pg.uri) as mem:
@@ -58,24 +54,22 @@ async def test_postgres_stopped_mid_session_then_back() -> None:
                 assert (await mem.append_turn(SESSION, turn(i))).written
             await warm_pool(mem)
             pg.stop()
-            (result, events), write_s = await timed(write_and_collect(mem, 3))
+            result, events = await write_and_collect(mem, 3)
             assert result.written is False
             assert result.skipped == "memory-unavailable"
             assert [e["status"] for e in events][-1] == "failed"
             with pytest.raises(MemoryUnavailableError) as err:
                 await mem.load(SESSION)
             assert str(err.value) == "chat memory is unavailable right now"
-            dto, hydrate_s = await timed(mem.hydrate(SESSION))
+            dto = await mem.hydrate(SESSION)
             assert dto["messages"] == [] and dto["restored"] is False
             pg.start()
-            (result, events), recovery_s = await timed(write_and_collect(mem, 4))
-            assert result.written, result
+            result, events = await write_and_collect(mem, 4)
+            assert result.written, result  # the first turn once it is back
             state = await mem.load(SESSION)
         texts = [m.text for m in state.messages if m.role == "user"]
         assert texts == ["question 0", "question 1", "question 2", "question 4"]
         assert_bounded(state)
-    assert write_s < CALL_S and hydrate_s < CALL_S, (write_s, hydrate_s)
-    assert recovery_s < RECOVERY_S, recovery_s
 
 
 async def test_postgres_restarted_between_turns_writes_at_once() -> None:
@@ -88,7 +82,7 @@ async def test_postgres_restarted_between_turns_writes_at_once() -> None:
             await warm_pool(mem)
             pg.stop()
             pg.start()
-            (result, _), recovery_s = await timed(write_and_collect(mem, 1))
+            result, _ = await write_and_collect(mem, 1)
             assert result.written, result
             others = await asyncio.gather(
                 *(mem.append_turn(f"outage-other-{i:08d}", turn(1)) for i in range(8))
@@ -96,33 +90,28 @@ async def test_postgres_restarted_between_turns_writes_at_once() -> None:
             assert all(r.written for r in others)
             state = await mem.load(SESSION)
     assert [m.text for m in state.messages if m.role == "user"] == ["question 0", "question 1"]
-    assert recovery_s < RECOVERY_S, recovery_s
 
 
 async def test_postgres_down_behind_pgbouncer() -> None:
     """PgBouncer answers while PostgreSQL is down: connections are made, queries fail.
-    With the README's settings a call gives up within a few seconds (the first one
-    waits out ``query_wait_timeout``; the next ones know at once) and writes resume
-    within 5 s."""
+    With the README's settings each call gives up (the first one waits out
+    ``query_wait_timeout``; the next ones know at once) and writes resume."""
     with own_postgres() as pg, pgbouncer(pg.uri, settings=RECOMMENDED) as bouncer:
         async with open_memory(bouncer.url(pg.uri)) as mem:
             assert (await mem.append_turn(SESSION, turn(0))).written
             await warm_pool(mem)
             pg.stop()
-            calls = []
             for _ in range(3):
-                (result, events), call_s = await timed(write_and_collect(mem, 1))
+                result, events = await write_and_collect(mem, 1)
                 assert result.skipped == "memory-unavailable"
                 assert [e["status"] for e in events][-1] == "failed"
-                calls.append(call_s)
             pg.start()
             back = time.monotonic()
             while not (await mem.append_turn(SESSION, turn(2))).written:
-                assert time.monotonic() - back < RECOVERY_S, bouncer.log_tail()
+                assert time.monotonic() - back < GIVE_UP_S, bouncer.log_tail()  # never back
                 await asyncio.sleep(0.1)
             state = await mem.load(SESSION)
     assert [m.text for m in state.messages if m.role == "user"] == ["question 0", "question 2"]
-    assert max(calls) < CALL_S and max(calls[1:]) < 1.0, calls
 
 
 async def test_sqlite_write_waits_for_another_connections_lock(sqlite_url: str) -> None:
