@@ -122,10 +122,44 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGSMITH_TRACING", "false")
 
 
+FOLDER_MARKS = {
+    "bench": "unit",
+    "chat": "unit",
+    "delivery": "unit",
+    "layout": "unit",
+    "memory": "unit",
+    "middleware": "unit",
+    "tasklist": "unit",
+    "production": "integration",
+    "reliability": "integration",
+    "server": "integration",
+    "browser": "browser",
+}
+"""Each folder's kind of test, as a marker (``pyproject.toml`` describes them): ``-m unit``
+runs the library in process, ``-m "not browser"`` everything but Chromium."""
+POSTGRES_FIXTURES = frozenset({"pg_server_url", "pg_url", "pg_bouncer", "bouncer_url"})
+
+
+def _uses_postgres(item: pytest.Item) -> bool:
+    """A test on the real PostgreSQL: by its fixtures, or a ``db_url`` of that backend."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    backends = {"postgres", "pgbouncer"} & {str(v) for v in params.values()}
+    return bool(fixtures & POSTGRES_FIXTURES or backends)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
-    """The longest units of work first (``tests/support/schedule.py``), after any other
+    """Markers by folder (and ``postgres`` by fixture), so no test file carries its own;
+    then the longest units of work first (``tests/support/schedule.py``), after any other
     reordering."""
+    root = Path(__file__).parent
+    for item in items:
+        folder = item.path.relative_to(root).parts[0] if item.path.is_relative_to(root) else ""
+        if folder in FOLDER_MARKS:
+            item.add_marker(FOLDER_MARKS[folder])
+        if _uses_postgres(item):
+            item.add_marker("postgres")
     yield
     order_units(items)
 
