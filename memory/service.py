@@ -488,11 +488,24 @@ class MemoryService:
         exclude: Collection[str] | None = None,
         budget: int | None = None,
     ) -> list[RecallHit]:
-        """The session's archived turns most relevant to ``query``, best first: at most
-        ``budget`` characters of text in all (default ``AIMIND_RECALL_CHARS``), never
-        another session's. ``exclude``: message ids to leave out; None leaves out the
-        messages in the session's window (they are in the model's context already).
-        Raises MemoryUnavailableError (the caller goes on without recall)."""
+        """The session's archived turns most relevant to ``query``, best first, never
+        another session's (contract §5a).
+
+        Args:
+            session: The session: its raw token, or its ``SessionHash``.
+            query: What to look up, in the user's words (never query syntax).
+            exclude: Message ids to leave out; None leaves out the messages in the
+                session's window (they are in the model's context already).
+            budget: The most characters of text in all; None: ``AIMIND_RECALL_CHARS``.
+
+        Returns:
+            The hits, best first: each the text (whole, or the part around the query's
+            words), the archived message it is from, when and who said it.
+
+        Raises:
+            MemoryUnavailableError: The archive could not be read (the caller goes on
+                without recall).
+        """
         thread_id = self.thread_id(session)
         if exclude is None:
             exclude = {m.id for m in (await self.snapshot(session)).state.messages}

@@ -41,8 +41,14 @@ _FETCHED = 48
 
 @dataclass(frozen=True, slots=True)
 class RecallHit:
-    """One recalled piece of earlier conversation: its text (whole, or the part around
-    the query's words), the archived message(s) it is from, when and who said it."""
+    """One recalled piece of earlier conversation.
+
+    Args:
+        text: The message whole, or the part of it around the query's words.
+        message_ids: The archived message(s) it is from.
+        created_at: When it was said.
+        role: Who said it: ``user`` or ``assistant``.
+    """
 
     text: str
     message_ids: tuple[str, ...]
@@ -50,7 +56,12 @@ class RecallHit:
     role: str
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``recall`` in the export, the stream event, the tool's answer)."""
+        """The JSON form of the hit.
+
+        Returns:
+            ``text``, ``messageIds``, ``createdAt`` (ISO 8601) and ``role``: as the
+            stream event, the export and the ``recall_memory`` tool give it.
+        """
         return {
             "text": self.text,
             "messageIds": list(self.message_ids),

@@ -82,6 +82,10 @@ class MemoryLimits:
             truncated, with a marker saying so.
         compaction_timeout_s: Seconds a model compaction may take before the extractive
             compactor's result is used instead.
+        recall_chars: The most characters of earlier conversation recall adds to a
+            model's context (contract §5a); 0 turns recall off.
+        archive_turns: Folded turns a session's archive keeps at most, the newest;
+            None keeps them all.
 
     Raises:
         LimitsError: A bound is out of range (``keep_turns`` above ``recent_turns``, a
