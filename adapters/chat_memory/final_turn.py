@@ -149,9 +149,7 @@ async def recall_for(
         service = await opener()
         hits = await service.recall(session, query, exclude={m.id for m in memory.messages})
     except Exception as exc:
-        log.warning(
-            "chat memory recall failed; the turn goes on without it (%s)", type(exc).__name__
-        )
+        log.warning("chat memory recall failed; the turn goes on without it (%s)", said(exc))
         return []
     writer = _writer(runtime)
     if hits and report and writer is not None:

@@ -19,6 +19,7 @@ from langchain_core.tools import BaseTool, tool
 
 from aimind_memory.adapters.chat_memory.final_turn import MemoryOpener
 from aimind_memory.adapters.chat_memory.session import session_of
+from aimind_memory.memory.errors import said
 from aimind_memory.memory.views.context import RECALL_HEADER, recall_block
 
 __all__ = ["RECALL_TOOL", "recall_memory_tool"]
@@ -47,7 +48,7 @@ def recall_memory_tool(opener: MemoryOpener) -> BaseTool:
             service = await opener()
             hits = await service.recall(session, query)
         except Exception as exc:
-            log.warning("the recall_memory tool failed (%s)", type(exc).__name__)
+            log.warning("the recall_memory tool failed (%s)", said(exc))
             return NO_MEMORY
         quoted = recall_block(hits, service.limits.recall_chars)
         return f"{RECALL_HEADER}\n{quoted}" if quoted else NOTHING_FOUND

@@ -1,7 +1,7 @@
 """Forget with a run in flight, on two Aegra replicas (contract §9a, "A forget with a run in
 flight succeeds the first time").
 
-The replicas answer from a stub model (``tests/support/openai_stub.py``) that holds a
+The replicas answer from a stub model (``harness/openai_stub.py``) that holds a
 "slow" question until the test lets it go: the run is still running on whichever
 replica's worker took it when the session is forgotten through the other replica. The
 first ``DELETE /api/chat/session`` answers 200 within a bounded time; the run is
