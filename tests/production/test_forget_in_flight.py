@@ -4,7 +4,7 @@ flight succeeds the first time").
 The replicas answer from a stub model (``harness/openai_stub.py``) that holds a
 "slow" question until the test lets it go: the run is still running on whichever
 replica's worker took it when the session is forgotten through the other replica. The
-first ``DELETE /api/chat/session`` answers 200 within a bounded time; the run is
+first ``DELETE /api/chat/session`` answers 200 (how soon is the bench's to say); the run is
 cancelled, its thread and everything else the session owned are gone, and when the
 model answers at last nothing of the session is written back.
 """
