@@ -40,11 +40,12 @@ from aimind_memory.memory.compaction.analysis.supersession import (
     replacement,
     rerouted,
 )
+from aimind_memory.memory.compaction.analysis.why import change_why, pin_why
 from aimind_memory.memory.compaction.analysis.words import content_words
 from aimind_memory.memory.compaction.pins import merge_pins
 from aimind_memory.memory.compaction.protocol import CompactionRequest
 from aimind_memory.memory.config.limits import MemoryLimits
-from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, Pin
+from aimind_memory.memory.models import ChatThreadMessage, ExplainedOutput, Pin
 from aimind_memory.memory.text import normalize
 
 HISTORY_LABEL = "Since changed: "
@@ -148,11 +149,15 @@ def _changes(what: Said) -> bool:
 
 class FoldedPins(NamedTuple):
     """What a fold pins: its new decisions in order, the previous pins they replace, and
-    its own decisions a later one in the same fold replaced (history for the summary)."""
+    its own decisions a later one in the same fold replaced (history for the summary);
+    why each new pin is pinned, and for each replaced pin what replaced it and why."""
 
     pins: list[str]
     replaced: list[str]
     superseded: list[str]
+    why: dict[str, str]
+    replaced_by: dict[str, str]
+    replaced_why: dict[str, str]
 
 
 def fold_pins(
@@ -184,6 +189,9 @@ def fold_pins(
     ]
     replaced: list[str] = []
     superseded: list[str] = []
+    changed_by: dict[str, str] = {}  # a pin made by a change → the change's reason
+    replaced_by: dict[str, str] = {}  # a replaced previous pin → the pin that replaced it
+    replaced_why: dict[str, str] = {}
 
     def apply(change: Replacement, sentence: str, at: int) -> None:
         nonlocal held
@@ -191,9 +199,14 @@ def fold_pins(
         for i, (text, previous, _) in enumerate(held):
             if i in gone:
                 (replaced if previous else superseded).append(text)
+                replaced_why[text] = change_why(sentence, change.reason)
+                if change.pin:
+                    replaced_by[text] = sentence
         held = [h for i, h in enumerate(held) if i not in gone]
         if change.pin:
             held.append((sentence, False, at))
+            if gone and change.reason:
+                changed_by[sentence] = change.reason
 
     def accept(
         offers: Sequence[str],
@@ -263,7 +276,17 @@ def fold_pins(
                 confirmed.append(offer)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, failed, after, len(folded), confirmed)
-    return FoldedPins([t for t, previous, _ in held if not previous], replaced, superseded)
+    pins = [t for t, previous, _ in held if not previous]
+    why = {pin: _why(pin, changed_by.get(pin, "")) for pin in pins}
+    replaced_by = {old: new for old, new in replaced_by.items() if new in why}
+    return FoldedPins(pins, replaced, superseded, why, replaced_by, replaced_why)
+
+
+def _why(pin: str, reason: str) -> str:
+    """A new pin's ``why``: the decision it states, or the change that made it a pin."""
+    if decision_strength(pin) > 0 or not reason:
+        return pin_why(pin)
+    return change_why(pin, reason)
 
 
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
@@ -281,14 +304,14 @@ class ExtractiveCompactor:
     def __init__(self, limits: MemoryLimits | None = None) -> None:
         self.limits = limits or MemoryLimits()
 
-    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+    async def compact(self, request: CompactionRequest) -> ExplainedOutput:
         await ready_for(request.texts())  # jieba, off the loop, for Chinese text
         return self.compact_sync(request)
 
-    def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
+    def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
         together = said_with_last(request.pins, request.pinned_decisions)
         after = request.kept[0] if request.kept else None
-        pins, replaced, superseded = fold_pins(
+        pins, replaced, superseded, why, replaced_by, replaced_why = fold_pins(
             request.folded, request.pinned_decisions, together, after
         )
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
@@ -300,4 +323,12 @@ class ExtractiveCompactor:
             limit=self.limits.summary_chars,
             kept=[unquoted(m.text) for m in request.kept],  # a quote of a pin holds nothing
         )
-        return CompactionOutput(summary=summary, pinned_decisions=pins, replaced_decisions=replaced)
+        return ExplainedOutput(
+            summary=summary,
+            pinned_decisions=pins,
+            replaced_decisions=replaced,
+            superseded=superseded,
+            why=why,
+            replaced_by=replaced_by,
+            replaced_why=replaced_why,
+        )

@@ -13,6 +13,12 @@ from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 _W = WordLists("change_words")
 
 EN_CORRECTION = _W.phrases("en_correction")
+EN_OLD_VALUE = _W.phrases("en_old_value")
+ZH_OLD_VALUE = _W.phrases("zh_old_value")
+NAME_KINDS = {
+    name: kind for kind, names in _W.table("name_kinds").items() for name in str(names).split()
+}
+"""A named thing → the kind of thing it is ("mysql" → "database"): a slot a decision fills."""
 EN_CORRECTION_WEAK = _W.phrases("en_correction_weak")
 EN_CLOSING = _W.phrases("en_closing")
 EN_ACCEPTANCE = _W.phrases("en_acceptance")

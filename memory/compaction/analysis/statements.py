@@ -376,3 +376,54 @@ def places(sentence: str) -> Mapping[str, frozenset[str]]:
             out.setdefault(role, set()).add(name)
         end = stop
     return {r: frozenset(v) for r, v in out.items()}
+
+
+CUE_WORDS_AFTER = 2
+"""Words kept after a change's own words, for what it is about ("instead of" + "Java")."""
+
+
+def change_cue(sentence: str) -> tuple[str, bool]:
+    """The words that mark the sentence's change ("switch to MySQL", "改成"), for its
+    ``why``, and whether they are weak words ("actually": then they are quoted alone and
+    the new value beside them); empty when none does."""
+    chinese = is_chinese(sentence)
+    text = sentence if chinese else _english(sentence)
+    patterns = _ZH if chinese else _EN
+    for key, _, weak in _CHANGES:
+        if m := patterns[key].search(text):
+            cue = m.group().strip("，,。 :;!-")
+            if chinese or weak:
+                return cue, weak
+            words = (w.strip(".,!?;:") for w in text[m.end() :].split())
+            after = [w for w in words if w.isalnum()][:CUE_WORDS_AFTER]
+            return " ".join([cue, *after]), weak
+    return "", False
+
+
+_ARTICLE = r"(?:(?:the|a|an|our|my|your|that|this)\s+)?"
+_EN_OLD_VALUE = re.compile(
+    rf"\b(?:{'|'.join(re.escape(p) for p in cw.EN_OLD_VALUE)})\s+{_ARTICLE}(?P<value>[\w.+#-]+)"
+)
+_ZH_OLD_VALUE = re.compile(
+    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE)})\s*"
+    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
+)
+
+
+@lru_cache(maxsize=4096)
+def named_old_values(sentence: str) -> frozenset[str]:
+    """The words a sentence names as what it replaces ("instead of Java" → java, "不用
+    MySQL" → mysql), lower-cased as ``Said.values`` holds them."""
+    if is_chinese(sentence):
+        return frozenset(m.group("value").lower() for m in _ZH_OLD_VALUE.finditer(sentence))
+    text = _english(sentence).rstrip(".!?")
+    return frozenset(m.group("value").strip(".").lower() for m in _EN_OLD_VALUE.finditer(text))
+
+
+def old_value_cue(sentence: str) -> str:
+    """The words naming what a change replaces ("instead of PostgreSQL"), or empty."""
+    chinese = is_chinese(sentence)
+    m = (_ZH_OLD_VALUE if chinese else _EN_OLD_VALUE).search(
+        sentence if chinese else _english(sentence)
+    )
+    return m.group().strip(" ,.") if m else ""
