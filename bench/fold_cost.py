@@ -9,9 +9,8 @@ the compactor, the gate on its answer, the fold into the thread and its archive.
 
 One conversation (``bench.common.conversation``) is played per backend through three
 sessions turn by turn, the order rotating every turn, each on a fresh database of its own
-of the backend's type (as benchmark 1: on one SQLite file, each connection's writes
-would make the others drop their page cache before their next read, which slows the bare
-saver's five statements a turn more than memory's one, and flatters ours):
+of the backend's type, as benchmark 1 does (in a trial on one shared SQLite file the bare
+write was slower than on a file of its own, which flattered ours' ratios):
 
 - **bare** — ``BareSaverTurns``: one ``aget_tuple`` + one ``aput`` of the state the
   extractive session holds at that turn (untimed read), on its own thread;
