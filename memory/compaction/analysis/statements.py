@@ -101,8 +101,10 @@ _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 """MultiWOZ's tokenised text: "is n't", "they 're"."""
 
 
+@lru_cache(maxsize=8_192)
 def _english(text: str) -> str:
-    """Lower case, plain quotes, contractions spelled out, as the decision rules read it."""
+    """Lower case, plain quotes, contractions spelled out, as the decision rules read it
+    (cached: each reading of a sentence, and of its whole message, asks it again)."""
     return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
 
 
@@ -297,13 +299,18 @@ def is_offer(sentence: str, message: str) -> bool:
     ("Should I try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?"; not
     "What is your favourite team?"), or any sentence of a message that asks to confirm
     ("Booking a table for 2 at 7 pm. Please confirm.")."""
-    patterns, text, whole = (
-        (_ZH, sentence, message)
-        if is_chinese(message)
-        else (_EN, _english(sentence), _english(message))
-    )
+    patterns, text = (_ZH, sentence) if is_chinese(message) else (_EN, _english(sentence))
     offered = said(sentence).tentative and bool(patterns["offer"].search(text))
-    return offered or bool(patterns["confirm"].search(whole))
+    return offered or _asks_to_confirm(message)
+
+
+@lru_cache(maxsize=4_096)
+def _asks_to_confirm(message: str) -> bool:
+    """The message asks to confirm ("… Please confirm."): read once per message, not once
+    per sentence of it."""
+    if is_chinese(message):
+        return bool(_ZH["confirm"].search(message))
+    return bool(_EN["confirm"].search(_english(message)))
 
 
 def offered(sentence: str, message: str, *, after_failure: bool = False) -> str | None:
