@@ -387,8 +387,13 @@ def _frames(s: str, raw: str) -> float:
     )
 
 
+@lru_cache(maxsize=8_192)
 def is_small_talk(sentence: str) -> bool:
-    """Small talk (``smalltalk.english``), whatever decision or change frame it has."""
+    """Small talk (``smalltalk.english``), whatever decision or change frame it has.
+
+    Cached: ``decision_strength`` asks it first, and ``decisions.is_small_talk`` asks it
+    again of the same sentence.
+    """
     return smalltalk.english(_LEAD.sub("", _normalise(sentence)), sentence)
 
 

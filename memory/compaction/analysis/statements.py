@@ -57,7 +57,7 @@ class _Phrases:
         self._needed = tuple(dict.fromkeys(needed))
 
     def _may_match(self, text: str) -> bool:
-        return any(word in text for word in self._needed)
+        return any(map(text.__contains__, self._needed))
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
