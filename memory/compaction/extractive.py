@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from aimind_memory.memory.compaction.analysis.decisions import (
@@ -96,7 +97,15 @@ def marked_sentences(text: str) -> list[tuple[str, bool]]:
     object: "Booked! Your reference number is 7GAWK763." is one decision. So does a bare
     correction ("No.", "Scratch that.", "不对。"): "No. Play it on the bedroom speaker." is
     one correction, and "Scratch that." alone is never a pin.
+
+    A new list each call of the cached marking (``_marked``): a message is marked when
+    it is folded and again when it answers the message before it.
     """
+    return list(_marked(text))
+
+
+@lru_cache(maxsize=4_096)
+def _marked(text: str) -> tuple[tuple[str, bool], ...]:
     sentences = split_sentences(text)
     out: list[tuple[str, bool]] = []
     i = 0
@@ -117,7 +126,7 @@ def marked_sentences(text: str) -> list[tuple[str, bool]]:
             continue
         out.append((sentence, decision_strength(sentence) > 0))
         i += 1
-    return out
+    return tuple(out)
 
 
 def decision_sentences(text: str) -> list[str]:
@@ -217,9 +226,12 @@ def fold_pins(
     ) -> None:
         """The offers of message ``index - 1`` (``retry``: it said a failure first) accepted
         by ``answer``, the other side's next message: "Should I try 12:30 pm?" → "Sure.";
-        ``confirmed``, its confirmations pinned as said, accepted, reroute the trip."""
-        marked = marked_sentences(answer.text)
-        if not ((offers or confirmed) and marked and folded[index - 1].role != answer.role):
+        ``confirmed``, its confirmations pinned as said, accepted, reroute the trip. Most
+        messages offer nothing: the answer is read only when something was offered."""
+        if not (offers or confirmed):
+            return
+        marked = _marked(answer.text)
+        if not (marked and folded[index - 1].role != answer.role):
             return
         if is_acceptance(marked[0][0]):
             for offer in offers:
@@ -250,7 +262,7 @@ def fold_pins(
         # A search asked again ("Do you have anything else leaving from Los Angeles?"): its
         # places and days replace those searched for before (supersession rule 8).
         again = message.role == "user" and searched_again(message.text)
-        for sentence, decided in marked_sentences(message.text):
+        for sentence, decided in _marked(message.text):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)

@@ -15,6 +15,7 @@ The frames are here; the words they accept or reject are data, in ``decisions_en
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from aimind_memory.memory.compaction.analysis import smalltalk
 from aimind_memory.memory.compaction.analysis.strengths import (
@@ -192,8 +193,13 @@ def normalised(sentence: str) -> str:
     return _normalise(sentence)
 
 
+@lru_cache(maxsize=8_192)
 def _normalise(sentence: str) -> str:
-    """Lower case, plain quotes and dashes, contractions spelled out."""
+    """Lower case, plain quotes and dashes, contractions spelled out.
+
+    Cached: a score of a dozen substitutions, asked of one sentence by the decision rules,
+    the small-talk rules and ``statements`` alike.
+    """
     s = sentence.translate(_PUNCT).lower()
     s = _POLITE_WANT.sub("want to", s)
     for pattern, repl in _CONTRACTIONS:
@@ -381,8 +387,13 @@ def _frames(s: str, raw: str) -> float:
     )
 
 
+@lru_cache(maxsize=8_192)
 def is_small_talk(sentence: str) -> bool:
-    """Small talk (``smalltalk.english``), whatever decision or change frame it has."""
+    """Small talk (``smalltalk.english``), whatever decision or change frame it has.
+
+    Cached: ``decision_strength`` asks it first, and ``decisions.is_small_talk`` asks it
+    again of the same sentence.
+    """
     return smalltalk.english(_LEAD.sub("", _normalise(sentence)), sentence)
 
 

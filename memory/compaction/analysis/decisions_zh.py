@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from aimind_memory.memory.compaction.analysis import smalltalk
 from aimind_memory.memory.compaction.analysis.segmenter import segment
@@ -404,8 +405,13 @@ def is_bare_confirmation(sentence: str) -> bool:
     return bool(_BARE_CONFIRMATION.match(sentence.strip()))
 
 
+@lru_cache(maxsize=8_192)
 def is_small_talk(sentence: str) -> bool:
-    """Small talk (``smalltalk.chinese``), whatever decision or change frame it has."""
+    """Small talk (``smalltalk.chinese``), whatever decision or change frame it has.
+
+    Cached: ``decision_strength`` asks it first, and ``decisions.is_small_talk`` asks it
+    again of the same sentence.
+    """
     return smalltalk.chinese(_LEAD.sub("", sentence.strip()))
 
 

@@ -45,8 +45,10 @@ def is_filler(sentence: str) -> bool:
     return information(sentence) < FILLER_BELOW and not decision_strength(sentence)
 
 
+@lru_cache(maxsize=8_192)
 def salience(sentence: str) -> float:
-    """How much the summary should want this sentence (before recency is weighed in)."""
+    """How much the summary should want this sentence (before recency is weighed in;
+    cached, like ``information``)."""
     score = information(sentence) + DECISION_WEIGHT * decision_strength(sentence)
     if _QUESTION.search(sentence):
         score += OPEN_QUESTION

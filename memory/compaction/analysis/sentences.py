@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from aimind_memory.memory.text import word_set
 
@@ -28,10 +29,13 @@ def has_chinese(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
+@lru_cache(maxsize=16_384)
 def is_chinese(text: str) -> bool:
     """Whether the Chinese rules apply: more Chinese characters than Latin words.
 
-    "数据库最终用 PostgreSQL" is Chinese; "We meet at 王府井" is English.
+    "数据库最终用 PostgreSQL" is Chinese; "We meet at 王府井" is English. Cached: every
+    rule asks it again of the same sentence (a fold asked it of one sentence dozens of
+    times).
     """
     cjk = len(_CJK.findall(text))
     return cjk > 0 and cjk >= len(_LATIN_WORD.findall(text))
@@ -79,7 +83,17 @@ def _inside_quote(line: str, start: int, end: int) -> bool:
 
 
 def split_sentences(text: str) -> list[str]:
-    """The text's sentences in order; line breaks and list bullets end one too."""
+    """The text's sentences in order; line breaks and list bullets end one too.
+
+    A new list each call (the caller may change it) of the cached split: a message is
+    split when its decisions are read, again when it answers an offer, and the
+    summary's lines at every fold.
+    """
+    return list(_split(text))
+
+
+@lru_cache(maxsize=8_192)
+def _split(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for raw_line in text.splitlines():
         line = _BULLET.sub("", raw_line).strip()
@@ -91,4 +105,4 @@ def split_sentences(text: str) -> list[str]:
                 start = match.end()
         if rest := line[start:].strip():
             out.append(rest)
-    return out
+    return tuple(out)

@@ -205,10 +205,10 @@ def _candidates(
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
         for order, said in enumerate(split_sentences(part.text)):
-            if _TABLE_ROW.fullmatch(said.strip()):
+            if (read := _read(said)) is None:
                 continue
-            raw = cut = _MARKUP.sub("", said).strip()
-            if _QUOTED.search(raw):
+            raw = cut = read[0]
+            if read[1]:
                 texts = texts or [normalize(p.text) for p in parts]
                 others = [t for j, t in enumerate(texts) if j != index] + pinned
                 cut = _without_echoes(raw, others)
@@ -218,13 +218,34 @@ def _candidates(
     found: list[_Sentence] = []
     for i, (index, order, raw, cut) in enumerate(every):
         echoed = cut != raw and (len(cut) * 2 <= len(raw) or information(cut) < ECHO_REMAINS)
-        if i in boilerplate or echoed or _empty(cut) or normalize(raw) in held:
+        if i in boilerplate or echoed:
+            continue
+        kept = _kept(cut)
+        if kept is None or normalize(raw) in held:
             continue  # boilerplate, an echo, nothing to remember, or held as a pin already
-        sentence = _ended(clip(condense(cut), SENTENCE_CHARS))
-        found.append(
-            _Sentence(index, order, sentence, salience(sentence) + RECENCY_WEIGHT * i / span)
-        )
+        sentence, score = kept
+        found.append(_Sentence(index, order, sentence, score + RECENCY_WEIGHT * i / span))
     return _without_restated(found)
+
+
+@lru_cache(maxsize=8_192)
+def _read(said: str) -> tuple[str, bool] | None:
+    """A sentence as ranked: its markup dropped, and whether it quotes anything (None: a
+    table's row). Cached, like ``_kept``: the summary's sentences come back at every fold."""
+    if _TABLE_ROW.fullmatch(said.strip()):
+        return None
+    raw = _MARKUP.sub("", said).strip()
+    return raw, _QUOTED.search(raw) is not None
+
+
+@lru_cache(maxsize=8_192)
+def _kept(cut: str) -> tuple[str, float] | None:
+    """The sentence as the summary keeps it (condensed, clipped, ended) and its salience;
+    None when it holds nothing to remember (``_empty``)."""
+    if _empty(cut):
+        return None
+    sentence = _ended(clip(condense(cut), SENTENCE_CHARS))
+    return sentence, salience(sentence)
 
 
 def _ended(sentence: str) -> str:
@@ -256,8 +277,8 @@ def _said_again(old: frozenset[str], numbers: frozenset[str], new: frozenset[str
 def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     """Each sentence said again later (the same, or its words within a newer one) keeps only
     its newest place. A number of its own makes a sentence a different fact."""
-    words = [frozenset(content_words(c.text)) for c in found]
-    numbers = [frozenset(w for w in ws if any(ch.isdigit() for ch in w)) for ws in words]
+    words = [_word_set(c.text) for c in found]
+    numbers = [_numbers(c.text) for c in found]
     keys = [normalize(c.text) for c in found]
     last = {key: i for i, key in enumerate(keys)}
     near = _sharing(words, RESTATED_SHARE)
@@ -267,6 +288,18 @@ def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
         if last[keys[i]] == i
         and not any(j > i and _said_again(words[i], numbers[i], words[j]) for j in near[i])
     ]
+
+
+@lru_cache(maxsize=8_192)
+def _word_set(text: str) -> frozenset[str]:
+    """The sentence's content words as a set, made once per sentence, not once per fold."""
+    return frozenset(content_words(text))
+
+
+@lru_cache(maxsize=8_192)
+def _numbers(text: str) -> frozenset[str]:
+    """The sentence's content words that hold a digit."""
+    return frozenset(w for w in _word_set(text) if any(ch.isdigit() for ch in w))
 
 
 def _label(role: str | None) -> str:
@@ -319,7 +352,7 @@ def _select(
     worth only falls as the summary grows, so it is re-scored only when it comes up.
     """
     covered: set[str] = {w for text in held for w in content_words(text)}
-    words = [frozenset(content_words(c.text)) for c in candidates]
+    words = [_word_set(c.text) for c in candidates]
     floors = [DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS for c in candidates]
 
     def worth(i: int) -> float:

@@ -114,8 +114,19 @@ _GREETINGS = re.compile(
 
 
 def _en_tokens(text: str) -> list[str]:
-    """Lower-case words, a clitic cut off ("must've" -> "must", "don't" -> "don")."""
-    return [_CLITIC.sub("", w.lower()) for w in _EN_WORD.findall(text)]
+    """Lower-case words, a clitic cut off ("must've" -> "must", "don't" -> "don"); only a
+    word with an apostrophe can have one, so only such a word is searched."""
+    return [
+        _CLITIC.sub("", w) if "'" in w or "’" in w else w
+        for w in (word.lower() for word in _EN_WORD.findall(text))
+    ]
+
+
+@lru_cache(maxsize=8_192)
+def _ungreeted(text: str) -> str:
+    """The text with its greetings blanked; ``content_words`` and ``anchors`` both read a
+    sentence so, and most sentences are asked both (``salience.information``)."""
+    return _GREETINGS.sub(" ", text)
 
 
 def _zh_tokens(text: str) -> list[str]:
@@ -137,7 +148,7 @@ def content_words(text: str) -> tuple[str, ...]:
     In Chinese a one-character word is mostly a verb or particle (搬, 到, 问, 多):
     only words of two or more characters, numbers and Latin words count.
     """
-    text = _GREETINGS.sub(" ", text)
+    text = _ungreeted(text)
     if is_chinese(text):
         return tuple(
             w
@@ -157,7 +168,7 @@ def content_words(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=8_192)
 def anchors(text: str) -> int:
     """How many names, numbers, times and dates the text holds (a fact's handles)."""
-    text = _GREETINGS.sub(" ", text)
+    text = _ungreeted(text)
     if is_chinese(text):
         return len(_ZH_ANCHOR.findall(text)) + len(_ZH_NAMED.findall(text))
     names = [w for w in _CAPITALISED.findall(text) if w not in _EN_PRONOUN_I]
