@@ -28,9 +28,12 @@ from aimind_memory.memory.compaction.analysis.segmenter import ready_for
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import (
     Said,
+    acknowledged,
     is_acceptance,
     is_bare_correction,
+    narrated_past,
     offered,
+    proposes,
     said,
     searched_again,
 )
@@ -41,7 +44,7 @@ from aimind_memory.memory.compaction.analysis.supersession import (
     replacement,
     rerouted,
 )
-from aimind_memory.memory.compaction.analysis.why import change_why, pin_why
+from aimind_memory.memory.compaction.analysis.why import agreed_why, change_why, pin_why
 from aimind_memory.memory.compaction.analysis.words import content_words
 from aimind_memory.memory.compaction.pins import merge_pins
 from aimind_memory.memory.compaction.protocol import CompactionRequest
@@ -199,6 +202,7 @@ def fold_pins(
     replaced: list[str] = []
     superseded: list[str] = []
     changed_by: dict[str, str] = {}  # a pin made by a change → the change's reason
+    taken_on: set[str] = set()  # statements the answer after them took on
     replaced_by: dict[str, str] = {}  # a replaced previous pin → the pin that replaced it
     replaced_why: dict[str, str] = {}
 
@@ -214,7 +218,7 @@ def fold_pins(
         held = [h for i, h in enumerate(held) if i not in gone]
         if change.pin:
             held.append((sentence, False, at))
-            if gone and change.reason:
+            if change.reason:
                 changed_by[sentence] = change.reason
 
     def accept(
@@ -238,6 +242,8 @@ def fold_pins(
                 texts = [t for t, _, _ in held]
                 ages = [None if at is None else index - 1 - at for _, _, at in held]
                 change = accepted_offer(offer, texts, ages=ages, retry=retry)
+                if not change.pin and proposes(offer):  # "I suggest SonarQube." → "Sure."
+                    change = replace(change, pin=True, reason="accepted proposal")
                 if offer in texts:  # a confirmation pinned as said: it stays where it is
                     change = replace(change, pin=False)
                 apply(change, offer, index - 1)
@@ -262,10 +268,21 @@ def fold_pins(
         # A search asked again ("Do you have anything else leaving from Los Angeles?"): its
         # places and days replace those searched for before (supersession rule 8).
         again = message.role == "user" and searched_again(message.text)
+        answer = folded[index + 1] if index + 1 < len(folded) else after
+        agreed = (
+            acknowledged(message.text, answer.text)
+            if answer is not None and answer.role != message.role
+            else frozenset()
+        )
         for sentence, decided in _marked(message.text):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
+            if decided and narrated_past(spoken):
+                decided = False  # "I decided to learn Rust back in 2020": an event
+            elif not decided and sentence in agreed:
+                decided = True  # "Tickets live in Jira." → "Okay.": a statement agreed
+                taken_on.add(sentence)
             what = said(spoken)
             after_failure = failed  # a failure said before it in this message
             failed = failed or what.change == "failure"
@@ -289,16 +306,16 @@ def fold_pins(
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, failed, after, len(folded), confirmed)
     pins = [t for t, previous, _ in held if not previous]
-    why = {pin: _why(pin, changed_by.get(pin, "")) for pin in pins}
+    why = {pin: _why(pin, changed_by.get(pin, ""), pin in taken_on) for pin in pins}
     replaced_by = {old: new for old, new in replaced_by.items() if new in why}
     return FoldedPins(pins, replaced, superseded, why, replaced_by, replaced_why)
 
 
-def _why(pin: str, reason: str) -> str:
+def _why(pin: str, reason: str, acknowledged: bool = False) -> str:
     """A new pin's ``why``: the decision it states, or the change that made it a pin."""
-    if decision_strength(pin) > 0 or not reason:
+    if decision_strength(pin) > 0 or not (reason or acknowledged):
         return pin_why(pin)
-    return change_why(pin, reason)
+    return change_why(pin, reason) if reason else agreed_why(pin)
 
 
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:

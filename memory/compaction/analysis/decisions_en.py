@@ -207,13 +207,14 @@ def _normalise(sentence: str) -> str:
     return _SPACES.sub(" ", s).strip()
 
 
-def _is_question(s: str) -> bool:
+def is_question(s: str) -> bool:
+    """A question, read on the normalised sentence: a question mark or a question's start."""
     return s.rstrip(" .)\"'").endswith("?") or "?" in s or bool(_QUESTION_START.search(s))
 
 
 def _disqualified(s: str) -> bool:
     """A question, a hedge, an undecided matter or a pleasantry: whatever decision words it has."""
-    if _is_question(s) or _UNDECIDED.search(s) or _PLEASANTRY.search(s):
+    if is_question(s) or _UNDECIDED.search(s) or _PLEASANTRY.search(s):
         return True
     if _HEDGE.search(_EVEN_IF.sub(" ", s)):
         return True

@@ -608,15 +608,24 @@ def _other_value(kind: str, new: Said, old: Said) -> bool:
     return bool(mine and theirs) and _other(kind, mine, theirs) == mine
 
 
+IDENTIFYING_KINDS = frozenset({"id", "code"})
+"""Values that say which thing a decision is about ("room 4", "P4"): another one is
+another thing, never a new value of the same slot."""
+
+
 def _same_slot(new: Said, old: Said) -> bool:
     """The same slot: the same subject words (some, and neither's beyond the other's) and
     exactly one kind of value — not a mere number — given another value ("deploy on
     Monday" after "deploy on Friday"). With a change word it means that decision, however
     long ago it was said."""
-    if not (new.subject and new.subject == old.subject):
+    if not new.subject & old.subject:
         return False
-    differing = _new_values(new, old, weak=False)
-    return len(differing) == 1 and not differing & WEAK_KINDS
+    if not (new.subject <= old.subject or old.subject <= new.subject):
+        return False  # each names something the other does not: two parallel decisions
+    # a number or a code alone is another item ("item 996" after "item 995") unless a
+    # change word says it is a new value of the same one ("raise the cap to 40")
+    differing = _new_values(new, old, weak=new.change is not None)
+    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
 
 
 def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
@@ -704,8 +713,8 @@ def replacement(
         reason = reason or "booking made with another value"
     if decided or new.booking == "request":  # a booking said again with another value
         same = {i for i in recent if _new_value(new, olds[i])}
-        if new.change is not None:  # a change word: the same slot, however long ago
-            same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
+        # a decision of the same slot, however long ago ("backups now run at 3 am UTC")
+        same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
         if same - gone:
             reason = reason or "new value"
         gone |= same

@@ -47,6 +47,7 @@ REPLACEMENT_SIGNALS = {
     "booking made with another value": "a booking made with another value",
     "search asked again": "a new search",
     "accepted offer": "an offer accepted",
+    "accepted proposal": "a proposal accepted",
     "accepted retry": "an offer accepted",
     "accepted trip": "a trip confirmed",
 }
@@ -142,6 +143,18 @@ def pin_why(sentence: str, language: Language | None = None) -> str:
     return _short(why)
 
 
+AGREED = "a statement the other side took on: '{trigger}'"
+"""An acknowledged statement's why ("Tickets live in Jira." answered "Okay.")."""
+
+
+def agreed_why(sentence: str) -> str:
+    """Why a plain statement is pinned: the answer after it took it on; its concrete
+    thing quoted ("a statement the other side took on: 'Jira'")."""
+    text = unquoted(sentence)
+    thing = _object(text, "") or text
+    return _short(AGREED.format(trigger=_quote(text, thing)))
+
+
 def change_why(sentence: str, reason: str = "") -> str:
     """Why a sentence replaced an earlier pin: the replacement's reason and the words
     that marked the change ("a correction: 'instead of Java'").
@@ -164,7 +177,7 @@ def change_why(sentence: str, reason: str = "") -> str:
         if weak and (thing := _object(text, cue)):
             why += OBJECT.format(object=_quote(text, thing))
         return _short(why)
-    if reason == "new value" and (thing := _object(text, "")):
+    if thing := _object(text, ""):
         return _short(f"{signal}: '{_quote(text, thing)}'")
     return signal
 
