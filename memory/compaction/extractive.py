@@ -34,6 +34,7 @@ from aimind_memory.memory.compaction.analysis.statements import (
     narrated_past,
     offered,
     proposes,
+    returns_to,
     said,
     searched_again,
 )
@@ -177,6 +178,7 @@ def fold_pins(
     pinned: Sequence[str],
     said_last: int = 1,
     after: ChatThreadMessage | None = None,
+    history: Sequence[tuple[str, str]] = (),
 ) -> FoldedPins:
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
@@ -192,7 +194,9 @@ def fold_pins(
     the ``said_last`` newest said in its message: just before this fold; older ones: long
     ago). An offer or a confirmation asked and accepted in the answer after it is a
     decision (``supersession.accepted_offer``); ``after``, the first message still in the
-    window, is that answer when the fold ends with the offer.
+    window, is that answer when the fold ends with the offer. ``history``: (a decision
+    replaced before, the pin that replaced it), oldest first — what a return to an
+    earlier option ("go back to Tailwind") brings back (``_returned``).
     """
     # (decision, previous pin, the index of the message that said it)
     last = len(pinned) - max(said_last, 1)
@@ -203,8 +207,11 @@ def fold_pins(
     superseded: list[str] = []
     changed_by: dict[str, str] = {}  # a pin made by a change → the change's reason
     taken_on: set[str] = set()  # statements the answer after them took on
+    returned_by: dict[str, str] = {}  # an earlier decision brought back → the sentence that did
     replaced_by: dict[str, str] = {}  # a replaced previous pin → the pin that replaced it
     replaced_why: dict[str, str] = {}
+
+    chain = list(history)  # (replaced decision, what replaced it), oldest first
 
     def apply(change: Replacement, sentence: str, at: int) -> None:
         nonlocal held
@@ -215,6 +222,7 @@ def fold_pins(
                 replaced_why[text] = change_why(sentence, change.reason)
                 if change.pin:
                     replaced_by[text] = sentence
+                    chain.append((text, sentence))
         held = [h for i, h in enumerate(held) if i not in gone]
         if change.pin:
             held.append((sentence, False, at))
@@ -293,6 +301,15 @@ def fold_pins(
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
+            if back := _returned(spoken, texts, chain):
+                current, earlier = back
+                gone_text = held[current][0]
+                apply(Replacement((current,), "return", False), sentence, index)
+                replaced_by[gone_text] = earlier
+                held.append((earlier, False, index))
+                changed_by[earlier] = "return"
+                returned_by[earlier] = sentence
+                continue
             ages = [None if at is None else index - at for _, _, at in held]
             change = replacement(
                 spoken, texts, decided=decided, ages=ages, again=again, confirming=confirming
@@ -306,9 +323,42 @@ def fold_pins(
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, failed, after, len(folded), confirmed)
     pins = [t for t, previous, _ in held if not previous]
+    restored = set(returned_by)  # replaced, then brought back: it holds, it is no history
+    replaced = [t for t in replaced if t not in restored]
+    superseded = [t for t in superseded if t not in restored]
     why = {pin: _why(pin, changed_by.get(pin, ""), pin in taken_on) for pin in pins}
+    why |= {pin: change_why(by, "return") for pin, by in returned_by.items() if pin in why}
+    replaced_why |= {
+        old: change_why(returned_by[new], "return")
+        for old, new in replaced_by.items()
+        if new in returned_by
+    }
     replaced_by = {old: new for old, new in replaced_by.items() if new in why}
     return FoldedPins(pins, replaced, superseded, why, replaced_by, replaced_why)
+
+
+def _returned(
+    sentence: str, held: Sequence[str], chain: Sequence[tuple[str, str]]
+) -> tuple[int, str] | None:
+    """A return to an earlier option (contract §5): the held decision to replace and the
+    earlier one to bring back. "go back to Tailwind" brings back the replaced decision that
+    named Tailwind, in place of the held one that replaced it ("use CSS modules");
+    "we're using the original one" brings back the first of the chain that ends in a held
+    decision. None when the sentence returns to nothing memory knows."""
+    how = returns_to(sentence)
+    if how is None or not chain:
+        return None
+    named = {v for vs in said(sentence).values.values() for v in vs}
+    for old, by in reversed(chain) if how == "named" else chain:
+        if how == "named" and not named & {v for vs in said(old).values.values() for v in vs}:
+            continue
+        current = by
+        for earlier, later in chain:  # follow the chain to what holds now
+            if earlier == current:
+                current = later
+        if current in held and old not in held:
+            return held.index(current), old
+    return None
 
 
 def _why(pin: str, reason: str, acknowledged: bool = False) -> str:
@@ -340,8 +390,12 @@ class ExtractiveCompactor:
     def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
         together = said_with_last(request.pins, request.pinned_decisions)
         after = request.kept[0] if request.kept else None
+        current = {p.id: p.text for p in request.pins}
+        history = [
+            (r.text, current[r.replaced_by]) for r in request.replaced if r.replaced_by in current
+        ]
         pins, replaced, superseded, why, replaced_by, replaced_why = fold_pins(
-            request.folded, request.pinned_decisions, together, after
+            request.folded, request.pinned_decisions, together, after, history
         )
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(

@@ -39,6 +39,7 @@ def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest 
         folded=state.messages[:cut],
         kept=state.messages[cut:],
         pins=tuple(state.pins),
+        replaced=tuple(state.replaced),
     )
 
 

@@ -102,3 +102,52 @@ def test_a_named_thing_replaces_one_of_its_own_kind() -> None:
     pins = ["Let's use PostgreSQL.", "We decided to deploy on Kubernetes in the Frankfurt region."]
     out = fold("Actually, switch to MySQL.", "Switching to MySQL.", pins=pins)
     assert out.replaced_decisions == ["Let's use PostgreSQL."]
+
+
+def test_a_return_to_an_earlier_option_brings_it_back() -> None:
+    tailwind = "We decided to use Tailwind for styling."
+    out = fold(
+        tailwind,
+        "Okay, Tailwind.",
+        "Actually, switch the styling to CSS modules.",
+        "Okay, switching to CSS modules.",
+        "two weeks later and it is a mess. go back to Tailwind",
+        "Back to Tailwind then.",
+    )
+    assert out.pinned_decisions == [tailwind]
+    assert out.why[tailwind] == "a return to an earlier option: 'go back to'"
+    assert out.superseded == ["Actually, switch the styling to CSS modules."]
+    # without naming it: the first option of the chain
+    orion = "Release codename: Orion."
+    out = fold(
+        orion,
+        "Noted.",
+        "Actually let's call it Vega.",
+        "Okay, Vega.",
+        "stickers are printed with the old name, so we're using the original one",
+        "Okay, the original codename stays.",
+    )
+    assert out.pinned_decisions == [orion]
+
+
+async def test_a_return_reaches_a_decision_replaced_in_an_earlier_fold(db_url: str) -> None:
+    from aimind_memory.memory import open_memory
+
+    from .helpers import new_token, turn
+
+    token = new_token()
+    filler = [(f"How long does build {i} take?", f"About {i} minutes.") for i in range(4)]
+    async with open_memory(db_url) as mem:
+        for user, answer in [
+            ("We decided to use Tailwind for styling.", "Okay, Tailwind."),
+            ("Actually, switch the styling to CSS modules.", "Okay, switching to CSS modules."),
+            *filler,
+            ("It's a mess. Go back to Tailwind.", "Back to Tailwind then."),
+            *filler,
+        ]:
+            await mem.append_turn(token, turn(user, answer))
+        state = await mem.load(token)
+    pinned = " ".join(state.pinned_decisions)
+    assert "Tailwind" in pinned and "CSS modules" not in pinned
+    (back,) = [r for r in state.replaced if "CSS modules" in r.text]
+    assert back.why == "a return to an earlier option: 'Go back to'"

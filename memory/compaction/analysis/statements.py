@@ -576,7 +576,36 @@ def acknowledged(message: str, answer: str) -> frozenset[str]:
     )
 
 
+_NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")
+
+
 def _repeats(sentence: str, replied: set[str]) -> bool:
-    """The answer repeats the sentence's concrete words: a number or name, or two words."""
+    """The answer repeats the sentence's concrete words: a number, a name (written with a
+    capital inside the sentence, or in Chinese), or two words."""
     shared = set(content_words(sentence)) & replied
-    return any(any(c.isdigit() for c in w) or not w.isascii() for w in shared) or len(shared) > 1
+    names = {w.lower() for w in _NAMED.findall(sentence)}
+    concrete = any(any(c.isdigit() for c in w) or not w.isascii() or w in names for w in shared)
+    return concrete or len(shared) > 1
+
+
+_ORIGINAL = re.compile(
+    r"\b(?:the original|the first one|the old one)\b|最早|原来那|之前那|一开始那"
+)
+"""A return to the first option of a slot without naming it ("the original one", "最早那个")."""
+
+
+def returns_to(sentence: str) -> Literal["named", "original"] | None:
+    """A return to an earlier option: ``named`` when the sentence names it ("go back to
+    Tailwind", "用回飞书"), ``original`` when it means the first one ("we're using the
+    original one", "还是用最早那个吧"), None when it returns to nothing."""
+    chinese = is_chinese(sentence)
+    text = sentence if chinese else _english(sentence)
+    if _ORIGINAL.search(text):
+        return "original"
+    if (_ZH if chinese else _EN)["return"].search(text) or (chinese and _ZH_STILL.search(text)):
+        return "named"
+    return None
+
+
+_ZH_STILL = re.compile(r"还是(?:用|选|上)?[^，。！？,]{1,12}吧")
+"""还是 RESTful 吧: going back to what was said before."""

@@ -48,6 +48,7 @@ REPLACEMENT_SIGNALS = {
     "search asked again": "a new search",
     "accepted offer": "an offer accepted",
     "accepted proposal": "a proposal accepted",
+    "return": "a return to an earlier option",
     "accepted retry": "an offer accepted",
     "accepted trip": "a trip confirmed",
 }
