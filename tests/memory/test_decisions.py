@@ -226,16 +226,35 @@ def test_a_third_party_s_obligation_is_knowledge_and_ours_is_a_rule(theirs: str,
 @pytest.mark.parametrize(
     ("momentary", "rule"),
     [
-        ("别动 站在那里", "别动服务器上的配置文件"),
+        ("别动 站在那里", "以后别动服务器上的配置文件"),
         ("你别动啊 别动了", "以后别动生产库"),
-        ("别看我 我里面只穿了背心", "别看那个旧文档，以新版为准"),
-        ("别解释了 吃饭去", "别在周五下午发版"),
+        ("别看我 我里面只穿了背心", "从今天起别看那个旧文档，以新版为准"),
+        ("别解释了 吃饭去", "以后别在周五下午发版"),
         ("别别别 先送你", "不要把密码写进代码仓库"),
-        ("别介 小姨", "别用 MySQL"),
+        ("别介 小姨", "我们定了，别用 MySQL"),
     ],
 )
 def test_a_chinese_command_for_the_moment_is_not_a_rule(momentary: str, rule: str) -> None:
     """别动, 别看我, 别解释了 — a bare verb, or a short one with 了 ("stop …ing"), said in the
-    heat of a scene — is no rule to keep; a prohibition with an object is one."""
+    heat of a scene — is no rule to keep; a prohibition said as a rule (以后, 从今天起, 定了,
+    or 不要 with an object) is one."""
     assert decision_sentences(momentary) == []
     assert decision_sentences(rule) == [rule]
+
+
+@pytest.mark.parametrize(
+    "modal",
+    [
+        "别用 MySQL",
+        "别升系统",
+        "你不能这样下去了",
+        "我们只能周末见面",
+        "You need to get more sleep.",
+        "We have to hurry up a bit.",
+        "You can't keep pulling all-nighters.",
+    ],
+)
+def test_a_modal_word_alone_is_no_pin(modal: str) -> None:
+    """Contract §5: "need to", "have to", "can't", 不能, 只能, 别 alone are no pins — advice
+    or a mood, whoever says it; a rule said with them needs another signal."""
+    assert decision_sentences(modal) == []

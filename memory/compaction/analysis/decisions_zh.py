@@ -207,19 +207,15 @@ def _disqualified(text: str, tokens: list[str]) -> bool:
 
 
 def _imperative(s: _Sentence) -> bool:
-    """不要/别/不能 + an action ("不要把密码写进仓库", "别用 MySQL"), not 别担心 or 不要太累, nor
-    a command for the moment (``_momentary``)."""
+    """不要 + an action ("不要把密码写进仓库"), not 不要太累, nor a command for the moment
+    (``_momentary``); 别 and 不能 alone are modal words, no rule (contract §5)."""
     tokens = s.tokens
     for i, word in enumerate(tokens):
         opens = i == 0 or tokens[i - 1] in _IMPERATIVE_BEFORE
         token = word.removeprefix("千万") or word
         verb_at = i + 1
+        # 别 and 不能 alone are no rule (contract §5: "别升系统", "你不能这样"): only 不要
         if token == "不要" and opens:
-            verb = tokens[i + 1] if i + 1 < len(tokens) else ""
-        elif token.startswith("别") and token not in _BIE_WORDS and opens:
-            verb = token[1:] or (tokens[i + 1] if i + 1 < len(tokens) else "")
-            verb_at = i if token[1:] else i + 1
-        elif token == "不能" and (i == 0 or tokens[i - 1] not in _CANNOT_SUBJECT_NOT):
             verb = tokens[i + 1] if i + 1 < len(tokens) else ""
         else:
             continue
