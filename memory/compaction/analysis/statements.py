@@ -150,10 +150,14 @@ def _english(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """What a sentence says, for comparing it with another (see the module's docstring)."""
+    """What a sentence says, for comparing it with another (see the module's docstring).
 
-    values: Mapping[str, frozenset[str]]
-    subject: frozenset[str]
+    Its values, subject and words are read when first asked (``_parsed``): most sentences
+    of a fold carry no change and no decision and are never compared with anything, and
+    reading typed values is the dearest part of a sentence's analysis."""
+
+    source: str
+    """The sentence (or its clauses that say a booking failed) the values are read from."""
     change: Change | None
     weak: bool
     """The change is marked only by words that also just carry on a conversation."""
@@ -165,8 +169,42 @@ class Said:
     rejects: bool = False
     """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
     answer the decision said in the message before."""
-    words: tuple[str, ...] = ()
-    """Its content words in order (English), for a thing named in place of another."""
+
+    @property
+    def values(self) -> Mapping[str, frozenset[str]]:
+        """Its typed values by kind (names, dates, times, numbers, …)."""
+        return _parsed(self.source)[0]
+
+    @property
+    def subject(self) -> frozenset[str]:
+        """Its subject words: content words that are no value and no frame word."""
+        return _parsed(self.source)[1]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Its content words in order (English), for a thing named in place of another."""
+        return _parsed(self.source)[2]
+
+
+@lru_cache(maxsize=4_096)
+def _parsed(
+    source: str,
+) -> tuple[Mapping[str, frozenset[str]], frozenset[str], tuple[str, ...]]:
+    """A sentence's values, subject and content words (``Said``'s, read on demand)."""
+    if is_chinese(source):
+        found, rest, _ = chinese_values(source)
+        units = [w for w in content_words(rest) if w not in cw.ZH_FRAME and not w.isascii()]
+        return _kinds(found), _zh_units(units), ()
+    s = _english(source)
+    found, rest, names = english_values(source, s)
+    name_words = {w for n in names for w in n.split()}
+    subject = frozenset(
+        _stem(w)
+        for w in content_words(rest)
+        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
+    )
+    words = tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS)
+    return _kinds(found), subject, words
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -250,13 +288,6 @@ def _said_english(sentence: str) -> Said:
     if (head := _failure_before_offer(sentence)) is not None:
         return _said_english(head)
     s = _english(sentence)
-    found, rest, names = english_values(sentence, s)
-    name_words = {w for n in names for w in n.split()}
-    subject = frozenset(
-        _stem(w)
-        for w in content_words(rest)
-        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
-    )
     tokens = set(re.findall(r"[a-z]+", s))
     booking: Literal["request", "done"] | None = None
     if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
@@ -267,8 +298,7 @@ def _said_english(sentence: str) -> Said:
     if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
         change, weak = None, False
     return Said(
-        values=_kinds(found),
-        subject=subject,
+        source=sentence,
         change="correction" if change is None and _EN["label"].search(s) else change,
         weak=weak,
         labelled=bool(_EN["label"].search(s)),
@@ -276,13 +306,10 @@ def _said_english(sentence: str) -> Said:
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
-        words=tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS),
     )
 
 
 def _said_chinese(sentence: str) -> Said:
-    found, rest, _ = chinese_values(sentence)
-    words = [w for w in content_words(rest) if w not in cw.ZH_FRAME and not w.isascii()]
     change, weak = _change(_ZH, sentence)
     if change is None:
         m = _ZH_NOT_ANYMORE.search(sentence)
@@ -293,8 +320,7 @@ def _said_chinese(sentence: str) -> Said:
         done = re.search(r"已|订好|订了|成功|预订了|预定了", sentence)
         booking = "done" if done else "request"
     return Said(
-        values=_kinds(found),
-        subject=_zh_units(words),
+        source=sentence,
         change="correction" if change is None and _ZH["label"].search(sentence) else change,
         weak=weak,
         labelled=bool(_ZH["label"].search(sentence)),

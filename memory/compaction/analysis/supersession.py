@@ -664,6 +664,8 @@ def replacement(
         return Replacement(found, "search asked again", True)
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
+    if not (decided or again or new.change or new.booking):
+        return NOTHING  # no decision, no change, no booking: nothing it could replace
     olds = [said(e) for e in earlier]
     named = _holding(named_old_values(sentence), olds)
     if named and (new.change is not None or decided):
