@@ -129,7 +129,7 @@ _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 """MultiWOZ's tokenised text: "is n't", "they 're"."""
 
 
-@lru_cache(maxsize=8_192)
+@lru_cache(maxsize=4_096)
 def _english(text: str) -> str:
     """Lower case, plain quotes, contractions spelled out, as the decision rules read it
     (cached: each reading of a sentence, and of its whole message, asks it again)."""
@@ -332,7 +332,7 @@ def is_offer(sentence: str, message: str) -> bool:
     return offered or _asks_to_confirm(message)
 
 
-@lru_cache(maxsize=4_096)
+@lru_cache(maxsize=1_024)  # keyed by whole messages: a few folds' worth
 def _asks_to_confirm(message: str) -> bool:
     """The message asks to confirm ("… Please confirm."): read once per message, not once
     per sentence of it."""

@@ -153,6 +153,11 @@ def _without_echoes(sentence: str, others: list[str]) -> str:
     return _QUOTED.sub(cut, sentence).strip()
 
 
+_key = lru_cache(maxsize=8_192)(normalize)
+"""``normalize`` of a pin or a sentence, cached: the same ones are compared at every fold.
+(Not of a whole message or the summary: those are new at each fold.)"""
+
+
 @lru_cache(maxsize=8_192)
 def _words(sentence: str) -> frozenset[str]:
     return frozenset(_WORD.findall(template(_QUOTED.sub(" ", sentence))))
@@ -200,8 +205,8 @@ def _candidates(
     """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped, and
     the sentences memory holds elsewhere (a pin; a changed decision, kept as history)."""
     texts: list[str] = []  # the parts normalised, made when a quote needs them
-    pinned = [normalize(k) for k in known]
-    held = {*pinned, *(normalize(h) for h in history)}
+    pinned = [_key(k) for k in known]
+    held = {*pinned, *(_key(h) for h in history)}
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
         for order, said in enumerate(split_sentences(part.text)):
@@ -221,7 +226,7 @@ def _candidates(
         if i in boilerplate or echoed:
             continue
         kept = _kept(cut)
-        if kept is None or normalize(raw) in held:
+        if kept is None or _key(raw) in held:
             continue  # boilerplate, an echo, nothing to remember, or held as a pin already
         sentence, score = kept
         found.append(_Sentence(index, order, sentence, score + RECENCY_WEIGHT * i / span))
@@ -279,7 +284,7 @@ def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     its newest place. A number of its own makes a sentence a different fact."""
     words = [_word_set(c.text) for c in found]
     numbers = [_numbers(c.text) for c in found]
-    keys = [normalize(c.text) for c in found]
+    keys = [_key(c.text) for c in found]
     last = {key: i for i, key in enumerate(keys)}
     near = _sharing(words, RESTATED_SHARE)
     return [
