@@ -16,7 +16,7 @@ import bisect
 import heapq
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -346,33 +346,50 @@ class _Layout:
 _NO_LINE = object()
 
 
-def _select(
-    candidates: list[_Sentence], parts: list[Part], limit: int, held: Sequence[str]
-) -> list[_Sentence]:
+class _Ranking:
+    """What ``_select`` starts from, made once per fold: the words held elsewhere, each
+    candidate's words, the characters it is counted as (``DENSITY_CHARS`` at least), and the
+    heap of first scores. A fold may select twice (once more when the list of mentions
+    leaves room), from the same start."""
+
+    def __init__(self, candidates: list[_Sentence], held: Sequence[str]) -> None:
+        self.candidates = candidates
+        self.covered: frozenset[str] = frozenset(w for text in held for w in content_words(text))
+        self.words = [_word_set(c.text) for c in candidates]
+        self.chars = [
+            max(len(c.text), DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS)
+            for c in candidates
+        ]
+        self.heap = [
+            (-self.worth(i, self.covered), -c.part, -c.order, i) for i, c in enumerate(candidates)
+        ]
+        heapq.heapify(self.heap)
+
+    def worth(self, i: int, covered: Set[str]) -> float:
+        """Salience per character, in proportion to the words not yet ``covered``."""
+        words = self.words[i]
+        novel = len(words - covered) / len(words) if words else 1.0
+        return self.candidates[i].score * novel / self.chars[i]
+
+
+def _select(ranking: _Ranking, parts: list[Part], limit: int) -> list[_Sentence]:
     """The sentences that tell the most per character and fit in ``limit`` once rendered.
 
     Greedy on what is still new: a sentence's salience counts in proportion to its
-    content words not yet in the summary, the pins or the kept turns (``held``), so the
-    summary holds many facts once rather than one fact many times. Lazy: a sentence's
-    worth only falls as the summary grows, so it is re-scored only when it comes up.
+    content words not yet in the summary, the pins or the kept turns (held, ``ranking``),
+    so the summary holds many facts once rather than one fact many times. Lazy: a
+    sentence's worth only falls as the summary grows, so it is re-scored only when it
+    comes up.
     """
-    covered: set[str] = {w for text in held for w in content_words(text)}
-    words = [_word_set(c.text) for c in candidates]
-    floors = [DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS for c in candidates]
-
-    def worth(i: int) -> float:
-        c = candidates[i]
-        novel = len(words[i] - covered) / len(words[i]) if words[i] else 1.0
-        return c.score * novel / max(len(c.text), floors[i])
-
-    heap = [(-worth(i), -c.part, -c.order, i) for i, c in enumerate(candidates)]
-    heapq.heapify(heap)
+    candidates, words, worth = ranking.candidates, ranking.words, ranking.worth
+    covered = set(ranking.covered)
+    heap = list(ranking.heap)  # a copy of a heap is a heap
     chosen: list[_Sentence] = []
     layout = _Layout(parts)
     used = -1  # no newline before the first line
     while heap:
         stale, part, order, i = heapq.heappop(heap)
-        fresh = worth(i)
+        fresh = worth(i, covered)
         if heap and fresh < -heap[0][0] and fresh < -stale:
             heapq.heappush(heap, (-fresh, part, order, i))
             continue
@@ -473,13 +490,14 @@ def merge_summary(
     said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
     style = TAIL["zh" if is_chinese(said) else "en"]  # the conversation's language
     reserve = min(style.chars, int(limit * style.share))
-    chosen = _select(candidates, parts, limit - reserve, held)
+    ranking = _Ranking(candidates, held)
+    chosen = _select(ranking, parts, limit - reserve)
     if chosen:
         prose = _render(chosen, parts)
         room = limit - len(prose) - 1
         tail = _tail(candidates, chosen, old_tail, [prose, *held], room, style)
         if len(tail) + 1 < reserve:  # fewer names than room for them: the prose takes the rest
-            chosen = _select(candidates, parts, limit - len(tail) - 1, held)
+            chosen = _select(ranking, parts, limit - len(tail) - 1)
             prose = _render(chosen, parts)
             room = limit - len(prose) - 1
             tail = _tail(candidates, chosen, old_tail, [prose, *held], room, style)
