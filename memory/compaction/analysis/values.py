@@ -35,13 +35,20 @@ def _values(
     text: str,
     blank: str,
 ) -> tuple[list[tuple[str, str]], str]:
-    """Every typed value the patterns find, in their order, and the text without them."""
+    """Every typed value the patterns find, in their order, and the text without them.
+
+    A pattern that found nothing leaves the text as it is: it is not run again to blank
+    what is not there (most sentences hold one kind of value or none).
+    """
     found: list[tuple[str, str]] = []
     for kind, pattern in patterns:
+        matched = False
         for m in pattern.finditer(text):
+            matched = True
             if (v := value(kind, m)) is not None:
                 found.append((kind, v))
-        text = pattern.sub(blank, text)
+        if matched:
+            text = pattern.sub(blank, text)
     return found, text
 
 
