@@ -171,10 +171,12 @@ def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
     for i, words in enumerate(sets):
         for word in words:
             postings.setdefault(word, []).append(i)
+    counts = {word: len(found) for word, found in postings.items()}
     out: list[set[int]] = []
     for i, words in enumerate(sets):
         needed = math.ceil(share * len(words) - 1e-9)
-        rarest = sorted(words, key=lambda w: (len(postings[w]), w))[: len(words) - needed + 1]
+        # rarest first, ties by the word: a stable sort by count of the words in order
+        rarest = sorted(sorted(words), key=counts.__getitem__)[: len(words) - needed + 1]
         out.append({j for w in rarest for j in postings[w] if j != i})
     return out
 
