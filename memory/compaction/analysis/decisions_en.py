@@ -43,8 +43,9 @@ _CONTRACTIONS = (
     (re.compile(r"\bi'm\b"), "i am"),
     (re.compile(r"'d\b"), " would"),
     (re.compile(r"\b(it|that|this|what|there|here|who|everything)'s\b"), r"\1 is"),
-    (re.compile(r"\bgonna\b"), "going to"),
 )
+"""Each needs an apostrophe, and none writes one: a sentence without one is not searched."""
+_GONNA = re.compile(r"\bgonna\b")
 _SPACES = re.compile(r"\s+")
 
 _LEAD = re.compile(rf"^(?:(?:{_W.either('lead')})\b\s*(?:[,.!:;]|\s-\s)\s*)+")
@@ -201,9 +202,13 @@ def _normalise(sentence: str) -> str:
     the small-talk rules and ``statements`` alike.
     """
     s = sentence.translate(_PUNCT).lower()
-    s = _POLITE_WANT.sub("want to", s)
-    for pattern, repl in _CONTRACTIONS:
-        s = pattern.sub(repl, s)
+    if "like to" in s:
+        s = _POLITE_WANT.sub("want to", s)
+    if "'" in s:
+        for pattern, repl in _CONTRACTIONS:
+            s = pattern.sub(repl, s)
+    if "gonna" in s:
+        s = _GONNA.sub("going to", s)
     return _SPACES.sub(" ", s).strip()
 
 
