@@ -200,7 +200,9 @@ def _en_names(text: str) -> set[str]:
     end = -1
     for i, m in enumerate(_EN_TOKEN.finditer(text)):
         word = m.group()
-        plain = _CLITIC.sub("", word.lower())  # "I'm", "We'll": a pronoun, not a name
+        plain = word.lower()
+        if "'" in plain:  # "I'm", "We'll": a pronoun, not a name
+            plain = _CLITIC.sub("", plain)
         capitalised = word[0].isupper() and plain not in EN_STOPWORDS
         first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
         named = _INNER_CAPS.match(word) or (not first and capitalised)
