@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from aimind_memory.memory.compaction.analysis.condense import condense
 from aimind_memory.memory.compaction.analysis.decisions import decision_strength
@@ -356,7 +357,7 @@ class _Ranking:
 
     def __init__(self, candidates: list[_Sentence], held: Sequence[str]) -> None:
         self.candidates = candidates
-        self.covered: frozenset[str] = frozenset(w for text in held for w in content_words(text))
+        self.covered = frozenset(chain.from_iterable(map(content_words, held)))
         self.words = [_word_set(c.text) for c in candidates]
         self.chars = [
             max(len(c.text), DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS)
