@@ -235,6 +235,9 @@ def _failure_before_offer(sentence: str) -> str | None:
     return None
 
 
+_LETTERS = re.compile(r"[a-z]+")
+
+
 def _said_english(sentence: str) -> Said:
     if (head := _failure_before_offer(sentence)) is not None:
         return _said_english(head)
@@ -246,7 +249,8 @@ def _said_english(sentence: str) -> Said:
         for w in content_words(rest)
         if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
     )
-    tokens = set(re.findall(r"[a-z]+", s))
+    letters = _LETTERS.findall(s)
+    tokens = set(letters)
     booking: Literal["request", "done"] | None = None
     if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
         booking = "done"
@@ -265,7 +269,7 @@ def _said_english(sentence: str) -> Said:
         tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
-        words=tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS),
+        words=tuple(w for w in letters if w not in EN_STOPWORDS),
     )
 
 
