@@ -110,6 +110,12 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
 )
+_COUNTED_KINDS = frozenset({"money", "tickets", "people", "duration", "id", "number"})
+"""Kinds every pattern of which needs a digit or a number word (``_EN_NUM``)."""
+_EN_UNCOUNTED = tuple((k, p) for k, p in _EN_VALUES if k not in _COUNTED_KINDS)
+"""The value patterns that may match a text with neither; the others find nothing there
+(and blanking what is found writes a space, never a digit), so they are not run."""
+_COUNTED = re.compile(r"\d|" + "|".join(cw.NUMBER_WORDS))
 _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
 _INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
 _NAME_JOINERS = frozenset({"of", "de", "la", "&"})
@@ -247,7 +253,8 @@ class Found(NamedTuple):
 def english_values(sentence: str, normalised: str) -> Found:
     """The values of an English sentence: typed values read from its ``normalised`` text
     (``decisions_en.normalised``), names and codes from the sentence as written."""
-    found, rest = _values(_EN_VALUES, _en_value, normalised, " ")
+    patterns = _EN_VALUES if _COUNTED.search(normalised) else _EN_UNCOUNTED
+    found, rest = _values(patterns, _en_value, normalised, " ")
     names = _en_names(sentence)
     found += [("name", n) for n in names]
     found += [("code", t.lower()) for t in _EN_TOKEN.findall(sentence) if _CODE.match(t)]
