@@ -227,8 +227,10 @@ def _disqualified(s: str) -> bool:
 
 def _enough(text: str, words: int = 2, raw: str = "") -> bool:
     """Something to be about: content words, a number counting twice ("do item 7"), a
-    name in ``raw`` (the original casing) too ("let's go with PostgreSQL")."""
-    return len(content_words(text)) + max(anchors(text), anchors(raw)) >= words
+    name in ``raw`` (the original casing) too ("let's go with PostgreSQL"). Enough content
+    words settle it: the anchors are counted only when they may decide."""
+    found = len(content_words(text))
+    return found >= words or found + max(anchors(text), anchors(raw)) >= words
 
 
 def _proposal(s: str, raw: str) -> float:
