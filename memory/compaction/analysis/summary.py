@@ -306,8 +306,11 @@ def _word_set(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=8_192)
 def _numbers(text: str) -> frozenset[str]:
-    """The sentence's content words that hold a digit."""
-    return frozenset(w for w in _word_set(text) if any(ch.isdigit() for ch in w))
+    """The sentence's content words that hold a digit (a word of letters alone holds none:
+    it is not looked through)."""
+    return frozenset(
+        w for w in _word_set(text) if not w.isalpha() and any(ch.isdigit() for ch in w)
+    )
 
 
 def _label(role: str | None) -> str:
