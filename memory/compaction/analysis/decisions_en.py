@@ -194,12 +194,13 @@ def normalised(sentence: str) -> str:
     return _normalise(sentence)
 
 
-@lru_cache(maxsize=8_192)
+@lru_cache(maxsize=4_096)
 def _normalise(sentence: str) -> str:
     """Lower case, plain quotes and dashes, contractions spelled out.
 
     Cached: a score of a dozen substitutions, asked of one sentence by the decision rules,
-    the small-talk rules and ``statements`` alike.
+    the small-talk rules and ``statements`` alike (and of whole messages by ``statements``,
+    so the cache is bounded lower than the sentence-only ones).
     """
     s = sentence.translate(_PUNCT).lower()
     if "like to" in s:

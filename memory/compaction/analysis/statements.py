@@ -131,7 +131,7 @@ _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 """MultiWOZ's tokenised text: "is n't", "they 're"."""
 
 
-@lru_cache(maxsize=4_096)
+@lru_cache(maxsize=2_048)
 def _english(text: str) -> str:
     """Lower case, plain quotes, contractions spelled out, as the decision rules read it
     (cached: each reading of a sentence, and of its whole message, asks it again)."""
