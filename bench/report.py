@@ -18,6 +18,7 @@ from bench import (
     changes,
     compaction_latency,
     dev_queue,
+    fold_cost,
     locomo,
     meetings,
     memory_edits,
@@ -59,6 +60,7 @@ REPORTING = (
     meetings,
     locomo,
     archive,
+    fold_cost,
 )
 """Benchmarks that give their own targets and results section."""
 BENCHES = (

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from aimind_memory.memory import ExtractiveCompactor, FinalTurn, open_memory
 from aimind_memory.memory.compaction import CompactionRequest
-from aimind_memory.memory.models import CompactionOutput
+from aimind_memory.memory.models import ExplainedOutput
 from bench import chitchat
 from bench.common import BenchEnv, Profile, write_json
 from bench.common import target as _target
@@ -73,7 +73,7 @@ class RecordingCompactor(ExtractiveCompactor):
         super().__init__()
         self.made: list[str] = []
 
-    def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
+    def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
         out = super().compact_sync(request)
         self.made += out.pinned_decisions
         return out

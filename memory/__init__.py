@@ -34,6 +34,8 @@ What else a library user may need:
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
   one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
+- ``explain`` (``Signals``): what the offline engine reads in a sentence — the decision
+  it would pin and why, the change it marks, small talk — for a maintainer at a prompt;
 - ``recall`` on the service (contract §5a): the archived turns a query is about, as
   ``RecallHit``s;
 - ``build_context`` to give a model contract §7's context from a ``ThreadState`` (and
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
     from aimind_memory.memory.archive import RecallHit
     from aimind_memory.memory.compaction import CompactionRequest, Compactor
+    from aimind_memory.memory.compaction.analysis.why import Signals, explain
     from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
     from aimind_memory.memory.compaction.llm import LLMCompactor
     from aimind_memory.memory.config.limits import MemoryLimits
@@ -97,10 +100,12 @@ __all__ = [
     "PinTextError",
     "RecallHit",
     "SettingsError",
+    "Signals",
     "SummaryTextError",
     "ThreadState",
     "assert_no_forbidden_fields",
     "build_context",
+    "explain",
     "memory_messages",
     "open_checkpointer",
     "open_memory",
@@ -128,10 +133,12 @@ _HOME: dict[str, str] = {
     "PinTextError": "aimind_memory.memory.errors",
     "RecallHit": "aimind_memory.memory.archive",
     "SettingsError": "aimind_memory.memory.errors",
+    "Signals": "aimind_memory.memory.compaction.analysis.why",
     "SummaryTextError": "aimind_memory.memory.errors",
     "ThreadState": "aimind_memory.memory.models",
     "assert_no_forbidden_fields": "aimind_memory.memory.views.guard",
     "build_context": "aimind_memory.memory.views.context",
+    "explain": "aimind_memory.memory.compaction.analysis.why",
     "memory_messages": "aimind_memory.memory.views.context",
     "open_checkpointer": "aimind_memory.memory.storage.checkpointer",
     "open_memory": "aimind_memory.memory.service",

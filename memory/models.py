@@ -287,6 +287,24 @@ class CompactionOutput(BaseModel):
     (a previous pin left out of ``pinned_decisions`` without being named here stays)."""
 
 
+class ExplainedOutput(CompactionOutput):
+    """A compaction's output with the reasons the offline engine knows (contract §5,
+    "Memory says why"). Never asked of a model: its structured output is
+    ``CompactionOutput``, and a model's pins say why by what they cite."""
+
+    superseded: list[str] = Field(default_factory=list)
+    """Decisions of the folded turns that a later one of the same turns replaced: never
+    pinned, but a change the user made all the same (the ``replaced`` list shows it)."""
+    why: dict[str, str] = Field(default_factory=dict)
+    """Each new pin's text → why it is pinned ("a decision: 'we decided' + 'PostgreSQL'")."""
+    replaced_by: dict[str, str] = Field(default_factory=dict)
+    """Each replaced or superseded decision's text → the text of the pin that replaced it
+    (absent: nothing took its place, a reversal)."""
+    replaced_why: dict[str, str] = Field(default_factory=dict)
+    """Each replaced or superseded decision's text → why ("a correction: 'instead of
+    PostgreSQL'")."""
+
+
 SkipReason = Literal["status", "empty", "duplicate", "memory-unavailable"]
 
 

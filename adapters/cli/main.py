@@ -91,10 +91,12 @@ def status_line(event: dict[str, Any]) -> str:
 
 
 def format_pin(pin: Pin) -> list[str]:
-    """A pin as a person reads it: its text, then its id, who pinned it and when, then
-    each message it came from (role, id, when, an excerpt)."""
+    """A pin as a person reads it: its text, then its id, who pinned it and when, why,
+    then each message it came from (role, id, when, an excerpt)."""
     when = pin.pinned_at.isoformat(timespec="seconds") if pin.pinned_at else "before provenance"
     lines = [f"  - {pin.text}", f"    id {pin.id} · {pin.origin} · pinned {when}"]
+    if pin.why:
+        lines.append(f"    why: {pin.why}")
     for source in pin.sources:
         said = f" ({source.created_at.isoformat(timespec='seconds')})" if source.created_at else ""
         where = f"{source.role} message {source.message_id}{said}"
@@ -108,6 +110,16 @@ def format_memory(state: ThreadState) -> str:
     lines += [f"  {line}" for line in state.summary.splitlines()] or ["  (none)"]
     lines.append(f"pins ({len(state.pins)}):")
     lines += [line for pin in state.pins for line in format_pin(pin)] or ["  (none)"]
+    if state.replaced:  # the user's history of changes (contract §5), newest last
+        by_id = {p.id: p.text for p in state.pins}
+        lines.append(f"replaced decisions ({len(state.replaced)}):")
+        for old in state.replaced:
+            lines.append(f"  - {old.text}")
+            after = f" by: {by_id[old.replaced_by]}" if old.replaced_by in by_id else ""
+            when = old.replaced_at.isoformat(timespec="seconds")
+            lines.append(f"    replaced {when}{after}")
+            if old.why:
+                lines.append(f"    why: {old.why}")
     lines.append(f"recent messages ({len(state.messages)}):")
     lines += [f"  {m.role}: {m.text}" for m in state.messages] or ["  (none)"]
     compacted = state.last_compacted_at.isoformat() if state.last_compacted_at else "never"

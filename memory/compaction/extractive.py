@@ -28,9 +28,13 @@ from aimind_memory.memory.compaction.analysis.segmenter import ready_for
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import (
     Said,
+    acknowledged,
     is_acceptance,
     is_bare_correction,
+    narrated_past,
     offered,
+    proposes,
+    returns_to,
     said,
     searched_again,
 )
@@ -41,11 +45,12 @@ from aimind_memory.memory.compaction.analysis.supersession import (
     replacement,
     rerouted,
 )
+from aimind_memory.memory.compaction.analysis.why import agreed_why, change_why, pin_why
 from aimind_memory.memory.compaction.analysis.words import content_words
 from aimind_memory.memory.compaction.pins import merge_pins
 from aimind_memory.memory.compaction.protocol import CompactionRequest
 from aimind_memory.memory.config.limits import MemoryLimits
-from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, Pin
+from aimind_memory.memory.models import ChatThreadMessage, ExplainedOutput, Pin
 from aimind_memory.memory.text import normalize
 
 HISTORY_LABEL = "Since changed: "
@@ -161,11 +166,15 @@ def _changes(what: Said) -> bool:
 
 class FoldedPins(NamedTuple):
     """What a fold pins: its new decisions in order, the previous pins they replace, and
-    its own decisions a later one in the same fold replaced (history for the summary)."""
+    its own decisions a later one in the same fold replaced (history for the summary);
+    why each new pin is pinned, and for each replaced pin what replaced it and why."""
 
     pins: list[str]
     replaced: list[str]
     superseded: list[str]
+    why: dict[str, str]
+    replaced_by: dict[str, str]
+    replaced_why: dict[str, str]
 
 
 def fold_pins(
@@ -173,6 +182,7 @@ def fold_pins(
     pinned: Sequence[str],
     said_last: int = 1,
     after: ChatThreadMessage | None = None,
+    history: Sequence[tuple[str, str]] = (),
 ) -> FoldedPins:
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
@@ -188,7 +198,9 @@ def fold_pins(
     the ``said_last`` newest said in its message: just before this fold; older ones: long
     ago). An offer or a confirmation asked and accepted in the answer after it is a
     decision (``supersession.accepted_offer``); ``after``, the first message still in the
-    window, is that answer when the fold ends with the offer.
+    window, is that answer when the fold ends with the offer. ``history``: (a decision
+    replaced before, the pin that replaced it), oldest first — what a return to an
+    earlier option ("go back to Tailwind") brings back (``_returned``).
     """
     # (decision, previous pin, the index of the message that said it)
     last = len(pinned) - max(said_last, 1)
@@ -197,6 +209,13 @@ def fold_pins(
     ]
     replaced: list[str] = []
     superseded: list[str] = []
+    changed_by: dict[str, str] = {}  # a pin made by a change → the change's reason
+    taken_on: set[str] = set()  # statements the answer after them took on
+    returned_by: dict[str, str] = {}  # an earlier decision brought back → the sentence that did
+    replaced_by: dict[str, str] = {}  # a replaced previous pin → the pin that replaced it
+    replaced_why: dict[str, str] = {}
+
+    chain = list(history)  # (replaced decision, what replaced it), oldest first
 
     def apply(change: Replacement, sentence: str, at: int) -> None:
         nonlocal held
@@ -204,9 +223,15 @@ def fold_pins(
         for i, (text, previous, _) in enumerate(held):
             if i in gone:
                 (replaced if previous else superseded).append(text)
+                replaced_why[text] = change_why(sentence, change.reason)
+                if change.pin:
+                    replaced_by[text] = sentence
+                    chain.append((text, sentence))
         held = [h for i, h in enumerate(held) if i not in gone]
         if change.pin:
             held.append((sentence, False, at))
+            if change.reason:
+                changed_by[sentence] = change.reason
 
     def accept(
         offers: Sequence[str],
@@ -229,6 +254,8 @@ def fold_pins(
                 texts = [t for t, _, _ in held]
                 ages = [None if at is None else index - 1 - at for _, _, at in held]
                 change = accepted_offer(offer, texts, ages=ages, retry=retry)
+                if not change.pin and proposes(offer):  # "I suggest SonarQube." → "Sure."
+                    change = replace(change, pin=True, reason="accepted proposal")
                 if offer in texts:  # a confirmation pinned as said: it stays where it is
                     change = replace(change, pin=False)
                 apply(change, offer, index - 1)
@@ -253,10 +280,21 @@ def fold_pins(
         # A search asked again ("Do you have anything else leaving from Los Angeles?"): its
         # places and days replace those searched for before (supersession rule 8).
         again = message.role == "user" and searched_again(message.text)
+        answer = folded[index + 1] if index + 1 < len(folded) else after
+        agreed = (
+            acknowledged(message.text, answer.text)
+            if answer is not None and answer.role != message.role
+            else frozenset()
+        )
         for sentence, decided in _marked(message.text):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
+            if decided and narrated_past(spoken):
+                decided = False  # "I decided to learn Rust back in 2020": an event
+            elif not decided and sentence in agreed:
+                decided = True  # "Tickets live in Jira." → "Okay.": a statement agreed
+                taken_on.add(sentence)
             what = said(spoken)
             after_failure = failed  # a failure said before it in this message
             failed = failed or what.change == "failure"
@@ -266,6 +304,15 @@ def fold_pins(
                 # a stance's words ("It looks like all the options are booked") still drops it
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
+                continue
+            if back := _returned(spoken, texts, chain):
+                current, earlier = back
+                gone_text = held[current][0]
+                apply(Replacement((current,), "return", False), sentence, index)
+                replaced_by[gone_text] = earlier
+                held.append((earlier, False, index))
+                changed_by[earlier] = "return"
+                returned_by[earlier] = sentence
                 continue
             ages = [None if at is None else index - at for _, _, at in held]
             change = replacement(
@@ -279,7 +326,50 @@ def fold_pins(
                 confirmed.append(offer)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, failed, after, len(folded), confirmed)
-    return FoldedPins([t for t, previous, _ in held if not previous], replaced, superseded)
+    pins = [t for t, previous, _ in held if not previous]
+    restored = set(returned_by)  # replaced, then brought back: it holds, it is no history
+    replaced = [t for t in replaced if t not in restored]
+    superseded = [t for t in superseded if t not in restored]
+    why = {pin: _why(pin, changed_by.get(pin, ""), pin in taken_on) for pin in pins}
+    why |= {pin: change_why(by, "return") for pin, by in returned_by.items() if pin in why}
+    replaced_why |= {
+        old: change_why(returned_by[new], "return")
+        for old, new in replaced_by.items()
+        if new in returned_by
+    }
+    replaced_by = {old: new for old, new in replaced_by.items() if new in why}
+    return FoldedPins(pins, replaced, superseded, why, replaced_by, replaced_why)
+
+
+def _returned(
+    sentence: str, held: Sequence[str], chain: Sequence[tuple[str, str]]
+) -> tuple[int, str] | None:
+    """A return to an earlier option (contract §5): the held decision to replace and the
+    earlier one to bring back. "go back to Tailwind" brings back the replaced decision that
+    named Tailwind, in place of the held one that replaced it ("use CSS modules");
+    "we're using the original one" brings back the first of the chain that ends in a held
+    decision. None when the sentence returns to nothing memory knows."""
+    how = returns_to(sentence)
+    if how is None or not chain:
+        return None
+    named = {v for vs in said(sentence).values.values() for v in vs}
+    for old, by in reversed(chain) if how == "named" else chain:
+        if how == "named" and not named & {v for vs in said(old).values.values() for v in vs}:
+            continue
+        current = by
+        for earlier, later in chain:  # follow the chain to what holds now
+            if earlier == current:
+                current = later
+        if current in held and old not in held:
+            return held.index(current), old
+    return None
+
+
+def _why(pin: str, reason: str, acknowledged: bool = False) -> str:
+    """A new pin's ``why``: the decision it states, or the change that made it a pin."""
+    if decision_strength(pin) > 0 or not (reason or acknowledged):
+        return pin_why(pin)
+    return change_why(pin, reason) if reason else agreed_why(pin)
 
 
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
@@ -297,15 +387,19 @@ class ExtractiveCompactor:
     def __init__(self, limits: MemoryLimits | None = None) -> None:
         self.limits = limits or MemoryLimits()
 
-    async def compact(self, request: CompactionRequest) -> CompactionOutput:
+    async def compact(self, request: CompactionRequest) -> ExplainedOutput:
         await ready_for(request.texts())  # jieba, off the loop, for Chinese text
         return self.compact_sync(request)
 
-    def compact_sync(self, request: CompactionRequest) -> CompactionOutput:
+    def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
         together = said_with_last(request.pins, request.pinned_decisions)
         after = request.kept[0] if request.kept else None
-        pins, replaced, superseded = fold_pins(
-            request.folded, request.pinned_decisions, together, after
+        current = {p.id: p.text for p in request.pins}
+        history = [
+            (r.text, current[r.replaced_by]) for r in request.replaced if r.replaced_by in current
+        ]
+        pins, replaced, superseded, why, replaced_by, replaced_why = fold_pins(
+            request.folded, request.pinned_decisions, together, after, history
         )
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(
@@ -316,4 +410,12 @@ class ExtractiveCompactor:
             limit=self.limits.summary_chars,
             kept=[unquoted(m.text) for m in request.kept],  # a quote of a pin holds nothing
         )
-        return CompactionOutput(summary=summary, pinned_decisions=pins, replaced_decisions=replaced)
+        return ExplainedOutput(
+            summary=summary,
+            pinned_decisions=pins,
+            replaced_decisions=replaced,
+            superseded=superseded,
+            why=why,
+            replaced_by=replaced_by,
+            replaced_why=replaced_why,
+        )

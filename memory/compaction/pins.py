@@ -25,7 +25,7 @@ The rules, in the order they apply:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk, pin_strength, unquoted
@@ -33,15 +33,20 @@ from aimind_memory.memory.compaction.analysis.sentences import split_sentences
 from aimind_memory.memory.config.limits import (
     PIN_EXCERPT_CHARS,
     PIN_SOURCES_MAX,
+    REPLACED_MAX,
     UNPINNED_MAX,
     MemoryLimits,
 )
 from aimind_memory.memory.models import (
     ChatThreadMessage,
+    CompactionOutput,
+    ExplainedOutput,
     Pin,
     PinOrigin,
     PinSource,
+    ReplacedPin,
     legacy_pin_id,
+    new_pin_id,
     utcnow,
 )
 from aimind_memory.memory.text import clean_text, clip, normalize
@@ -220,13 +225,16 @@ def merge(
     seen: Sequence[Pin] | None = None,
     unpinned: Iterable[str] = (),
     now: datetime | None = None,
+    why: Mapping[str, str] | None = None,
 ) -> list[Pin]:
     """``current`` with a compaction's pin ``texts`` merged in (the module's rules).
 
     ``seen``: the pins the compactor was shown (default ``current``); ``folded``: the
     messages it folded, the new pins' sources; ``replaced``: previous pins it says newer
-    decisions replace.
+    decisions replace; ``why``: each new pin's text → why the offline engine pinned it (a
+    model's pin says why by the messages it cites).
     """
+    reasons = {normalize(c): w for t, w in (why or {}).items() for c in clamp_texts([t], limits)}
     now = now or utcnow()
     blocked = blocked_keys(current, current if seen is None else seen, unpinned)
     gone = {normalize(t) for t in replaced}
@@ -248,10 +256,56 @@ def merge(
             continue
         merged = [(k, p) for k, p in merged if p.origin == "user" or not _replaces(key, k)]
         sources = sources_for(text, origin, folded)
-        why = model_pin_why(sources) if origin == "model" else ""
-        pin = Pin(text=text, origin=origin, pinned_at=now, sources=sources, why=why)
+        said = model_pin_why(sources) if origin == "model" else reasons.get(key, "")
+        pin = Pin(text=text, origin=origin, pinned_at=now, sources=sources, why=said)
         merged.append((key, pin))
     return evict([p for _, p in merged], limits.pinned_max)
+
+
+def replaced_records(
+    before: Sequence[Pin],
+    after: Sequence[Pin],
+    output: CompactionOutput,
+    *,
+    limits: MemoryLimits,
+    now: datetime | None = None,
+) -> list[ReplacedPin]:
+    """The pins of ``before`` that ``output`` named replaced and that left (a user's pin
+    stays, so it is never recorded), each with the pin that took its place and why
+    (contract §5: the ``replaced`` list the panel, the export and the CLI show)."""
+    now = now or utcnow()
+    kept = {p.id for p in after}
+    by_key = {normalize(p.text): p for p in after}
+    explained = output if isinstance(output, ExplainedOutput) else None
+
+    def record(pin_id: str, text: str, said: str) -> ReplacedPin:
+        said_by = explained.replaced_by.get(said, "") if explained else ""
+        by = next((by_key.get(normalize(t)) for t in clamp_texts([said_by], limits)), None)
+        why = explained.replaced_why.get(said, "") if explained else MODEL_REPLACED_WHY
+        return ReplacedPin(
+            id=pin_id, text=text, replaced_by=by.id if by else None, replaced_at=now, why=why
+        )
+
+    gone = {normalize(t): t for t in output.replaced_decisions}
+    records = [
+        record(pin.id, pin.text, gone[key])
+        for pin in before
+        if (key := normalize(pin.text)) in gone and pin.id not in kept
+    ]
+    if explained:  # decided and changed within the folded turns: never a pin, still a change
+        records += [
+            record(new_pin_id(), text, said)
+            for said in explained.superseded
+            for text in clamp_texts([said], limits)
+        ]
+    return records
+
+
+def remember_replaced(
+    history: Sequence[ReplacedPin], records: Sequence[ReplacedPin]
+) -> list[ReplacedPin]:
+    """``history`` with ``records`` added, newest last, at most ``REPLACED_MAX``."""
+    return [*history, *records][-REPLACED_MAX:]
 
 
 def merge_pins(

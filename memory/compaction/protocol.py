@@ -13,7 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, Pin, ThreadState
+from aimind_memory.memory.models import (
+    ChatThreadMessage,
+    CompactionOutput,
+    Pin,
+    ReplacedPin,
+    ThreadState,
+)
 
 log = logging.getLogger("aimind.memory.compaction")
 
@@ -35,6 +41,10 @@ class CompactionRequest:
     """The turns that stay verbatim: context only, not to be repeated in the summary."""
     pins: tuple[Pin, ...] = ()
     """The records of ``pinned_decisions`` (the service's; a compactor reads the texts)."""
+    replaced: tuple[ReplacedPin, ...] = ()
+    """The decisions later ones replaced, oldest first: what a return to an earlier option
+    ("go back to PostgreSQL") returns to. The offline compactor reads it; a model is not
+    shown it (contract §5: history is the user's, not the model's)."""
 
     def texts(self) -> list[str]:
         """Every text the request carries.

@@ -10,10 +10,21 @@ cleaned like message text and clamped locally; how its pins join the thread's
 
 from __future__ import annotations
 
-from aimind_memory.memory.compaction.pins import merge, origin_of
+from aimind_memory.memory.compaction.pins import (
+    merge,
+    origin_of,
+    remember_replaced,
+    replaced_records,
+)
 from aimind_memory.memory.compaction.protocol import CompactionRequest
 from aimind_memory.memory.config.limits import MemoryLimits
-from aimind_memory.memory.models import ChatThreadMessage, CompactionOutput, ThreadState, utcnow
+from aimind_memory.memory.models import (
+    ChatThreadMessage,
+    CompactionOutput,
+    ExplainedOutput,
+    ThreadState,
+    utcnow,
+)
 from aimind_memory.memory.text import clean_text, clip
 
 
@@ -28,6 +39,7 @@ def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest 
         folded=state.messages[:cut],
         kept=state.messages[cut:],
         pins=tuple(state.pins),
+        replaced=tuple(state.replaced),
     )
 
 
@@ -47,19 +59,26 @@ def fold(
     verbatim, and the time. ``summary`` overrides the output's (a summary the user
     edited while the compaction ran)."""
     text = output.summary if summary is None else summary
+    now = utcnow()
+    pins = merge(
+        state.pins,
+        output.pinned_decisions,
+        limits=limits,
+        origin=origin_of(compactor),
+        folded=request.folded,
+        replaced=output.replaced_decisions,
+        seen=request.pins,
+        unpinned=state.unpinned,
+        now=now,
+        why=output.why if isinstance(output, ExplainedOutput) else None,
+    )
     return ThreadState(
         messages=request.kept if messages is None else messages,
         summary=clip(clean_text(text) or "", limits.summary_chars),
-        pins=merge(
-            state.pins,
-            output.pinned_decisions,
-            limits=limits,
-            origin=origin_of(compactor),
-            folded=request.folded,
-            replaced=output.replaced_decisions,
-            seen=request.pins,
-            unpinned=state.unpinned,
-        ),
-        last_compacted_at=utcnow(),
+        pins=pins,
+        last_compacted_at=now,
         unpinned=list(state.unpinned),
+        replaced=remember_replaced(
+            state.replaced, replaced_records(state.pins, pins, output, limits=limits, now=now)
+        ),
     )

@@ -118,10 +118,9 @@ async def write_while_the_model_fails(
 
 def assert_every_turn_kept(snapshot: Any) -> None:
     state = snapshot.state
-    window = " ".join(m.text for m in state.messages)
-    for n in range(1, FAILING_TURNS + 1):
-        project = f"project P{n} "
-        assert project in window or project in state.summary, n
+    memory = " ".join([*(m.text for m in state.messages), state.summary, *state.pinned_decisions])
+    for n in range(1, FAILING_TURNS + 1):  # in the window, the summary or a pin
+        assert f"project P{n} " in memory, n
     assert_bounds(state)  # settled: the window is back within RECENT_TURNS
     assert snapshot.last_compaction is not None
     assert snapshot.last_compaction["compactor"] == "extractive"  # the model never landed

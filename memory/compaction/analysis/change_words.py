@@ -13,6 +13,22 @@ from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 _W = WordLists("change_words")
 
 EN_CORRECTION = _W.phrases("en_correction")
+EN_OLD_VALUE = _W.phrases("en_old_value")
+ZH_OLD_VALUE = _W.phrases("zh_old_value")
+EN_RETURN = _W.phrases("en_return")
+ZH_RETURN = _W.phrases("zh_return")
+EN_ACKNOWLEDGEMENT = _W.phrases("en_acknowledgement")
+ZH_ACKNOWLEDGEMENT = _W.phrases("zh_acknowledgement")
+EN_ACKNOWLEDGEMENT_WEAK = _W.phrases("en_acknowledgement_weak")
+ZH_ACKNOWLEDGEMENT_WEAK = _W.phrases("zh_acknowledgement_weak")
+EN_PROPOSAL = _W.phrases("en_proposal")
+ZH_PROPOSAL = _W.phrases("zh_proposal")
+EN_PAST = _W.phrases("en_past")
+ZH_PAST = _W.phrases("zh_past")
+NAME_KINDS = {
+    name: kind for kind, names in _W.table("name_kinds").items() for name in str(names).split()
+}
+"""A named thing → the kind of thing it is ("mysql" → "database"): a slot a decision fills."""
 EN_CORRECTION_WEAK = _W.phrases("en_correction_weak")
 EN_CLOSING = _W.phrases("en_closing")
 EN_ACCEPTANCE = _W.phrases("en_acceptance")

@@ -213,13 +213,14 @@ def _normalise(sentence: str) -> str:
     return _SPACES.sub(" ", s).strip()
 
 
-def _is_question(s: str) -> bool:
+def is_question(s: str) -> bool:
+    """A question, read on the normalised sentence: a question mark or a question's start."""
     return s.rstrip(" .)\"'").endswith("?") or "?" in s or bool(_QUESTION_START.search(s))
 
 
 def _disqualified(s: str) -> bool:
     """A question, a hedge, an undecided matter or a pleasantry: whatever decision words it has."""
-    if _is_question(s) or _UNDECIDED.search(s) or _PLEASANTRY.search(s):
+    if is_question(s) or _UNDECIDED.search(s) or _PLEASANTRY.search(s):
         return True
     if _HEDGE.search(_EVEN_IF.sub(" ", s)):
         return True
@@ -422,3 +423,55 @@ def decision_strength(sentence: str) -> float:
         ):
             return max(CONFIRMED, found)
     return _frames(_LEAD.sub("", s), sentence)
+
+
+# --- Why (contract §5, "Memory says why"): the frame that fired and its words ---------------
+# Asked only of a sentence ``decision_strength`` already found decided: the first frame of
+# this table that matches names the signal, and its words (up to what it is about) are the
+# trigger. The order follows the strengths: a stated decision before a rule, a rule before
+# a plan.
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a confirmation", _CONFIRM_LABEL),
+    ("a confirmation", _CONFIRM_STRONG),
+    ("a confirmation", _AS_AGREED),
+    ("a decision", _EXPLICIT),
+    ("a decision", _WE_AGREE),
+    ("a decision", _SETTLED),
+    ("a decision", _FINAL_PREDICATE),
+    ("a decision", _DECISION_NOUN),
+    ("a decision", _IT_IS),
+    ("a change of plan", _WE_CHANGED),
+    ("a joint choice", _LET_US),
+    ("a rule", _RULE_MARKER),
+    ("a rule", _WE_RULE),
+    ("a rule", _IMPERATIVE),
+    ("a rule", _MODAL),
+    ("a rule", _ANYMORE),
+    ("a rule", _LIMIT_NOUN),
+    ("a plan", _WE_FUTURE),
+    ("a commitment", _I_FUTURE),
+    ("a plan", _WE_NOT_DOING),
+    ("a plan", _PERSONAL_DONE),
+    ("a plan", _PROGRESSIVE_PLAN),
+    ("a booking", _BOOK_IT),
+    ("a booking", _WANT_TO_BOOK),
+    ("an arrangement", _ARRANGED),
+    ("an arrangement", _SET_FOR),
+    ("a confirmation", _CONFIRM_WORD),
+)
+
+
+def decision_cue(sentence: str) -> tuple[str, str] | None:
+    """The signal a decided sentence fired and the words that fired it ("a decision",
+    "we decided to"), or None when no frame's words are in it."""
+    s = _LEAD.sub("", _normalise(sentence))
+    for signal, pattern in _CUES:
+        if m := pattern.search(s):
+            return signal, _trigger(m)
+    return None
+
+
+def _trigger(m: re.Match[str]) -> str:
+    """A frame's match up to what it is about (its ``rest`` group), or all of it."""
+    end = m.start("rest") if "rest" in m.re.groupindex and m.start("rest") >= 0 else m.end()
+    return m.string[m.start() : end].strip(" ,.:;!-")

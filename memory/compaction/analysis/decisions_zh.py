@@ -431,3 +431,47 @@ def decision_strength(sentence: str) -> float:
         if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
             return max(CONFIRMED, _frames(rest))
     return _frames(_LEAD.sub("", text))
+
+
+# --- Why (contract §5, "Memory says why"): the frame that fired and its words ---------------
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a confirmation", _CONFIRM_LABEL),
+    ("a confirmation", _AS_AGREED),
+    ("a decision", _FINALLY),
+    ("a booking", _BOOKED_FOR_YOU),
+    ("a commitment", _COMMITTED),
+    ("a decision", _NOT_BUT),
+    ("a plan", _PLAN),
+    ("a decision", _CHOICE),
+    ("a rule", _RULE),
+    ("a rule", _NEGATED),
+    ("a rule", _NOT_ANYMORE),
+    ("a commitment", _COMMITMENT),
+    ("an arrangement", _SET_AT),
+    ("an arrangement", _ONLY_SCOPE),
+    ("a booking", _RIDE_AT),
+    ("a booking", _BOOKED_IS),
+    ("an arrangement", _TIME_LED),
+    ("an arrangement", _HELD_AT),
+    ("a plan", _PLANNED),
+)
+_SETTLED_CUES = (
+    "决定",
+    "确认",
+    "同意",
+    *sorted(_SETTLED_WORDS | _CHOSE | _SETTLING_VERBS, key=len),
+)
+
+
+def decision_cue(sentence: str) -> tuple[str, str] | None:
+    """The signal a decided sentence fired and the words that fired it ("a decision",
+    "定了"), or None when no frame's words are in it."""
+    text = _LEAD.sub("", sentence.strip())
+    if any(word in text for word in _SETTLED_CUES) and _settled(_Sentence.of(text).tokens):
+        found = [w for w in _SETTLED_CUES if w in text]
+        return "a decision", max(found, key=len)
+    for signal, pattern in _CUES:
+        if m := pattern.search(text):
+            end = m.start("rest") if "rest" in m.re.groupindex and m.start("rest") >= 0 else 0
+            return signal, (text[m.start() : end] if end > m.start() else m.group())[:12]
+    return None

@@ -23,18 +23,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Literal
 
 from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import decisions_en
-from aimind_memory.memory.compaction.analysis.sentences import is_chinese
+from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
     RETRIED_KINDS,
     chinese_values,
     english_values,
 )
-from aimind_memory.memory.compaction.analysis.words import EN_STOPWORDS, content_words
+from aimind_memory.memory.compaction.analysis.words import EN_STOPWORDS, anchors, content_words
 
 Change = Literal["correction", "reversal", "failure"]
 BARE_WORDS = 4
@@ -95,6 +97,11 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
 
 _EN = {
     "correction": _phrase_pattern(cw.EN_CORRECTION, False),
+    "return": _phrase_pattern(cw.EN_RETURN, False),
+    "acknowledgement": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT, False),
+    "acknowledgement-weak": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT_WEAK, False),
+    "proposal": _phrase_pattern(cw.EN_PROPOSAL, False),
+    "past": _phrase_pattern(cw.EN_PAST, False),
     "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
     "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
     "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
@@ -113,6 +120,11 @@ _EN = {
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
+    "return": _phrase_pattern(cw.ZH_RETURN, True),
+    "acknowledgement": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT, True),
+    "acknowledgement-weak": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT_WEAK, True),
+    "proposal": _phrase_pattern(cw.ZH_PROPOSAL, True),
+    "past": _phrase_pattern(cw.ZH_PAST, True),
     "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
     "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
     "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
@@ -183,6 +195,7 @@ _CHANGES: tuple[tuple[str, Change, bool], ...] = (
     ("failure", "failure", False),
     ("reversal", "reversal", False),
     ("correction", "correction", False),
+    ("return", "correction", True),
     ("reversal-weak", "reversal", True),
     ("correction-weak", "correction", True),
 )
@@ -335,7 +348,45 @@ def is_offer(sentence: str, message: str) -> bool:
     ("Booking a table for 2 at 7 pm. Please confirm.")."""
     patterns, text = (_ZH, sentence) if is_chinese(message) else (_EN, _english(sentence))
     offered = said(sentence).tentative and bool(patterns["offer"].search(text))
-    return offered or _asks_to_confirm(message)
+    return offered or proposes(sentence) or _asks_to_confirm(message)
+
+
+def proposes(sentence: str) -> bool:
+    """A proposal with something concrete in it ("I suggest SonarQube.", "建议用SonarQube"):
+    the other side may take it with a bare yes (contract §5, "an accepted proposal")."""
+    chinese = is_chinese(sentence)
+    text = sentence.strip() if chinese else _english(sentence).strip()
+    return bool((_ZH if chinese else _EN)["proposal"].search(text)) and anchors(sentence) > 0
+
+
+def acknowledges(message: str) -> Literal["explicit", "weak"] | None:
+    """How an answer opens by taking on what was just said: ``explicit`` ("Noted, …",
+    "Got it.", "好的，订单100。"), ``weak`` ("Okay, 25 seats per Team workspace.": words that
+    also just say one is listening), or None."""
+    first = next(iter(split_sentences(message)), "")
+    if not first or "?" in first or "？" in first:
+        return None
+    chinese = is_chinese(first)
+    text = first.strip() if chinese else _english(first).strip()
+    patterns = _ZH if chinese else _EN
+    if patterns["acknowledgement"].search(text):
+        return "explicit"
+    return "weak" if patterns["acknowledgement-weak"].search(text) else None
+
+
+_YEAR = re.compile(r"\b(?:in|back in|since)\s+(?P<year>(?:19|20)\d\d)\b")
+
+
+def narrated_past(sentence: str) -> bool:
+    """Said of the past ("I decided to learn Rust back in 2020", "我前年决定转行"): a narrated
+    event for the summary, not a decision that holds (contract §5)."""
+    if is_chinese(sentence):
+        return bool(_ZH["past"].search(sentence))
+    text = _english(sentence)
+    if _EN["past"].search(text):
+        return True
+    year = _YEAR.search(text)
+    return year is not None and int(year.group("year")) < datetime.now(UTC).year
 
 
 @lru_cache(maxsize=1_024)  # keyed by whole messages: a few folds' worth
@@ -417,3 +468,150 @@ def places(sentence: str) -> Mapping[str, frozenset[str]]:
             out.setdefault(role, set()).add(name)
         end = stop
     return {r: frozenset(v) for r, v in out.items()}
+
+
+CUE_WORDS_AFTER = 2
+"""Words kept after a change's own words, for what it is about ("instead of" + "Java")."""
+
+
+def change_cue(sentence: str) -> tuple[str, bool]:
+    """The words that mark the sentence's change ("switch to MySQL", "改成"), for its
+    ``why``, and whether they are weak words ("actually": then they are quoted alone and
+    the new value beside them); empty when none does."""
+    chinese = is_chinese(sentence)
+    text = sentence if chinese else _english(sentence)
+    patterns = _ZH if chinese else _EN
+    for key, _, weak in _CHANGES:
+        if m := patterns[key].search(text):
+            cue = m.group().strip("，,。 :;!-")
+            if chinese or weak:
+                return cue, weak
+            words = (w.strip(".,!?;:") for w in text[m.end() :].split())
+            after = [w for w in words if w.isalnum()][:CUE_WORDS_AFTER]
+            return " ".join([cue, *after]), weak
+    return "", False
+
+
+_ARTICLE = r"(?:(?:the|a|an|our|my|your|that|this)\s+)?"
+_EN_OLD_VALUE = re.compile(
+    rf"\b(?:{'|'.join(re.escape(p) for p in cw.EN_OLD_VALUE)})\s+{_ARTICLE}(?P<value>[\w.+#-]+)"
+)
+_ZH_OLD_VALUE = re.compile(
+    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE)})\s*"
+    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
+)
+
+
+@lru_cache(maxsize=4096)
+def named_old_values(sentence: str) -> frozenset[str]:
+    """The words a sentence names as what it replaces ("instead of Java" → java, "不用
+    MySQL" → mysql), lower-cased as ``Said.values`` holds them."""
+    if is_chinese(sentence):
+        return frozenset(m.group("value").lower() for m in _ZH_OLD_VALUE.finditer(sentence))
+    text = _english(sentence).rstrip(".!?")
+    return frozenset(m.group("value").strip(".").lower() for m in _EN_OLD_VALUE.finditer(text))
+
+
+def old_value_cue(sentence: str) -> str:
+    """The words naming what a change replaces ("instead of PostgreSQL"), or empty."""
+    chinese = is_chinese(sentence)
+    m = (_ZH_OLD_VALUE if chinese else _EN_OLD_VALUE).search(
+        sentence if chinese else _english(sentence)
+    )
+    return m.group().strip(" ,.") if m else ""
+
+
+STATED_WORDS = 2
+"""A stated fact needs this much to be about: content words, a name or a number counting."""
+
+
+def stated(sentence: str) -> bool:
+    """A plain statement with something concrete in it ("Tickets live in Jira.", "线上Node版本
+    是16"): not a question, a hedge, small talk or the past — what an acknowledged
+    statement is made of."""
+    what = said(sentence)
+    if what.tentative or what.change is not None or narrated_past(sentence):
+        return False
+    if is_small_talk(sentence):
+        return False
+    words, handles = len(content_words(sentence)), anchors(sentence)
+    if is_chinese(sentence):  # a Chinese name or thing is no anchor: its words must do
+        return not sentence.lstrip().startswith(_ZH_PERSONAL) and handles + words > STATED_WORDS
+    text = _english(sentence)
+    said_words = text.split()
+    if handles == 0 or decisions_en.is_question(text) or said_words[0] in _EN_PERSONAL:
+        return False
+    if len(said_words) > STATED_MAX_WORDS or _EN_PAST_VERB.search(text):
+        return False
+    return words + handles > STATED_WORDS
+
+
+STATED_MAX_WORDS = 25
+"""A setting or a rule is said in a short sentence; a longer one tells something."""
+_EN_PAST_VERB = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bwas )"
+    r"(?<!\bwere )\b(?:[a-z]+ed|was|were|went|had|did|said|told|came|took|saw|bought|got|"
+    r"made|met|left|found|gave|sent|spent|paid|won|lost|ran)\b"
+)
+"""A past tense verb: what is told happened — an event for the summary — unless it is a
+participle after "is", "are", "get" ("Workspaces are capped at 25 seats")."""
+
+
+_EN_PERSONAL = frozenset({"i", "my", "you", "your", "he", "she", "his", "her", "they", "their"})
+_ZH_PERSONAL = ("我", "你", "他", "她")
+"""A statement about a person — the speaker's life, advice to the listener, someone else —
+is a fact or small talk, not a decision of the conversation ("I have two kids")."""
+
+
+def acknowledged(message: str, answer: str) -> frozenset[str]:
+    """The sentences of ``message`` that ``answer`` took on (contract §5, an agreed
+    statement): the answer opens with an acknowledgement ("Noted", "Okay", "好的") and
+    either repeats a sentence's concrete words ("Okay, backups at 1 am UTC.") or, an
+    explicit one alone, answers a message of one sentence ("Tickets live in Jira." →
+    "Noted.")."""
+    how = acknowledges(answer)
+    if how is None:
+        return frozenset()
+    sentences = split_sentences(message)
+    replied = set(content_words(answer))
+    bare = how == "explicit" and len(replied) <= 1 and len(split_sentences(answer)) == 1
+    return frozenset(
+        s
+        for s in sentences
+        if stated(s) and ((bare and len(sentences) == 1) or _repeats(s, replied))
+    )
+
+
+_NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")
+
+
+def _repeats(sentence: str, replied: set[str]) -> bool:
+    """The answer repeats the sentence's concrete words: a number, a name (written with a
+    capital inside the sentence, or in Chinese), or two words."""
+    shared = set(content_words(sentence)) & replied
+    names = {w.lower() for w in _NAMED.findall(sentence)}
+    concrete = any(any(c.isdigit() for c in w) or not w.isascii() or w in names for w in shared)
+    return concrete or len(shared) > 1
+
+
+_ORIGINAL = re.compile(
+    r"\b(?:the original|the first one|the old one)\b|最早|原来那|之前那|一开始那"
+)
+"""A return to the first option of a slot without naming it ("the original one", "最早那个")."""
+
+
+def returns_to(sentence: str) -> Literal["named", "original"] | None:
+    """A return to an earlier option: ``named`` when the sentence names it ("go back to
+    Tailwind", "用回飞书"), ``original`` when it means the first one ("we're using the
+    original one", "还是用最早那个吧"), None when it returns to nothing."""
+    chinese = is_chinese(sentence)
+    text = sentence if chinese else _english(sentence)
+    if _ORIGINAL.search(text):
+        return "original"
+    if (_ZH if chinese else _EN)["return"].search(text) or (chinese and _ZH_STILL.search(text)):
+        return "named"
+    return None
+
+
+_ZH_STILL = re.compile(r"还是(?:用|选|上)?[^，。！？,]{1,12}吧")
+"""还是 RESTful 吧: going back to what was said before."""

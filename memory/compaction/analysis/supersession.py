@@ -94,7 +94,12 @@ from dataclasses import dataclass
 
 from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import timewords as tw
-from aimind_memory.memory.compaction.analysis.statements import Said, places, said
+from aimind_memory.memory.compaction.analysis.statements import (
+    Said,
+    named_old_values,
+    places,
+    said,
+)
 from aimind_memory.memory.compaction.analysis.values import RELATIVE_DAYS, RETRIED_KINDS
 
 WEAK_KINDS = frozenset({"number", "code", "tickets"})
@@ -603,6 +608,39 @@ def _other_value(kind: str, new: Said, old: Said) -> bool:
     return bool(mine and theirs) and _other(kind, mine, theirs) == mine
 
 
+IDENTIFYING_KINDS = frozenset({"id", "code"})
+"""Values that say which thing a decision is about ("room 4", "P4"): another one is
+another thing, never a new value of the same slot."""
+
+
+def _same_slot(new: Said, old: Said) -> bool:
+    """The same slot: the same subject words (some, and neither's beyond the other's) and
+    exactly one kind of value — not a mere number — given another value ("deploy on
+    Monday" after "deploy on Friday"). With a change word it means that decision, however
+    long ago it was said."""
+    if not new.subject & old.subject:
+        return False
+    if not (new.subject <= old.subject or old.subject <= new.subject):
+        return False  # each names something the other does not: two parallel decisions
+    # a number or a code alone is another item ("item 996" after "item 995") unless a
+    # change word says it is a new value of the same one ("raise the cap to 40")
+    differing = _new_values(new, old, weak=new.change is not None)
+    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+
+
+def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
+    """The earlier decisions holding a value the new sentence names as the one it
+    replaces ("… instead of PostgreSQL"): the old value named is the clearest sign of
+    which decision changes, however long ago it was said."""
+    if not named:
+        return ()
+    return tuple(
+        i
+        for i, old in enumerate(olds)
+        if any(v in named or v.split()[0] in named for vs in old.values.values() for v in vs)
+    )
+
+
 def replacement(
     sentence: str,
     earlier: Sequence[str],
@@ -627,6 +665,9 @@ def replacement(
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
+    named = _holding(named_old_values(sentence), olds)
+    if named and (new.change is not None or decided):
+        return Replacement(named, "old value named", True)
     ages = [0] * len(olds) if ages is None else ages
     recent = _recent(new, olds, ages)
     gone: set[int] = set()
@@ -641,12 +682,15 @@ def replacement(
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
-                if i in recent
-                and _weakly(
-                    new,
-                    o,
-                    decided or _other_places(where, roles[i]),  # "head to X" after "to Y"
-                    new.rejects and _answers(ages[i], _repeated(o, confirming)),
+                if _same_slot(new, o)
+                or (
+                    i in recent
+                    and _weakly(
+                        new,
+                        o,
+                        decided or _other_places(where, roles[i]),  # "head to X" after "to Y"
+                        new.rejects and _answers(ages[i], _repeated(o, confirming)),
+                    )
                 )
                 else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
@@ -669,6 +713,8 @@ def replacement(
         reason = reason or "booking made with another value"
     if decided or new.booking == "request":  # a booking said again with another value
         same = {i for i in recent if _new_value(new, olds[i])}
+        # a decision of the same slot, however long ago ("backups now run at 3 am UTC")
+        same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
         if same - gone:
             reason = reason or "new value"
         gone |= same

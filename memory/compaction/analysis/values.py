@@ -256,7 +256,7 @@ def english_values(sentence: str, normalised: str) -> Found:
     patterns = _EN_VALUES if _COUNTED.search(normalised) else _EN_UNCOUNTED
     found, rest = _values(patterns, _en_value, normalised, " ")
     names = _en_names(sentence)
-    found += [("name", n) for n in names]
+    found += [(name_kind(n), n) for n in names]
     found += [("code", t.lower()) for t in _EN_TOKEN.findall(sentence) if _CODE.match(t)]
     return Found(found, rest, frozenset(names))
 
@@ -264,4 +264,11 @@ def english_values(sentence: str, normalised: str) -> Found:
 def chinese_values(sentence: str) -> Found:
     """The values of a Chinese sentence (Latin words in it are names)."""
     found, rest = _values(_ZH_VALUES, _zh_value, sentence, "，")
+    found = [(name_kind(v) if kind == "name" else kind, v) for kind, v in found]
     return Found(found, rest, frozenset())
+
+
+def name_kind(name: str) -> str:
+    """The kind of a named thing (``change_words.NAME_KINDS``: "mysql" → "database"), or
+    "name": two names of one kind are two values of the same slot."""
+    return cw.NAME_KINDS.get(name.lower(), "name")

@@ -1,0 +1,153 @@
+"""The offline engine's general signals (contract §5, "The offline engine is small, fast and
+general"), each on its own, with the ``why`` it gives: a statement the other side took on,
+a proposal accepted with a bare yes, the old value named, the same slot, another item is
+not a new value, and a decision narrated as past is no pin."""
+
+from __future__ import annotations
+
+from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
+from aimind_memory.memory.compaction.protocol import CompactionRequest
+from aimind_memory.memory.config.limits import MemoryLimits
+from aimind_memory.memory.models import ChatThreadMessage, ExplainedOutput, utcnow
+
+
+def fold(*texts: str, pins: list[str] | None = None) -> ExplainedOutput:
+    """One offline fold of these messages (user first, then turns) onto ``pins``."""
+    messages = [
+        ChatThreadMessage(
+            id=f"m{i}", role="user" if i % 2 == 0 else "assistant", text=t, created_at=utcnow()
+        )
+        for i, t in enumerate(texts)
+    ]
+    return ExtractiveCompactor(MemoryLimits()).compact_sync(
+        CompactionRequest("", pins or [], messages, [])
+    )
+
+
+def test_a_statement_the_other_side_took_on_is_pinned() -> None:
+    out = fold("Tickets live in Jira.", "Noted.", "Docs go in Notion", "Noted, Notion for docs.")
+    assert out.pinned_decisions == ["Tickets live in Jira.", "Docs go in Notion"]
+    assert out.why["Tickets live in Jira."] == "a statement the other side took on: 'Jira'"
+
+
+def test_a_listeners_okay_takes_on_only_what_it_repeats() -> None:
+    # "Okay." is also how people say they are listening: a bare one agrees to nothing
+    assert fold("In North Garland, he goes", "Okay.").pinned_decisions == []
+    repeated = fold("Workspaces on the Team plan are capped at 25 seats.", "Okay, 25 seats.")
+    assert repeated.pinned_decisions == ["Workspaces on the Team plan are capped at 25 seats."]
+
+
+def test_a_statement_about_a_person_or_the_past_is_not_taken_on() -> None:
+    assert fold("I have 2 kids.", "Noted.").pinned_decisions == []
+    assert fold("Ana Silva from Porto called about invoice 1.", "Noted.").pinned_decisions == []
+
+
+def test_a_decision_narrated_as_past_is_no_pin() -> None:
+    assert (
+        fold("I decided to learn Rust back in 2020, best decision ever", "Nice.").pinned_decisions
+        == []
+    )
+    assert fold("我前年决定转行做前端，真没后悔", "挺好的。").pinned_decisions == []
+    assert fold("We decided to use Rust for the parser.", "OK.").pinned_decisions == [
+        "We decided to use Rust for the parser."
+    ]
+
+
+def test_a_proposal_accepted_with_a_bare_yes_is_pinned() -> None:
+    proposal = "I suggest SonarQube: many rules, and it plugs into GitLab merge requests."
+    out = fold(
+        "Which tool should we use for code scanning?", proposal, "Sounds good, do that.", "OK."
+    )
+    assert out.pinned_decisions == [proposal]
+    assert out.why[proposal] == "a proposal accepted: 'SonarQube'"
+    zh = "建议用SonarQube，规则多，能接到GitLab的MR里。"
+    assert fold("代码扫描用啥工具好", zh, "好的，就这个", "好的，我来部署。").pinned_decisions == [
+        zh
+    ]
+    # not accepted: nothing
+    assert (
+        fold("Which tool?", proposal, "Hmm, let me think about it.", "Sure.").pinned_decisions == []
+    )
+
+
+def test_the_old_value_named_replaces_the_pin_holding_it() -> None:
+    old = "We decided to use PostgreSQL for the orders service."
+    new = "Use MySQL for the orders service instead of PostgreSQL."
+    out = fold(new, "OK.", pins=[old, "We decided to deploy on Kubernetes."])
+    assert out.replaced_decisions == [old]
+    assert out.replaced_why[old] == "a correction: 'instead of PostgreSQL'"
+
+
+def test_a_new_value_for_the_same_slot_replaces_the_old_one() -> None:
+    out = fold(
+        "nightly db backups run at 1 am UTC",
+        "Noted, backups at 1 am UTC.",
+        "do they finish before the EU morning?",
+        "Usually by 1:40, yes.",
+        "backups now run at 3 am UTC",
+        "Okay, moved to 3 am UTC.",
+    )
+    assert out.pinned_decisions == ["backups now run at 3 am UTC"]
+    assert out.superseded == ["nightly db backups run at 1 am UTC"]
+    assert out.replaced_why["nightly db backups run at 1 am UTC"].startswith("a new value")
+
+
+def test_another_item_is_not_a_new_value() -> None:
+    first = "We decided to order 2 extra chairs for room 1."
+    second = "We decided to order 3 extra chairs for room 2."
+    assert fold(second, "Noted.", pins=[first]).replaced_decisions == []
+
+
+def test_a_named_thing_replaces_one_of_its_own_kind() -> None:
+    pins = ["Let's use PostgreSQL.", "We decided to deploy on Kubernetes in the Frankfurt region."]
+    out = fold("Actually, switch to MySQL.", "Switching to MySQL.", pins=pins)
+    assert out.replaced_decisions == ["Let's use PostgreSQL."]
+
+
+def test_a_return_to_an_earlier_option_brings_it_back() -> None:
+    tailwind = "We decided to use Tailwind for styling."
+    out = fold(
+        tailwind,
+        "Okay, Tailwind.",
+        "Actually, switch the styling to CSS modules.",
+        "Okay, switching to CSS modules.",
+        "two weeks later and it is a mess. go back to Tailwind",
+        "Back to Tailwind then.",
+    )
+    assert out.pinned_decisions == [tailwind]
+    assert out.why[tailwind] == "a return to an earlier option: 'go back to'"
+    assert out.superseded == ["Actually, switch the styling to CSS modules."]
+    # without naming it: the first option of the chain
+    orion = "Release codename: Orion."
+    out = fold(
+        orion,
+        "Noted.",
+        "Actually let's call it Vega.",
+        "Okay, Vega.",
+        "stickers are printed with the old name, so we're using the original one",
+        "Okay, the original codename stays.",
+    )
+    assert out.pinned_decisions == [orion]
+
+
+async def test_a_return_reaches_a_decision_replaced_in_an_earlier_fold(db_url: str) -> None:
+    from aimind_memory.memory import open_memory
+
+    from .helpers import new_token, turn
+
+    token = new_token()
+    filler = [(f"How long does build {i} take?", f"About {i} minutes.") for i in range(4)]
+    async with open_memory(db_url) as mem:
+        for user, answer in [
+            ("We decided to use Tailwind for styling.", "Okay, Tailwind."),
+            ("Actually, switch the styling to CSS modules.", "Okay, switching to CSS modules."),
+            *filler,
+            ("It's a mess. Go back to Tailwind.", "Back to Tailwind then."),
+            *filler,
+        ]:
+            await mem.append_turn(token, turn(user, answer))
+        state = await mem.load(token)
+    pinned = " ".join(state.pinned_decisions)
+    assert "Tailwind" in pinned and "CSS modules" not in pinned
+    (back,) = [r for r in state.replaced if "CSS modules" in r.text]
+    assert back.why == "a return to an earlier option: 'Go back to'"
