@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 
 from aimind_memory.memory.config.limits import TRUNCATION_MARKER
 
@@ -74,12 +73,8 @@ def clip(text: str, cap: int) -> str:
     return head.rstrip()
 
 
-@lru_cache(maxsize=16_384)
 def normalize(text: str) -> str:
-    """A comparison key: case-folded, whitespace collapsed, trailing punctuation dropped.
-
-    Cached: compaction compares the same pins and summary sentences at every fold.
-    """
+    """A comparison key: case-folded, whitespace collapsed, trailing punctuation dropped."""
     return _WS.sub(" ", text.casefold()).strip().rstrip(".!?。！？;；").strip()
 
 

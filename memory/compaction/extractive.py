@@ -61,6 +61,10 @@ RESTATED_SHARE = 0.7
 ("Understood: PostgreSQL in production." after "We decided to use PostgreSQL in production.")."""
 
 
+_key = lru_cache(maxsize=4_096)(normalize)
+"""``normalize`` of a sentence or a pin, cached: each decision is compared with every pin."""
+
+
 def _restates(sentence: str, earlier: list[str]) -> bool:
     """Said before: contained in an earlier decision, or mostly its words with no new number
     ("item 7" after "item 6"), no other value of a kind both hold ("MySQL" after
@@ -69,7 +73,7 @@ def _restates(sentence: str, earlier: list[str]) -> bool:
     what = said(sentence)
     if what.change is not None:
         return False
-    key, words, values = normalize(sentence), set(content_words(sentence)), what.values
+    key, words, values = _key(sentence), set(content_words(sentence)), what.values
 
     def covered(old: str) -> bool:
         old_values = said(old).values
@@ -80,7 +84,7 @@ def _restates(sentence: str, earlier: list[str]) -> bool:
             return False
         return bool(words) and len(words & old_words) >= RESTATED_SHARE * len(words)
 
-    return any(key in normalize(old) or covered(old) for old in earlier)
+    return any(key in _key(old) or covered(old) for old in earlier)
 
 
 def with_history(summary: str, replaced: Sequence[str]) -> str:
@@ -108,7 +112,7 @@ def marked_sentences(text: str) -> list[tuple[str, bool]]:
     return list(_marked(text))
 
 
-@lru_cache(maxsize=4_096)
+@lru_cache(maxsize=1_024)  # keyed by whole messages: a few folds' worth
 def _marked(text: str) -> tuple[tuple[str, bool], ...]:
     sentences = split_sentences(text)
     out: list[tuple[str, bool]] = []

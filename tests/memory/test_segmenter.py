@@ -9,6 +9,8 @@ from pathlib import Path
 
 import jieba
 
+from aimind_memory.memory.compaction.analysis import segmenter
+
 REPO = Path(__file__).resolve().parents[2]
 NO_NETWORK = (
     "import socket\n"
@@ -78,3 +80,27 @@ def test_a_chinese_compaction_reads_no_file_on_the_event_loop() -> None:
     loading, outcome = done.stdout.split("\n")[-3:-1]
     assert loading == "False True 0"  # not loaded at import; loaded by it; no loop file I/O
     assert outcome == "True True False"  # pinned; the reply in the summary, the pin not again
+
+
+CUT_TEXTS = [
+    "我们定了，下个月十号搬家。",
+    "周五晚上在海底捞订个位子，4个人。好的，周五晚上海底捞，4位。",
+    "数据库最终用 PostgreSQL，部署在 Fly.io 上（v2.1 版本）。",
+    "不对，改成 MySQL 吧！！  还是下周三下午3:30开会？",
+    "a\r\nb 中文。\t测试\u3000全角空格——破折号…省略号",
+    "Node.js, C# & C++ 100% 的 e-mail_地址",
+    "",
+    " ",
+]
+
+
+def test_the_cut_is_jiebas_own_block_by_block() -> None:
+    """``segmenter`` cuts a text one block at a time, each block's cut cached: the words
+    are exactly jieba's ``lcut`` of the whole text (jieba's blocks are independent)."""
+    tokenizer = jieba.Tokenizer()
+    tokenizer.initialize()
+    for text in CUT_TEXTS:
+        assert segmenter._cut(text) == tokenizer.lcut(text), text
+        for start in range(0, len(text), 3):  # its pieces too: clauses, what is left
+            piece = text[start : start + 9]
+            assert segmenter._cut(piece) == tokenizer.lcut(piece), piece

@@ -43,8 +43,9 @@ _CONTRACTIONS = (
     (re.compile(r"\bi'm\b"), "i am"),
     (re.compile(r"'d\b"), " would"),
     (re.compile(r"\b(it|that|this|what|there|here|who|everything)'s\b"), r"\1 is"),
-    (re.compile(r"\bgonna\b"), "going to"),
 )
+"""Each needs an apostrophe, and none writes one: a sentence without one is not searched."""
+_GONNA = re.compile(r"\bgonna\b")
 _SPACES = re.compile(r"\s+")
 
 _LEAD = re.compile(rf"^(?:(?:{_W.either('lead')})\b\s*(?:[,.!:;]|\s-\s)\s*)+")
@@ -193,17 +194,22 @@ def normalised(sentence: str) -> str:
     return _normalise(sentence)
 
 
-@lru_cache(maxsize=8_192)
+@lru_cache(maxsize=4_096)
 def _normalise(sentence: str) -> str:
     """Lower case, plain quotes and dashes, contractions spelled out.
 
     Cached: a score of a dozen substitutions, asked of one sentence by the decision rules,
-    the small-talk rules and ``statements`` alike.
+    the small-talk rules and ``statements`` alike (and of whole messages by ``statements``,
+    so the cache is bounded lower than the sentence-only ones).
     """
     s = sentence.translate(_PUNCT).lower()
-    s = _POLITE_WANT.sub("want to", s)
-    for pattern, repl in _CONTRACTIONS:
-        s = pattern.sub(repl, s)
+    if "like to" in s:
+        s = _POLITE_WANT.sub("want to", s)
+    if "'" in s:
+        for pattern, repl in _CONTRACTIONS:
+            s = pattern.sub(repl, s)
+    if "gonna" in s:
+        s = _GONNA.sub("going to", s)
     return _SPACES.sub(" ", s).strip()
 
 
@@ -223,8 +229,10 @@ def _disqualified(s: str) -> bool:
 
 def _enough(text: str, words: int = 2, raw: str = "") -> bool:
     """Something to be about: content words, a number counting twice ("do item 7"), a
-    name in ``raw`` (the original casing) too ("let's go with PostgreSQL")."""
-    return len(content_words(text)) + max(anchors(text), anchors(raw)) >= words
+    name in ``raw`` (the original casing) too ("let's go with PostgreSQL"). Enough content
+    words settle it: the anchors are counted only when they may decide."""
+    found = len(content_words(text))
+    return found >= words or found + max(anchors(text), anchors(raw)) >= words
 
 
 def _proposal(s: str, raw: str) -> float:

@@ -312,8 +312,10 @@ def _settled(tokens: list[str]) -> bool:
 
 
 def _enough(text: str) -> bool:
-    """Something to be about: two content words, a name or number counting as one more."""
-    return len(content_words(text)) + anchors(text) >= 2
+    """Something to be about: two content words, a name or number counting as one more
+    (counted only when the words fall short)."""
+    found = len(content_words(text))
+    return found >= 2 or found + anchors(text) >= 2
 
 
 def _planned(text: str, tokens: list[str]) -> bool:

@@ -29,7 +29,7 @@ def has_chinese(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=8_192)
 def is_chinese(text: str) -> bool:
     """Whether the Chinese rules apply: more Chinese characters than Latin words.
 
@@ -87,12 +87,13 @@ def split_sentences(text: str) -> list[str]:
 
     A new list each call (the caller may change it) of the cached split: a message is
     split when its decisions are read, again when it answers an offer, and the
-    summary's lines at every fold.
+    summary's lines at every fold. Keyed by whole messages (up to ``MESSAGE_CHAR_CAP``), so
+    the cache is kept small.
     """
     return list(_split(text))
 
 
-@lru_cache(maxsize=8_192)
+@lru_cache(maxsize=1_024)
 def _split(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for raw_line in text.splitlines():

@@ -50,16 +50,18 @@ class _Phrases:
     longest literal part: every alternative of the pattern needs all of its parts
     verbatim, so a text holding none of those words has no match and is not searched.
     The pattern's many alternatives, gaps and word-boundary checks were most of a
-    fold's time; a substring test per phrase is a small fraction of one search."""
+    fold's time; looking for those words alone (one pattern of plain words, no
+    look-arounds) is a small fraction of one search."""
 
     __slots__ = ("_needed", "pattern")
 
     def __init__(self, pattern: re.Pattern[str], needed: Iterable[str]) -> None:
         self.pattern = pattern
-        self._needed = tuple(dict.fromkeys(needed))
+        words = sorted(set(needed), key=lambda w: (-len(w), w))
+        self._needed = re.compile("|".join(map(re.escape, words)) or r"(?!)")
 
     def _may_match(self, text: str) -> bool:
-        return any(map(text.__contains__, self._needed))
+        return self._needed.search(text) is not None
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
@@ -141,7 +143,7 @@ _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 """MultiWOZ's tokenised text: "is n't", "they 're"."""
 
 
-@lru_cache(maxsize=8_192)
+@lru_cache(maxsize=2_048)
 def _english(text: str) -> str:
     """Lower case, plain quotes, contractions spelled out, as the decision rules read it
     (cached: each reading of a sentence, and of its whole message, asks it again)."""
@@ -203,7 +205,7 @@ def _parsed(
         for w in content_words(rest)
         if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
     )
-    words = tuple(w for w in re.findall(r"[a-z]+", s) if w not in EN_STOPWORDS)
+    words = tuple(w for w in _LETTERS.findall(s) if w not in EN_STOPWORDS)
     return _kinds(found), subject, words
 
 
@@ -284,11 +286,14 @@ def _failure_before_offer(sentence: str) -> str | None:
     return None
 
 
+_LETTERS = re.compile(r"[a-z]+")
+
+
 def _said_english(sentence: str) -> Said:
     if (head := _failure_before_offer(sentence)) is not None:
         return _said_english(head)
     s = _english(sentence)
-    tokens = set(re.findall(r"[a-z]+", s))
+    tokens = set(_LETTERS.findall(s))
     booking: Literal["request", "done"] | None = None
     if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
         booking = "done"
@@ -409,7 +414,7 @@ def narrated_past(sentence: str) -> bool:
     return year is not None and int(year.group("year")) < datetime.now(UTC).year
 
 
-@lru_cache(maxsize=4_096)
+@lru_cache(maxsize=1_024)  # keyed by whole messages: a few folds' worth
 def _asks_to_confirm(message: str) -> bool:
     """The message asks to confirm ("… Please confirm."): read once per message, not once
     per sentence of it."""

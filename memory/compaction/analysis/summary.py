@@ -16,9 +16,10 @@ import bisect
 import heapq
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from aimind_memory.memory.compaction.analysis.condense import condense
 from aimind_memory.memory.compaction.analysis.decisions import decision_strength
@@ -153,6 +154,11 @@ def _without_echoes(sentence: str, others: list[str]) -> str:
     return _QUOTED.sub(cut, sentence).strip()
 
 
+_key = lru_cache(maxsize=8_192)(normalize)
+"""``normalize`` of a pin or a sentence, cached: the same ones are compared at every fold.
+(Not of a whole message or the summary: those are new at each fold.)"""
+
+
 @lru_cache(maxsize=8_192)
 def _words(sentence: str) -> frozenset[str]:
     return frozenset(_WORD.findall(template(_QUOTED.sub(" ", sentence))))
@@ -166,10 +172,12 @@ def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
     for i, words in enumerate(sets):
         for word in words:
             postings.setdefault(word, []).append(i)
+    counts = {word: len(found) for word, found in postings.items()}
     out: list[set[int]] = []
     for i, words in enumerate(sets):
         needed = math.ceil(share * len(words) - 1e-9)
-        rarest = sorted(words, key=lambda w: (len(postings[w]), w))[: len(words) - needed + 1]
+        # rarest first, ties by the word: a stable sort by count of the words in order
+        rarest = sorted(sorted(words), key=counts.__getitem__)[: len(words) - needed + 1]
         out.append({j for w in rarest for j in postings[w] if j != i})
     return out
 
@@ -200,8 +208,8 @@ def _candidates(
     """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped, and
     the sentences memory holds elsewhere (a pin; a changed decision, kept as history)."""
     texts: list[str] = []  # the parts normalised, made when a quote needs them
-    pinned = [normalize(k) for k in known]
-    held = {*pinned, *(normalize(h) for h in history)}
+    pinned = [_key(k) for k in known]
+    held = {*pinned, *(_key(h) for h in history)}
     every: list[tuple[int, int, str, str]] = []  # part, order, as written, echoes cut
     for index, part in enumerate(parts):
         for order, said in enumerate(split_sentences(part.text)):
@@ -221,7 +229,7 @@ def _candidates(
         if i in boilerplate or echoed:
             continue
         kept = _kept(cut)
-        if kept is None or normalize(raw) in held:
+        if kept is None or _key(raw) in held:
             continue  # boilerplate, an echo, nothing to remember, or held as a pin already
         sentence, score = kept
         found.append(_Sentence(index, order, sentence, score + RECENCY_WEIGHT * i / span))
@@ -279,7 +287,7 @@ def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     its newest place. A number of its own makes a sentence a different fact."""
     words = [_word_set(c.text) for c in found]
     numbers = [_numbers(c.text) for c in found]
-    keys = [normalize(c.text) for c in found]
+    keys = [_key(c.text) for c in found]
     last = {key: i for i, key in enumerate(keys)}
     near = _sharing(words, RESTATED_SHARE)
     return [
@@ -298,8 +306,11 @@ def _word_set(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=8_192)
 def _numbers(text: str) -> frozenset[str]:
-    """The sentence's content words that hold a digit."""
-    return frozenset(w for w in _word_set(text) if any(ch.isdigit() for ch in w))
+    """The sentence's content words that hold a digit (a word of letters alone holds none:
+    it is not looked through)."""
+    return frozenset(
+        w for w in _word_set(text) if not w.isalpha() and any(ch.isdigit() for ch in w)
+    )
 
 
 def _label(role: str | None) -> str:
@@ -341,33 +352,50 @@ class _Layout:
 _NO_LINE = object()
 
 
-def _select(
-    candidates: list[_Sentence], parts: list[Part], limit: int, held: Sequence[str]
-) -> list[_Sentence]:
+class _Ranking:
+    """What ``_select`` starts from, made once per fold: the words held elsewhere, each
+    candidate's words, the characters it is counted as (``DENSITY_CHARS`` at least), and the
+    heap of first scores. A fold may select twice (once more when the list of mentions
+    leaves room), from the same start."""
+
+    def __init__(self, candidates: list[_Sentence], held: Sequence[str]) -> None:
+        self.candidates = candidates
+        self.covered = frozenset(chain.from_iterable(map(content_words, held)))
+        self.words = [_word_set(c.text) for c in candidates]
+        self.chars = [
+            max(len(c.text), DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS)
+            for c in candidates
+        ]
+        self.heap = [
+            (-self.worth(i, self.covered), -c.part, -c.order, i) for i, c in enumerate(candidates)
+        ]
+        heapq.heapify(self.heap)
+
+    def worth(self, i: int, covered: Set[str]) -> float:
+        """Salience per character, in proportion to the words not yet ``covered``."""
+        words = self.words[i]
+        novel = len(words - covered) / len(words) if words else 1.0
+        return self.candidates[i].score * novel / self.chars[i]
+
+
+def _select(ranking: _Ranking, parts: list[Part], limit: int) -> list[_Sentence]:
     """The sentences that tell the most per character and fit in ``limit`` once rendered.
 
     Greedy on what is still new: a sentence's salience counts in proportion to its
-    content words not yet in the summary, the pins or the kept turns (``held``), so the
-    summary holds many facts once rather than one fact many times. Lazy: a sentence's
-    worth only falls as the summary grows, so it is re-scored only when it comes up.
+    content words not yet in the summary, the pins or the kept turns (held, ``ranking``),
+    so the summary holds many facts once rather than one fact many times. Lazy: a
+    sentence's worth only falls as the summary grows, so it is re-scored only when it
+    comes up.
     """
-    covered: set[str] = {w for text in held for w in content_words(text)}
-    words = [_word_set(c.text) for c in candidates]
-    floors = [DENSITY_CHARS_ZH if is_chinese(c.text) else DENSITY_CHARS for c in candidates]
-
-    def worth(i: int) -> float:
-        c = candidates[i]
-        novel = len(words[i] - covered) / len(words[i]) if words[i] else 1.0
-        return c.score * novel / max(len(c.text), floors[i])
-
-    heap = [(-worth(i), -c.part, -c.order, i) for i, c in enumerate(candidates)]
-    heapq.heapify(heap)
+    candidates, words, worth = ranking.candidates, ranking.words, ranking.worth
+    covered = set(ranking.covered)
+    heap = list(ranking.heap)  # a copy of a heap is a heap
     chosen: list[_Sentence] = []
     layout = _Layout(parts)
     used = -1  # no newline before the first line
     while heap:
         stale, part, order, i = heapq.heappop(heap)
-        fresh = worth(i)
+        fresh = worth(i, covered)
         if heap and fresh < -heap[0][0] and fresh < -stale:
             heapq.heappush(heap, (-fresh, part, order, i))
             continue
@@ -468,13 +496,14 @@ def merge_summary(
     said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
     style = TAIL["zh" if is_chinese(said) else "en"]  # the conversation's language
     reserve = min(style.chars, int(limit * style.share))
-    chosen = _select(candidates, parts, limit - reserve, held)
+    ranking = _Ranking(candidates, held)
+    chosen = _select(ranking, parts, limit - reserve)
     if chosen:
         prose = _render(chosen, parts)
         room = limit - len(prose) - 1
         tail = _tail(candidates, chosen, old_tail, [prose, *held], room, style)
         if len(tail) + 1 < reserve:  # fewer names than room for them: the prose takes the rest
-            chosen = _select(candidates, parts, limit - len(tail) - 1, held)
+            chosen = _select(ranking, parts, limit - len(tail) - 1)
             prose = _render(chosen, parts)
             room = limit - len(prose) - 1
             tail = _tail(candidates, chosen, old_tail, [prose, *held], room, style)

@@ -35,13 +35,20 @@ def _values(
     text: str,
     blank: str,
 ) -> tuple[list[tuple[str, str]], str]:
-    """Every typed value the patterns find, in their order, and the text without them."""
+    """Every typed value the patterns find, in their order, and the text without them.
+
+    A pattern that found nothing leaves the text as it is: it is not run again to blank
+    what is not there (most sentences hold one kind of value or none).
+    """
     found: list[tuple[str, str]] = []
     for kind, pattern in patterns:
+        matched = False
         for m in pattern.finditer(text):
+            matched = True
             if (v := value(kind, m)) is not None:
                 found.append((kind, v))
-        text = pattern.sub(blank, text)
+        if matched:
+            text = pattern.sub(blank, text)
     return found, text
 
 
@@ -103,6 +110,12 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
 )
+_COUNTED_KINDS = frozenset({"money", "tickets", "people", "duration", "id", "number"})
+"""Kinds every pattern of which needs a digit or a number word (``_EN_NUM``)."""
+_EN_UNCOUNTED = tuple((k, p) for k, p in _EN_VALUES if k not in _COUNTED_KINDS)
+"""The value patterns that may match a text with neither; the others find nothing there
+(and blanking what is found writes a space, never a digit), so they are not run."""
+_COUNTED = re.compile(r"\d|" + "|".join(cw.NUMBER_WORDS))
 _EN_TOKEN = re.compile(r"[A-Za-z][\w.&'+#-]*[\w+#]|[A-Za-z]")
 _INNER_CAPS = re.compile(r"^(?:[A-Z]{2,}s?|[A-Za-z]*[a-z][A-Z][\w.+#-]*|[A-Za-z]+\.[a-z]{2,})$")
 _NAME_JOINERS = frozenset({"of", "de", "la", "&"})
@@ -193,7 +206,9 @@ def _en_names(text: str) -> set[str]:
     end = -1
     for i, m in enumerate(_EN_TOKEN.finditer(text)):
         word = m.group()
-        plain = _CLITIC.sub("", word.lower())  # "I'm", "We'll": a pronoun, not a name
+        plain = word.lower()
+        if "'" in plain:  # "I'm", "We'll": a pronoun, not a name
+            plain = _CLITIC.sub("", plain)
         capitalised = word[0].isupper() and plain not in EN_STOPWORDS
         first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
         named = _INNER_CAPS.match(word) or (not first and capitalised)
@@ -238,7 +253,8 @@ class Found(NamedTuple):
 def english_values(sentence: str, normalised: str) -> Found:
     """The values of an English sentence: typed values read from its ``normalised`` text
     (``decisions_en.normalised``), names and codes from the sentence as written."""
-    found, rest = _values(_EN_VALUES, _en_value, normalised, " ")
+    patterns = _EN_VALUES if _COUNTED.search(normalised) else _EN_UNCOUNTED
+    found, rest = _values(patterns, _en_value, normalised, " ")
     names = _en_names(sentence)
     found += [(name_kind(n), n) for n in names]
     found += [("code", t.lower()) for t in _EN_TOKEN.findall(sentence) if _CODE.match(t)]
