@@ -281,9 +281,11 @@ def fold_pins(
         # places and days replace those searched for before (supersession rule 8).
         again = message.role == "user" and searched_again(message.text)
         answer = folded[index + 1] if index + 1 < len(folded) else after
+        # the user's statement the assistant took on — not the assistant's information the
+        # user said "OK" to ("电话是010-62013366。" → "好的"): that is told, not agreed
         agreed = (
             acknowledged(message.text, answer.text)
-            if answer is not None and answer.role != message.role
+            if answer is not None and message.role == "user" and answer.role != "user"
             else frozenset()
         )
         for sentence, decided in _marked(message.text):

@@ -95,8 +95,8 @@ async def test_back_to_back_turns_end_with_the_model_summary_in_memory(
     assert model.compactions == [["[t1]", "[t2]", "[t3]"]]  # the one the fifth turn started
     assert "MODEL SUMMARY: [t1] [t2] [t3]" in state.summary  # the model's work is the base
     assert MODEL_PIN in state.pinned_decisions
-    window = " ".join(m.text for m in state.messages)
-    for n in range(1, TURNS + 1):  # every turn: in the window or in the summary
-        assert f"[t{n}]" in window or f"[t{n}]" in state.summary, n
+    memory = " ".join([*(m.text for m in state.messages), state.summary, *state.pinned_decisions])
+    for n in range(1, TURNS + 1):  # every turn: in the window, the summary or a pin (the
+        assert f"[t{n}]" in memory, n  # review the answer "Noted" is a statement taken on)
     assert state.messages == overtaken.state.messages
     assert snapshot.landed is not None and snapshot.landed["status"] == "succeeded"

@@ -214,9 +214,13 @@ def _imperative(s: _Sentence) -> bool:
         opens = i == 0 or tokens[i - 1] in _IMPERATIVE_BEFORE
         token = word.removeprefix("千万") or word
         verb_at = i + 1
-        # 别 and 不能 alone are no rule (contract §5: "别升系统", "你不能这样"): only 不要
+        # 别 and 不能 alone are no rule (contract §5: "别升系统", "你不能这样"); 不要 is, and
+        # so is 别 made emphatic (千万别: "never")
         if token == "不要" and opens:
             verb = tokens[i + 1] if i + 1 < len(tokens) else ""
+        elif word.startswith("千万别") and opens:
+            verb = word[3:] or (tokens[i + 1] if i + 1 < len(tokens) else "")
+            verb_at = i if word[3:] else i + 1
         else:
             continue
         if not verb or verb in _IMPERATIVE_EMOTIVE or verb.startswith("太"):
