@@ -87,9 +87,15 @@ def test_a_new_value_for_the_same_slot_replaces_the_old_one() -> None:
         "backups now run at 3 am UTC",
         "Okay, moved to 3 am UTC.",
     )
-    assert out.pinned_decisions == ["backups now run at 3 am UTC"]
+    assert out.pinned_decisions and all("3 am" in p for p in out.pinned_decisions)
     assert out.superseded == ["nightly db backups run at 1 am UTC"]
-    assert out.replaced_why["nightly db backups run at 1 am UTC"].startswith("a new value")
+    assert out.replaced_why["nightly db backups run at 1 am UTC"] == "a correction: 'moved to 3 am'"
+
+
+def test_the_same_slot_said_again_at_once_is_a_new_value() -> None:
+    out = fold("We'll ship the beta on Friday.", "OK.", "We'll ship the beta on Monday.", "OK.")
+    assert out.pinned_decisions == ["We'll ship the beta on Monday."]
+    assert out.replaced_why["We'll ship the beta on Friday."].startswith("a new value")
 
 
 def test_another_item_is_not_a_new_value() -> None:

@@ -715,8 +715,11 @@ def replacement(
         reason = reason or "booking made with another value"
     if decided or new.booking == "request":  # a booking said again with another value
         same = {i for i in recent if _new_value(new, olds[i])}
-        # a decision of the same slot, however long ago ("backups now run at 3 am UTC")
-        same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
+        # the same slot: just said, or however long ago with a change word ("moved to 3 am
+        # UTC") — without one, a later booking of the same kind is most often another
+        # booking ("a table for 3" weeks after "a table for 7 at Ugly Duckling")
+        near = set(recent) if new.change is None else set(range(len(olds)))
+        same |= {i for i in near if _same_slot(new, olds[i])}
         if same - gone:
             reason = reason or "new value"
         gone |= same
