@@ -34,14 +34,14 @@ FILLER = [
         ("We'll ship the beta on Friday.", "a plan", "we'll"),
         ("I'll send the contract to Dana by 5 pm.", "a commitment", "I'll"),
         ("The weekly sync is on Tuesdays at 10.", "an arrangement", "weekly sync"),
-        ("我们决定用 PostgreSQL。", "a decision", "决定"),
+        ("我们决定用 PostgreSQL。", "决定", "「决定」"),
     ],
 )
 def test_a_pins_why_names_its_signal_and_the_words_that_fired_it(
     sentence: str, signal: str, words: str
 ) -> None:
     why = pin_why(sentence)
-    assert why.startswith(f"{signal}: ")
+    assert why.startswith(f"{signal}: ") or why.startswith(f"{signal}：")
     assert words.lower() in why.lower()
 
 
@@ -56,7 +56,7 @@ def test_a_changes_why_quotes_the_words_that_changed_it() -> None:
     assert change_why("We will use Go instead of Java.", "correction") == (
         "a correction: 'instead of Java'"
     )
-    assert change_why("把上限改成200。", "correction").startswith("a correction: '改成")
+    assert change_why("把上限改成200。", "correction").startswith("更正：「改成")
     # no change words: the reason alone, never an empty why
     assert change_why("The table is for 6 people.", "new value").startswith(
         "a new value for the same thing"
@@ -74,6 +74,12 @@ def test_explain_reports_each_sentences_signals() -> None:
     assert third.small_talk and third.decision is None
     (zh,) = explain("我们决定用 PostgreSQL。")
     assert zh.language == "zh" and zh.decision is not None
+
+
+def test_a_chinese_sentences_why_is_in_chinese() -> None:
+    """The why follows the conversation's language, as the summary's labels do (§9a)."""
+    assert pin_why("我们决定用 PostgreSQL。") == "决定：「决定」 + 「PostgreSQL」"
+    assert change_why("还是用回原来那个吧。", "return").startswith("回到之前的选项：")
 
 
 def test_explain_reads_with_the_language_it_is_told() -> None:

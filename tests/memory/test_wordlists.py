@@ -24,6 +24,7 @@ FILES = [
     "stance_en",
     "stance_zh",
     "change_words",
+    "why",
 ]
 
 

@@ -463,6 +463,10 @@ _SETTLED_CUES = (
 )
 
 
+_RULE_WORDS = ("千万别", "不要", "必须", "务必", "一定要")
+"""The words of an order or an obligation, quoted as a rule's trigger."""
+
+
 def decision_cue(sentence: str) -> tuple[str, str] | None:
     """The signal a decided sentence fired and the words that fired it ("a decision",
     "定了"), or None when no frame's words are in it."""
@@ -470,6 +474,9 @@ def decision_cue(sentence: str) -> tuple[str, str] | None:
     if any(word in text for word in _SETTLED_CUES) and _settled(_Sentence.of(text).tokens):
         found = [w for w in _SETTLED_CUES if w in text]
         return "a decision", max(found, key=len)
+    for word in _RULE_WORDS:  # 不要…, 必须… (``_imperative``, ``_required``)
+        if word in text:
+            return "a rule", word
     for signal, pattern in _CUES:
         if m := pattern.search(text):
             end = m.start("rest") if "rest" in m.re.groupindex and m.start("rest") >= 0 else 0

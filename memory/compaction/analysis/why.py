@@ -18,6 +18,7 @@ from aimind_memory.memory.compaction.analysis import decisions_en, decisions_zh
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import change_cue, old_value_cue, said
+from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 
 Language = Literal["en", "zh"]
 
@@ -111,8 +112,26 @@ def _object(raw: str, trigger: str) -> str:
     return m.group().strip(" .,") if m else ""
 
 
+_W = WordLists("why")
+_ZH_NAMES = sorted(_W.table("zh").items(), key=lambda kv: -len(kv[0]))
+"""Each signal's English name → its Chinese one, longest first (``why.toml``)."""
+_QUOTED = re.compile(r"'([^']*)'")
+
+
 def _short(text: str) -> str:
     return text if len(text) <= WHY_CHARS else text[: WHY_CHARS - 1].rstrip() + "…"
+
+
+def _in_language(why: str, said: str) -> str:
+    """``why`` in the language ``said`` is in: a Chinese sentence's why names its signal in
+    Chinese and quotes with 「」 ("决定：「决定」 + 「PostgreSQL」")."""
+    if not is_chinese(said):
+        return why
+    for english, chinese in _ZH_NAMES:
+        if why.startswith(english):
+            why = str(chinese) + why[len(english) :]
+            break
+    return _QUOTED.sub(r"「\1」", why).replace(": ", "：", 1)
 
 
 def _rules(sentence: str, language: Language | None) -> Language:
@@ -135,13 +154,13 @@ def pin_why(sentence: str, language: Language | None = None) -> str:
     rules = decisions_zh if _rules(text, language) == "zh" else decisions_en
     found = rules.decision_cue(text)
     if found is None:
-        return FALLBACK_SIGNAL
+        return _in_language(FALLBACK_SIGNAL, text)
     signal, trigger = found
     trigger = _quote(text, trigger)
     why = PINNED.format(signal=signal, trigger=trigger)
     if thing := _object(text, trigger):
         why += OBJECT.format(object=_quote(text, thing))
-    return _short(why)
+    return _short(_in_language(why, text))
 
 
 AGREED = "a statement the other side took on: '{trigger}'"
@@ -153,7 +172,7 @@ def agreed_why(sentence: str) -> str:
     thing quoted ("a statement the other side took on: 'Jira'")."""
     text = unquoted(sentence)
     thing = _object(text, "") or text
-    return _short(AGREED.format(trigger=_quote(text, thing)))
+    return _short(_in_language(AGREED.format(trigger=_quote(text, thing)), text))
 
 
 def change_why(sentence: str, reason: str = "") -> str:
@@ -177,10 +196,10 @@ def change_why(sentence: str, reason: str = "") -> str:
         why = PINNED.format(signal=signal, trigger=cue)
         if weak and (thing := _object(text, cue)):
             why += OBJECT.format(object=_quote(text, thing))
-        return _short(why)
+        return _short(_in_language(why, text))
     if thing := _object(text, ""):
-        return _short(f"{signal}: '{_quote(text, thing)}'")
-    return signal
+        return _short(_in_language(f"{signal}: '{_quote(text, thing)}'", text))
+    return _in_language(signal, text)
 
 
 def explain(text: str, language: Language | None = None) -> list[Signals]:
