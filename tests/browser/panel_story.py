@@ -6,7 +6,8 @@ A session chooses PostgreSQL, switches to MySQL, fixes a launch day and a venue,
 remembers two things from the page (a whole message, and a phrase selected inside a long
 answer). The compactor's side — a model's pin that replaced the PostgreSQL one, with why,
 and a pin picked from the conversation, with why — is written through the library on the
-server's own database (the engine that fills ``why`` and ``replaced`` is another issue's);
+server's own database (a model's pin and its replacement, which the offline engine does
+not make; what the engine writes itself is tests/memory/test_why.py's);
 the page reads all of it through the real routes. Then the reader checks, in English and
 in Chinese, on a wide window and on a phone: each card's text, "edited", "changed from",
 who pinned it, when and why, the quote centred on what was pinned, Edit/Unpin in the same
