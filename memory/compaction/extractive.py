@@ -209,29 +209,33 @@ def fold_pins(
     ]
     replaced: list[str] = []
     superseded: list[str] = []
-    changed_by: dict[str, str] = {}  # a pin made by a change → the change's reason
+    changed_by: dict[str, tuple[str, str]] = {}  # a pin a change made → (reason, its sentence)
     taken_on: set[str] = set()  # statements the answer after them took on
-    returned_by: dict[str, str] = {}  # an earlier decision brought back → the sentence that did
+    restored: set[str] = set()  # earlier decisions a return brought back
     replaced_by: dict[str, str] = {}  # a replaced previous pin → the pin that replaced it
     replaced_why: dict[str, str] = {}
 
     chain = list(history)  # (replaced decision, what replaced it), oldest first
 
-    def apply(change: Replacement, sentence: str, at: int) -> None:
+    def apply(change: Replacement, sentence: str, at: int, pinned: str | None = None) -> None:
+        """``change``, said by ``sentence``: what it replaces goes, and ``pinned`` (the
+        sentence itself, or the earlier decision a return brings back) is pinned."""
         nonlocal held
+        returning, pinned = pinned is not None, pinned or sentence
         gone = set(change.replaced)
         for i, (text, previous, _) in enumerate(held):
             if i in gone:
                 (replaced if previous else superseded).append(text)
                 replaced_why[text] = change_why(sentence, change.reason)
                 if change.pin:
-                    replaced_by[text] = sentence
-                    chain.append((text, sentence))
+                    replaced_by[text] = pinned
+                    if not returning:  # a return adds no option: the chain would go round
+                        chain.append((text, pinned))
         held = [h for i, h in enumerate(held) if i not in gone]
         if change.pin:
-            held.append((sentence, False, at))
+            held.append((pinned, False, at))
             if change.reason:
-                changed_by[sentence] = change.reason
+                changed_by[pinned] = (change.reason, sentence)
 
     def accept(
         offers: Sequence[str],
@@ -307,14 +311,10 @@ def fold_pins(
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
-            if back := _returned(spoken, texts, chain):
+            if chain and (back := _returned(spoken, texts, chain)):
                 current, earlier = back
-                gone_text = held[current][0]
-                apply(Replacement((current,), "return", False), sentence, index)
-                replaced_by[gone_text] = earlier
-                held.append((earlier, False, index))
-                changed_by[earlier] = "return"
-                returned_by[earlier] = sentence
+                apply(Replacement((current,), "return", True), sentence, index, pinned=earlier)
+                restored.add(earlier)
                 continue
             ages = [None if at is None else index - at for _, _, at in held]
             change = replacement(
@@ -329,16 +329,10 @@ def fold_pins(
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, failed, after, len(folded), confirmed)
     pins = [t for t, previous, _ in held if not previous]
-    restored = set(returned_by)  # replaced, then brought back: it holds, it is no history
+    # replaced, then brought back: it holds, it is no history
     replaced = [t for t in replaced if t not in restored]
     superseded = [t for t in superseded if t not in restored]
-    why = {pin: _why(pin, changed_by.get(pin, ""), pin in taken_on) for pin in pins}
-    why |= {pin: change_why(by, "return") for pin, by in returned_by.items() if pin in why}
-    replaced_why |= {
-        old: change_why(returned_by[new], "return")
-        for old, new in replaced_by.items()
-        if new in returned_by
-    }
+    why = {pin: _why(pin, *changed_by.get(pin, ("", pin)), pin in taken_on) for pin in pins}
     replaced_by = {old: new for old, new in replaced_by.items() if new in why}
     return FoldedPins(pins, replaced, superseded, why, replaced_by, replaced_why)
 
@@ -352,7 +346,7 @@ def _returned(
     "we're using the original one" brings back the first of the chain that ends in a held
     decision. None when the sentence returns to nothing memory knows."""
     how = returns_to(sentence)
-    if how is None or not chain:
+    if how is None:
         return None
     named = {v for vs in said(sentence).values.values() for v in vs}
     for old, by in reversed(chain) if how == "named" else chain:
@@ -367,8 +361,11 @@ def _returned(
     return None
 
 
-def _why(pin: str, reason: str, acknowledged: bool = False) -> str:
-    """A new pin's ``why``: the decision it states, or the change that made it a pin."""
+def _why(pin: str, reason: str, said_by: str, acknowledged: bool = False) -> str:
+    """A new pin's ``why``: the decision it states, or the change that made it a pin —
+    said by ``said_by``, another sentence when a return brought an earlier decision back."""
+    if said_by != pin:
+        return change_why(said_by, reason)
     if decision_strength(pin) > 0 or not (reason or acknowledged):
         return pin_why(pin)
     return change_why(pin, reason) if reason else agreed_why(pin)

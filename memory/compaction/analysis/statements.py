@@ -98,6 +98,7 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
 _EN = {
     "correction": _phrase_pattern(cw.EN_CORRECTION, False),
     "return": _phrase_pattern(cw.EN_RETURN, False),
+    "original": _phrase_pattern(cw.EN_ORIGINAL, False),
     "acknowledgement": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT, False),
     "acknowledgement-weak": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT_WEAK, False),
     "proposal": _phrase_pattern(cw.EN_PROPOSAL, False),
@@ -121,6 +122,7 @@ _EN = {
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
     "return": _phrase_pattern(cw.ZH_RETURN, True),
+    "original": _phrase_pattern(cw.ZH_ORIGINAL, True),
     "acknowledgement": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT, True),
     "acknowledgement-weak": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT_WEAK, True),
     "proposal": _phrase_pattern(cw.ZH_PROPOSAL, True),
@@ -561,10 +563,10 @@ def stated(sentence: str) -> bool:
         return False
     words, handles = len(content_words(sentence)), anchors(sentence)
     if is_chinese(sentence):  # a Chinese name or thing is no anchor: its words must do
-        return not sentence.lstrip().startswith(_ZH_PERSONAL) and handles + words > STATED_WORDS
+        return not sentence.lstrip().startswith(cw.ZH_PERSONAL) and handles + words > STATED_WORDS
     text = _english(sentence)
     said_words = text.split()
-    if handles == 0 or decisions_en.is_question(text) or said_words[0] in _EN_PERSONAL:
+    if handles == 0 or decisions_en.is_question(text) or said_words[0] in cw.EN_PERSONAL:
         return False
     if len(said_words) > STATED_MAX_WORDS or _EN_PAST_VERB.search(text):
         return False
@@ -575,17 +577,10 @@ STATED_MAX_WORDS = 25
 """A setting or a rule is said in a short sentence; a longer one tells something."""
 _EN_PAST_VERB = re.compile(
     r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bwas )"
-    r"(?<!\bwere )\b(?:[a-z]+ed|was|were|went|had|did|said|told|came|took|saw|bought|got|"
-    r"made|met|left|found|gave|sent|spent|paid|won|lost|ran)\b"
+    rf"(?<!\bwere )\b(?:[a-z]+ed|{'|'.join(cw.EN_PAST_VERBS)})\b"
 )
 """A past tense verb: what is told happened — an event for the summary — unless it is a
 participle after "is", "are", "get" ("Workspaces are capped at 25 seats")."""
-
-
-_EN_PERSONAL = frozenset({"i", "my", "you", "your", "he", "she", "his", "her", "they", "their"})
-_ZH_PERSONAL = ("我", "你", "他", "她")
-"""A statement about a person — the speaker's life, advice to the listener, someone else —
-is a fact or small talk, not a decision of the conversation ("I have two kids")."""
 
 
 def acknowledged(message: str, answer: str) -> frozenset[str]:
@@ -619,19 +614,13 @@ def _repeats(sentence: str, replied: set[str]) -> bool:
     return concrete or len(shared) > 1
 
 
-_ORIGINAL = re.compile(
-    r"\b(?:the original|the first one|the old one)\b|最早|原来那|之前那|一开始那"
-)
-"""A return to the first option of a slot without naming it ("the original one", "最早那个")."""
-
-
 def returns_to(sentence: str) -> Literal["named", "original"] | None:
     """A return to an earlier option: ``named`` when the sentence names it ("go back to
     Tailwind", "用回飞书"), ``original`` when it means the first one ("we're using the
     original one", "还是用最早那个吧"), None when it returns to nothing."""
     chinese = is_chinese(sentence)
     text = sentence if chinese else _english(sentence)
-    if _ORIGINAL.search(text):
+    if (_ZH if chinese else _EN)["original"].search(text):
         return "original"
     if (_ZH if chinese else _EN)["return"].search(text) or (chinese and _ZH_STILL.search(text)):
         return "named"

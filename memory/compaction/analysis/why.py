@@ -33,15 +33,10 @@ OBJECT = " + '{object}'"
 """…and the concrete thing it is about, when the sentence names one ("+ 'PostgreSQL'")."""
 FALLBACK_SIGNAL = "a decision"
 """The signal named when a decided sentence's frame words cannot be quoted."""
-CHANGE_SIGNALS = {
-    "correction": "a correction",
-    "reversal": "a reversal",
-    "failure": "a failed booking",
-}
-"""The change a sentence's words mark (``statements.Said.change``) as a ``why`` names it."""
 REPLACEMENT_SIGNALS = {
     "correction": "a correction",
     "reversal": "a reversal",
+    "failure": "a failed booking",
     "new value": "a new value for the same thing",
     "old value named": "a correction",
     "failed booking": "a failed booking",
@@ -53,7 +48,8 @@ REPLACEMENT_SIGNALS = {
     "accepted retry": "an offer accepted",
     "accepted trip": "a trip confirmed",
 }
-"""``supersession.Replacement.reason`` as a ``why`` names it."""
+"""``supersession.Replacement.reason`` (or the change a sentence's words mark,
+``statements.Said.change``) as a ``why`` names it."""
 REPLACED_FALLBACK = "a later decision about the same thing"
 
 _RECONTRACT = (
@@ -187,7 +183,7 @@ def change_why(sentence: str, reason: str = "") -> str:
         One short sentence; the reason alone when no change words are in the sentence.
     """
     text = unquoted(sentence)
-    signal = REPLACEMENT_SIGNALS.get(reason) or CHANGE_SIGNALS.get(reason) or REPLACED_FALLBACK
+    signal = REPLACEMENT_SIGNALS.get(reason, REPLACED_FALLBACK)
     cue, weak = old_value_cue(text), False  # "instead of PostgreSQL" says it best
     if not cue:
         cue, weak = change_cue(text)
