@@ -48,17 +48,19 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "memory" / "data" / "c
 LANGUAGES = ("en", "zh")
 ChangeSet = Literal["tune", "heldout"]
 """A side: what is reported (held out) and what the rules may be tuned on."""
-ChangeFile = Literal["tune", "heldout", "team_tune", "team_heldout"]
+ChangeFile = Literal["tune", "heldout", "team_tune", "team_heldout", "team_heldout2"]
 """One of our sets: ``tests/memory/data/changes/<file>_{en,zh}.jsonl``."""
 OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
-    "heldout": ("team_heldout",),
-    "tune": ("team_tune", "tune", "heldout"),
+    "heldout": ("team_heldout2",),
+    "tune": ("team_tune", "team_heldout", "tune", "heldout"),
 }
-"""Our sets of each side. Wave 38's held-out side is the software-team set of issue 43 (40
-conversations a language, nine kinds of change), written by someone who had not read the
-offline engine and frozen in its own commit (669ddc8) before any replay. The sets held out
-before (frozen before the supersession rules, reported through issue 30) have been read
-and tuned beside since: tuning data now, with the team set's tuning half."""
+"""Our sets of each side. The held-out side is the second software-team set of issue 43
+(``team_heldout2``: 12 conversations a language, two each of six kinds of change), written
+by someone who had not read the offline engine and frozen in its own commit before any
+replay and before the engine's redesign landed. The first team set (669ddc8, 40 a
+language) had its first run recorded (wave 38) and the sets held out before it (frozen
+before the supersession rules, reported through issue 30) have been read and tuned beside
+since: tuning data now, with the team set's tuning half."""
 
 
 class PublicSet(NamedTuple):

@@ -28,6 +28,15 @@ KINDS = {
     "control",
     "no_decision",
 }
+HELDOUT2_KINDS = (
+    "old_value_named",
+    "return_to_earlier",
+    "accepted_proposal",
+    "parallel",
+    "new_value",
+    "control",
+)
+"""The kinds of the second held-out team set (``team_heldout2_*``), two conversations each."""
 SIZES = {"team_heldout": 40, "team_tune": 20, "heldout": 10, "tune": 3}
 """Conversations (meetings) a language in each file, as the READMEs say."""
 
@@ -50,17 +59,32 @@ def test_each_change_conversation_says_the_values_it_is_scored_on(
     assert len({r["id"] for r in rows}) == len(rows)
     assert set(Counter(r["kind"] for r in rows)) == KINDS  # every kind, none unknown
     for row in rows:
-        assert set(row) == {"id", "kind", "turns", "stale", "now"}, row["id"]
-        assert 3 <= len(row["turns"]) <= 8, row["id"]
-        assert all(len(turn) == 2 and all(s.strip() for s in turn) for turn in row["turns"])
-        text = "\n".join(s for turn in row["turns"] for s in turn)
-        assert all(_says(text, value) for value in row["now"] + row["stale"]), row["id"]
-        if row["kind"] == "no_decision":
-            assert row["now"] == [] and row["stale"], row["id"]  # nothing to pin, things not to
-        elif row["kind"] == "control":
-            assert len(row["now"]) >= 2 and row["stale"] == [], row["id"]
-        elif row["kind"] == "parallel":
-            assert len(row["now"]) >= 2 and row["stale"], row["id"]  # the changed one and the other
+        _well_formed(row)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_second_team_held_out_set_holds_two_of_each_of_its_six_kinds(language: str) -> None:
+    rows = _rows(CHANGES / f"team_heldout2_{language}.jsonl")
+    assert [r["id"] for r in rows] == [f"{language}-h2-{n:02d}" for n in range(1, 13)]
+    assert Counter(r["kind"] for r in rows) == dict.fromkeys(HELDOUT2_KINDS, 2)
+    for row in rows:
+        _well_formed(row)
+        assert len(row["turns"]) <= 6, row["id"]
+
+
+def _well_formed(row: dict[str, Any]) -> None:
+    """One conversation's shape, and every value it is scored on said in its text."""
+    assert set(row) == {"id", "kind", "turns", "stale", "now"}, row["id"]
+    assert 3 <= len(row["turns"]) <= 8, row["id"]
+    assert all(len(turn) == 2 and all(s.strip() for s in turn) for turn in row["turns"])
+    text = "\n".join(s for turn in row["turns"] for s in turn)
+    assert all(_says(text, value) for value in row["now"] + row["stale"]), row["id"]
+    if row["kind"] == "no_decision":
+        assert row["now"] == [] and row["stale"], row["id"]  # nothing to pin, things not to
+    elif row["kind"] == "control":
+        assert len(row["now"]) >= 2 and row["stale"] == [], row["id"]
+    elif row["kind"] == "parallel":
+        assert len(row["now"]) >= 2 and row["stale"], row["id"]  # the changed one and the other
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
