@@ -67,22 +67,31 @@ class BenchSettings(AIMindSettings):
     meld: Path | None = setting(
         None,
         "A local copy of MELD (declare-lab/MELD: Friends scenes; English) for the small-talk "
-        "benchmark's held-out part.",
+        "benchmark.",
     )
     switchboard: Path | None = setting(
         None,
         "A local copy of the Switchboard Dialog Act Corpus as plain text "
         "(NathanDuran/Switchboard-Corpus: telephone conversations; English) for the small-talk "
-        "benchmark's held-out part.",
+        "benchmark.",
     )
     c3: Path | None = setting(
         None,
-        "A local copy of C3 (nlpdata/c3: its dialogues; Chinese) for the small-talk benchmark's "
-        "held-out part.",
+        "A local copy of C3 (nlpdata/c3: its dialogues; Chinese) for the small-talk benchmark.",
     )
     diaasq: Path | None = setting(
         None,
         "A local copy of DiaASQ (unikcc/DiaASQ: Weibo reply threads; Chinese) for the "
+        "small-talk benchmark.",
+    )
+    cmudog: Path | None = setting(
+        None,
+        "A local copy of CMU_DoG (festvox/datasets-CMU_DoG: chats about films; English) for "
+        "the small-talk benchmark's held-out part.",
+    )
+    mpdd: Path | None = setting(
+        None,
+        "A local copy of MPDD (ntunlplab/Dialogue-MPDD: TV-series scenes; Chinese) for the "
         "small-talk benchmark's held-out part.",
     )
 

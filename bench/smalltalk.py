@@ -1,8 +1,8 @@
 """Benchmark 13: pins are decisions, not small talk — what people chatting get pinned.
 
-Replays the held-out part (the seventh, wave 38; the first six are tuning data now) of
-public casual chats (``bench/chitchat.py``: MELD and Switchboard in English, C3 and DiaASQ
-in Chinese; the five earlier corpora have no held-out part left) through ``open_memory``
+Replays the held-out part (the eighth, issue 43's redesign; the first seven are tuning data
+now) of public casual chats (``bench/chitchat.py``: CMU_DoG in English, MPDD in Chinese; the
+nine earlier corpora have no held-out part left) through ``open_memory``
 with the extractive compactor and reads the pins against labels made by hand
 (``tests/memory/data/smalltalk/``: a hash of each pin, so no corpus text is in the repo):
 of the final pins, how many are small talk, and of every pin made on the way (a pin may be
@@ -281,22 +281,22 @@ def readme_section(r: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
-METHOD = """**Method.** `bench/smalltalk.py` replays the held-out part of public casual chats
-(`bench/chitchat.py`: from wave 38 MELD and Switchboard in English, C3 and DiaASQ in
-Chinese, read from local copies named by `AIMIND_BENCH_MELD`, `AIMIND_BENCH_SWITCHBOARD`,
-`AIMIND_BENCH_C3`, `AIMIND_BENCH_DIAASQ` — and DailyDialog, Topical-Chat, CPED, KdConv and
-LoCoMo for tuning, by `AIMIND_BENCH_DAILYDIALOG`, `AIMIND_BENCH_TOPICALCHAT`,
-`AIMIND_BENCH_CPED`, `AIMIND_BENCH_KDCONV`, `AIMIND_BENCH_LOCOMO` — and skipped, saying so,
-without them) through `open_memory` with the extractive compactor, and
-reads every pin against labels made by hand by the rubric of
-`tests/memory/data/smalltalk/README.md`: `decision`, `smalltalk`, `fact` (a told event or
-knowledge: summary material), `other`. The share is over **all** final pins: a pin no
-label knows counts as small talk, and the row "every held-out final pin labelled" fails
-while one is left. The goal (issue 30) is on all held-out corpora together; each corpus has
-its row too. The rules (`memory/compaction/analysis/smalltalk.py`) are tuned on the tuning
-parts only.
+METHOD = """**Method.** `bench/smalltalk.py` replays the held-out part of public casual
+chats (`bench/chitchat.py`: the eighth part's CMU_DoG in English and MPDD in Chinese, read
+from local copies named by `AIMIND_BENCH_CMUDOG` and `AIMIND_BENCH_MPDD` — and MELD,
+Switchboard, C3, DiaASQ, DailyDialog, Topical-Chat, CPED, KdConv and LoCoMo for tuning, by
+`AIMIND_BENCH_MELD`, `AIMIND_BENCH_SWITCHBOARD`, `AIMIND_BENCH_C3`, `AIMIND_BENCH_DIAASQ`,
+`AIMIND_BENCH_DAILYDIALOG`, `AIMIND_BENCH_TOPICALCHAT`, `AIMIND_BENCH_CPED`,
+`AIMIND_BENCH_KDCONV`, `AIMIND_BENCH_LOCOMO` — and skipped, saying so, without them) through
+`open_memory` with the extractive compactor, and reads every pin against labels made by hand
+by the rubric of `tests/memory/data/smalltalk/README.md`: `decision`, `smalltalk`, `fact` (a
+told event or knowledge: summary material), `other`. The share is over **all** final pins: a
+pin no label knows counts as small talk, and the row "every held-out final pin labelled"
+fails while one is left. The goal (issue 30) is on all held-out corpora together; each
+corpus has its row too. The rules (`memory/compaction/analysis/smalltalk.py`) are tuned on
+the tuning parts only.
 
-**Seven held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
+**Eight held-out parts, one after the other.** The first (DailyDialog test dialogues 0–199,
 CPED test 0–399, KdConv test 0–39 of each domain, LoCoMo's five chats contract §5 does not
 quote; fixed with the rubric in c25a2bf) was replayed before the rules (9acaf1c) and at
 their first run (0480603); two more rounds were then measured on it, so it became tuning
@@ -321,7 +321,13 @@ unchanged. After its first run (wave 37, rules at 0b7043f) the sixth part joined
 data (`seen`), and a seventh — four corpora nobody here had used: MELD test scenes 0–99 and
 Switchboard (SwDA) train conversations 0–99 in English, C3 dialogues (test) 0–99 and DiaASQ
 Weibo threads (test) 0–99 in Chinese — was fixed in its own commit (wave 38, issue 43),
-rubric unchanged, before any of it was replayed.
+rubric unchanged, before any of it was replayed. After its first run (labelled in 5b5c31f:
+70 of 139 final pins small talk, 0.504) and a replay beside the engine's changes (798dbb8)
+the seventh part joined the tuning data (`seen`), and an eighth — two more corpora nobody
+here had used: CMU_DoG test conversations 0–99 (file-name order; chats about films) in
+English and MPDD dialogues 0–99 (TV-series scenes, traditional characters) in Chinese —
+was fixed in its own commit before any of it was replayed and before the redesigned
+offline engine landed, rubric unchanged, by someone who had not read the engine.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on

@@ -176,7 +176,7 @@ def _git_repo(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
     return bare
 
 
-def test_meld_holds_out_the_test_split_s_first_hundred_scenes(
+def test_meld_s_part_is_the_test_split_s_first_hundred_scenes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     header = "Sr No.,Utterance,Speaker,Emotion,Sentiment,Dialogue_ID,Utterance_ID,Season\n"
@@ -191,8 +191,8 @@ def test_meld_holds_out_the_test_split_s_first_hundred_scenes(
         ]
     csv_text = "\ufeff" + header + "\n".join(rows) + "\n"
     monkeypatch.setenv(chitchat.MELD_ENV, str(_git_repo(tmp_path, {MELD_TEST: csv_text})))
-    heldout, where = chitchat.load("meld", "heldout")
-    assert where == "meld heldout (repo.git)" and len(heldout) == 4  # 100 scenes, 25 a chat
+    heldout, where = chitchat.load("meld", "seen")  # the seventh held-out part, seen now
+    assert where == "meld seen (repo.git)" and len(heldout) == 4  # 100 scenes, 25 a chat
     assert heldout[0].language == "en"
     # one speaker's lines are one message; a third speaker takes the next side
     assert heldout[0].turns[:2] == [
@@ -202,6 +202,7 @@ def test_meld_holds_out_the_test_split_s_first_hundred_scenes(
     assert heldout[-1].turns[-2][0] == "Scene 99, hi. Hey."
     assert not any("Scene 100," in m for c in heldout for t in c.turns for m in t)
     assert chitchat.load("meld", "tune") == ([], "meld has no tune part")
+    assert chitchat.load("meld", "heldout") == ([], "meld has no heldout part")
 
 
 def test_switchboard_reads_the_conversations_its_split_list_names(
@@ -214,7 +215,7 @@ def test_switchboard_reads_the_conversations_its_split_list_names(
             f"A|Call {n}.|sd\nA|I think we should recycle more,|sv\nB|Uh-huh.|b\nA|no stray line\n"
         )
     monkeypatch.setenv(chitchat.SWITCHBOARD_ENV, str(_git_repo(tmp_path, files)))
-    heldout, _ = chitchat.load("switchboard", "heldout")
+    heldout, _ = chitchat.load("switchboard", "seen")
     assert len(heldout) == 10 and all(len(c.turns) == 10 for c in heldout)  # 10 calls a chat
     assert heldout[0].turns[0] == ("Call 2000. I think we should recycle more,", "Uh-huh.")
     assert heldout[-1].turns[-1][0].startswith("Call 2099.")  # list lines 0-99, file order
@@ -232,7 +233,7 @@ def test_c3_takes_the_speaker_labels_off_the_lines(
     (copy / "data").mkdir(parents=True)
     (copy / C3_TEST).write_text(json.dumps(dialogues, ensure_ascii=False), encoding="utf-8")
     monkeypatch.setenv(chitchat.C3_ENV, str(copy))
-    heldout, _ = chitchat.load("c3", "heldout")
+    heldout, _ = chitchat.load("c3", "seen")
     assert len(heldout) == 4 and heldout[0].language == "zh"
     assert heldout[0].turns[:2] == [
         ("第0段，周末去爬山吗？", "好啊。"),
@@ -261,15 +262,87 @@ def test_diaasq_puts_the_characters_of_a_thread_back_together(
     (copy / DIAASQ_TEST).parent.mkdir(parents=True)
     (copy / DIAASQ_TEST).write_text(json.dumps(threads, ensure_ascii=False), encoding="utf-8")
     monkeypatch.setenv(chitchat.DIAASQ_ENV, str(copy))
-    heldout, _ = chitchat.load("diaasq", "heldout")
+    heldout, _ = chitchat.load("diaasq", "seen")
     assert len(heldout) == 4 and heldout[0].language == "zh"
     assert heldout[0].turns[0] == ("我的第0台黑鲨4 pro很好用[笑cry]", "真的吗?")
     assert heldout[-1].turns[-1] == ("我的第99台黑鲨4 pro很好用[笑cry]", "真的吗?")
 
 
-def test_the_held_out_part_is_wave_38_s_four_new_corpora() -> None:
-    held = {c for c in chitchat.LOADERS if c in ("meld", "switchboard", "c3", "diaasq")}
-    assert chitchat.HELDOUT_PART == 7 and len(held) == 4
+def test_cmudog_reads_the_test_split_s_files_in_name_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files: dict[str, str | bytes] = {}
+    for n in range(130):
+        history = [
+            {"uid": "user2", "text": f"Hey, chat {n:03d}!", "docIdx": 0},
+            {"uid": "user2", "text": "Seen the  movie\n yet?", "docIdx": 0},
+            {"uid": "user1", "text": "Not yet.", "docIdx": 0},
+            {"uid": "user1", "text": "", "docIdx": 0},
+        ]
+        name = f"{(n * 7919) % 1000:03x}{n:03d}"  # hashes: file-name order is not n's order
+        files[f"Conversations/test/{name}.json"] = json.dumps({"history": history})
+    files["Conversations/train/000.json"] = json.dumps({"history": [{"uid": "a", "text": "no"}]})
+    bare = _git_repo(tmp_path, files)
+    order = sorted(n for n in files if n.startswith("Conversations/test/"))
+    first = [json.loads(files[n])["history"][0]["text"] for n in order[:100]]
+    for copy in (bare, tmp_path / "work"):  # a bare mirror and a checkout read alike
+        monkeypatch.setenv(chitchat.CMUDOG_ENV, str(copy))
+        heldout, _ = chitchat.load("cmudog", "heldout")
+        assert len(heldout) == 10 and heldout[0].language == "en"  # 100 files, 10 a chat
+        # one speaker's lines are one message, whitespace as written text, blanks dropped
+        assert heldout[0].turns[0] == (f"{first[0]} Seen the movie yet?", "Not yet.")
+        assert [t[0].split("!")[0] + "!" for c in heldout for t in c.turns] == first
+    assert chitchat.load("cmudog", "seen")[0] == [] and chitchat.load("cmudog", "tune")[0] == []
+
+
+def test_mpdd_reads_its_dialogues_from_the_zip_in_file_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = {
+        str(n): [
+            {
+                "speaker": "左母",
+                "utterance": f"第{n}場，回來啦！",
+                "listener": [],
+                "emotion": "joy",
+            },
+            {"speaker": "左母", "utterance": "吃飯了。", "listener": [], "emotion": "neutral"},
+            {"speaker": "左父", "utterance": "好。", "listener": [], "emotion": "neutral"},
+            {"speaker": "正鵬", "utterance": "我不餓。", "listener": [], "emotion": "neutral"},
+        ]
+        for n in range(1, 131)
+    }
+    archive = tmp_path / "mpdd.zip"
+    with zipfile.ZipFile(archive, "w") as written:
+        written.writestr("mpdd/dialogue.json", json.dumps(cases, ensure_ascii=False))
+        written.writestr("mpdd/metadata.json", "{}")
+    bare = _git_repo(tmp_path, {"mpdd.zip": archive.read_bytes()})
+    monkeypatch.setenv(chitchat.MPDD_ENV, str(bare))
+    heldout, where = chitchat.load("mpdd", "heldout")
+    assert where == "mpdd heldout (repo.git)" and len(heldout) == 4  # 100 dialogues, 25 a chat
+    assert heldout[0].language == "zh"
+    # one speaker's lines are one message; a third speaker's line left over at the end of a
+    # dialogue is not paired with the next dialogue's
+    assert heldout[0].turns[:2] == [
+        ("第1場，回來啦！吃飯了。", "好。"),
+        ("第2場，回來啦！吃飯了。", "好。"),
+    ]
+    assert all(len(c.turns) == 25 for c in heldout)
+    assert heldout[-1].turns[-1] == ("第100場，回來啦！吃飯了。", "好。")
+    assert not any("第101場" in m for c in heldout for t in c.turns for m in t)
+
+
+def test_the_held_out_part_is_the_eighth_two_new_corpora() -> None:
+    held = {c for c in chitchat.LOADERS if c in ("cmudog", "mpdd")}
+    assert chitchat.HELDOUT_PART == 8 and len(held) == 2
     assert {chitchat.LANGUAGE[c] for c in held} == {"en", "zh"}
-    for files in (chitchat.DAILYDIALOG_FILES, chitchat.TOPICALCHAT_FILES, chitchat.CPED_FILES):
-        assert files["heldout"] == ()  # the sixth held-out parts are seen now
+    for files in (
+        chitchat.DAILYDIALOG_FILES,
+        chitchat.TOPICALCHAT_FILES,
+        chitchat.CPED_FILES,
+        chitchat.MELD_FILES,
+        chitchat.SWITCHBOARD_FILES,
+        chitchat.C3_FILES,
+        chitchat.DIAASQ_FILES,
+    ):
+        assert files["heldout"] == ()  # the earlier held-out parts are seen now
