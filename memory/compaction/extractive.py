@@ -4,7 +4,7 @@ It pins every sentence of the folded turns — the user's or the assistant's —
 that states a decision (``memory.compaction.analysis.decisions``), unless it only restates one
 already pinned; a later decision about the same thing replaces the earlier one, a previous
 pin or one of the same fold (``analysis.supersession``: a new value, a correction, a
-reversal, a failed booking, and the pins that echo what they replace), and the replaced
+reversal, and the pins that echo what they replace), and the replaced
 previous pins are returned as ``replaced_decisions``. The rest
 merges into the summary by salience (``analysis.summary``). Offline and deterministic; no
 file or network I/O, so it runs inside the event loop (jieba is loaded off it first,
@@ -31,19 +31,17 @@ from aimind_memory.memory.compaction.analysis.statements import (
     acknowledged,
     is_acceptance,
     is_bare_correction,
+    is_offer,
     narrated_past,
-    offered,
     proposes,
     returns_to,
     said,
-    searched_again,
 )
 from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
 from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
     replacement,
-    rerouted,
 )
 from aimind_memory.memory.compaction.analysis.why import agreed_why, change_why, pin_why
 from aimind_memory.memory.compaction.analysis.words import content_words
@@ -158,10 +156,9 @@ def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
 
 
 def _changes(what: Said) -> bool:
-    """A sentence said in a stance's words that still changes a decision: a failed booking
-    ("It looks like all the options are booked"), or a rejection that gives the new value
-    ("Nope. I wish to have 4 tickets.")."""
-    return what.change == "failure" or (what.rejects and bool(what.values))
+    """A sentence said in a stance's words that still changes a decision: a rejection that
+    gives the new value ("Nope. I wish to have 4 tickets.")."""
+    return what.rejects and bool(what.values)
 
 
 class FoldedPins(NamedTuple):
@@ -187,9 +184,7 @@ def fold_pins(
     """The folded turns' new decisions, in order, and the previous pins they replace.
 
     Small talk (``decisions.is_small_talk``) is passed over: neither a pin nor a change of
-    one — except a failed booking, which a service says in a stance's form ("It looks like
-    all the options are booked") and which drops the request it answers, and a rejection
-    with its new value ("Nope. I wish to have 4 tickets."). Each other
+    one — except a rejection with its new value ("Nope. I wish to have 4 tickets."). Each other
     sentence is weighed against the decisions held so far (the previous pins, then this
     fold's): one that restates a decision is not pinned again; one that
     replaces a decision (``supersession.replacement``) takes its place — a previous pin
@@ -237,18 +232,11 @@ def fold_pins(
             if change.reason:
                 changed_by[pinned] = (change.reason, sentence)
 
-    def accept(
-        offers: Sequence[str],
-        retry: bool,
-        answer: ChatThreadMessage,
-        index: int,
-        confirmed: Sequence[str],
-    ) -> None:
-        """The offers of message ``index - 1`` (``retry``: it said a failure first) accepted
-        by ``answer``, the other side's next message: "Should I try 12:30 pm?" → "Sure.";
-        ``confirmed``, its confirmations pinned as said, accepted, reroute the trip. Most
-        messages offer nothing: the answer is read only when something was offered."""
-        if not (offers or confirmed):
+    def accept(offers: Sequence[str], answer: ChatThreadMessage, index: int) -> None:
+        """The offers of message ``index - 1`` accepted by ``answer``, the other side's next
+        message: "How about 6 pm instead?" → "Sure."; "I suggest SonarQube." → "Sure.".
+        Most messages offer nothing: the answer is read only when something was offered."""
+        if not offers:
             return
         marked = _marked(answer.text)
         if not (marked and folded[index - 1].role != answer.role):
@@ -257,33 +245,26 @@ def fold_pins(
             for offer in offers:
                 texts = [t for t, _, _ in held]
                 ages = [None if at is None else index - 1 - at for _, _, at in held]
-                change = accepted_offer(offer, texts, ages=ages, retry=retry)
+                change = accepted_offer(offer, texts, ages=ages)
                 if not change.pin and proposes(offer):  # "I suggest SonarQube." → "Sure."
                     change = replace(change, pin=True, reason="accepted proposal")
                 if offer in texts:  # a confirmation pinned as said: it stays where it is
                     change = replace(change, pin=False)
                 apply(change, offer, index - 1)
-            for confirmation in confirmed:
-                apply(rerouted(confirmation, [t for t, _, _ in held]), confirmation, index - 1)
 
-    confirmed: list[str] = []  # … and its confirmations pinned as said
     offers: list[str] = []  # the previous message's offers (not pinned, or confirming a change
     # asked for): its answer may accept them
-    failed = False  # … said after a failure in that message: a retry
     changed = False  # the message before said a change
     for index, message in enumerate(folded):
-        accept(offers, failed, message, index, confirmed)
+        accept(offers, message, index)
         # What the message before asked to confirm: a rejection answers the decision it
         # repeats ("… at 4:45 pm. Is that correct?" → "Nope! Please set at 3:30 pm.").
         confirming = offers if index and folded[index - 1].role != message.role else []
-        offers, failed, confirmed = [], False, []
-        # A decision pinned in a message asking to confirm the change just asked for ("Actually,
-        # to Humayun's Tomb, for 2." → "I'll book you a cab to Humayun's Tomb for 2 people. Is
+        offers = []
+        # A decision pinned in a message asking to confirm the change just asked for
+        # ("Actually, move it to Tuesday." → "I'll move the review to Tuesday at 3 pm. Is
         # that correct?") is an offer too: accepted, it replaces what the change changes.
         asked, changed = changed, False
-        # A search asked again ("Do you have anything else leaving from Los Angeles?"): its
-        # places and days replace those searched for before (supersession rule 8).
-        again = message.role == "user" and searched_again(message.text)
         answer = folded[index + 1] if index + 1 < len(folded) else after
         # the user's statement the assistant took on — not the assistant's information the
         # user said "OK" to ("电话是010-62013366。" → "好的"): that is told, not agreed
@@ -302,12 +283,9 @@ def fold_pins(
                 decided = True  # "Tickets live in Jira." → "Okay.": a statement agreed
                 taken_on.add(sentence)
             what = said(spoken)
-            after_failure = failed  # a failure said before it in this message
-            failed = failed or what.change == "failure"
-            changed = changed or what.change in ("correction", "reversal")
+            changed = changed or what.change is not None
             if not decided and is_small_talk(sentence) and not _changes(what):
-                continue  # never a pin, nor a change of one — a failed booking said with
-                # a stance's words ("It looks like all the options are booked") still drops it
+                continue  # never a pin, nor a change of one
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
@@ -317,17 +295,12 @@ def fold_pins(
                 restored.add(earlier)
                 continue
             ages = [None if at is None else index - at for _, _, at in held]
-            change = replacement(
-                spoken, texts, decided=decided, ages=ages, again=again, confirming=confirming
-            )
+            change = replacement(spoken, texts, decided=decided, ages=ages, confirming=confirming)
             apply(change, sentence, index)
-            offer = offered(sentence, message.text, after_failure=after_failure)
-            if offer is not None and (not change.pin or asked):
-                offers.append(offer)
-            elif offer is not None:  # pinned as said: accepted, it still reroutes the trip
-                confirmed.append(offer)
+            if (not change.pin or asked) and is_offer(sentence, message.text):
+                offers.append(sentence)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
-        accept(offers, failed, after, len(folded), confirmed)
+        accept(offers, after, len(folded))
     pins = [t for t, previous, _ in held if not previous]
     # replaced, then brought back: it holds, it is no history
     replaced = [t for t in replaced if t not in restored]

@@ -42,27 +42,10 @@ EN_CONFIRM_REQUEST = _W.phrases("en_confirm_request")
 EN_REJECTION = _W.phrases("en_rejection")
 EN_REVERSAL = _W.phrases("en_reversal")
 EN_REVERSAL_WEAK = _W.phrases("en_reversal_weak")
-EN_FAILURE = _W.phrases("en_failure")
-EN_BOOKED_PLACES = _W.words("en_booked_places")
-EN_BOOKED_KINDS = _W.words("en_booked_kinds") | EN_BOOKED_PLACES
-EN_TICKETED_KINDS = _W.words("en_ticketed_kinds")
 EN_ADDITIVE = _W.phrases("en_additive")
-EN_RETRY_PHRASES = _W.phrases("en_retry_phrases")
 EN_TENTATIVE = _W.phrases("en_tentative")
-EN_SEARCH_AGAIN = _W.phrases("en_search_again")
-EN_PLACE_ROLES = {
-    "from": _W.words("en_place_from"),
-    "to": _W.words("en_place_to"),
-    "at": _W.words("en_place_at"),
-}
-EN_BOOKING_REQUEST = _W.words("en_booking_request")
-EN_BOOKING_DONE = _W.words("en_booking_done")
-EN_BOOKING_DONE_PHRASES = _W.phrases("en_booking_done_phrases")
-EN_BOOKING_NOUNS = _W.words("en_booking_nouns")
 EN_FRAME = _W.words("en_frame")
 EN_PEOPLE_UNITS = _W.phrases("en_people_units")
-EN_TICKET_UNITS = _W.phrases("en_ticket_units")
-EN_TICKET_FOR = _W.words("en_ticket_for")
 EN_PEOPLE_AFTER = _W.phrases("en_people_after")
 EN_RELATIVE_DAYS = _W.phrases("en_relative_days")
 EN_RELATIVE_MONTHS = _W.phrases("en_relative_months")
@@ -81,10 +64,8 @@ ZH_REVERSAL_WEAK: tuple[str, ...] = ()
 is weak too, unless X is one of ``ZH_NOT_ANYMORE_IDIOMS`` (supersession reads it)."""
 ZH_NOT_ANYMORE_IDIOMS = _W.words("zh_not_anymore_idioms")
 ZH_DECLINES = _W.words("zh_declines")
-ZH_FAILURE = _W.phrases("zh_failure")
 ZH_ADDITIVE = _W.phrases("zh_additive")
 ZH_TENTATIVE = _W.phrases("zh_tentative")
-ZH_BOOKING_REQUEST = _W.phrases("zh_booking_request")
 ZH_FRAME = _W.words("zh_frame")
 ZH_PEOPLE_UNITS = _W.phrases("zh_people_units")
 ZH_WEEKDAY_SUNDAY = _W.phrases("zh_weekday_sunday")

@@ -89,11 +89,6 @@ _COMMITTED = re.compile(
     rf"(?:我|我们|咱们)(?:{_W.either('committed_adverbs')})?(?:{_W.either('committed')})|^我报"
 )
 """Done by us: 报名了, 订好了机票, 签了合同."""
-_BOOKED_FOR_YOU = re.compile(
-    rf"(?:已(?:经)?|已为|已帮|已给)(?:为|帮|给)?(?:您|你)?(?:{_W.either('booked_for_you')})|"
-    r"(?:为|帮|给)(?:您|你)(?:预订|预定|订|预约)(?:好|了)"
-)
-"""The assistant saying it was done: 已为您预订…, 已帮您订好…"""
 _NOT_BUT = re.compile(
     rf"不(?:{_W.either('not_but_verbs')})[^，。；]{{1,30}}[，,；]?\s*而是|"
     rf"^不把.{{1,40}}(?:{_W.either('not_but_calls')})(?:为|成|作)"
@@ -377,7 +372,7 @@ def _frames(text: str) -> float:
     s = _Sentence.of(text)
     if _disqualified(text, s.tokens) or not _enough(text):
         return 0.0
-    if _settled(s.tokens) or s.search(_FINALLY) or _BOOKED_FOR_YOU.search(text):
+    if _settled(s.tokens) or s.search(_FINALLY):
         return EXPLICIT
     if _COMMITTED.search(text) or _NOT_BUT.search(text):
         return RULE
@@ -438,7 +433,6 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a confirmation", _CONFIRM_LABEL),
     ("a confirmation", _AS_AGREED),
     ("a decision", _FINALLY),
-    ("a booking", _BOOKED_FOR_YOU),
     ("a commitment", _COMMITTED),
     ("a decision", _NOT_BUT),
     ("a plan", _PLAN),
@@ -449,8 +443,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a commitment", _COMMITMENT),
     ("an arrangement", _SET_AT),
     ("an arrangement", _ONLY_SCOPE),
-    ("a booking", _RIDE_AT),
-    ("a booking", _BOOKED_IS),
+    ("an arrangement", _RIDE_AT),
+    ("an arrangement", _BOOKED_IS),
     ("an arrangement", _TIME_LED),
     ("an arrangement", _HELD_AT),
     ("a plan", _PLANNED),

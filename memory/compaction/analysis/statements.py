@@ -9,9 +9,9 @@ Read three ways (``Said``):
   compared by their two-character units, so 主持 meets 主持人;
 - **change words** (``change_words``, data): a correction ("actually", "make it",
   "不对", "改成", "还是…吧"), a reversal ("not … after all", "cancelled", "取消", "不再"),
-  a booking that failed ("not available", "订不了"), a change of plan opening the
-  sentence ("Change of plans: …", which makes it a decision); words that add a decision
-  beside the earlier one ("also", "the way back", "另外", "回程"); a question or a hedge.
+  a change of plan opening the sentence ("Change of plans: …", which makes it a
+  decision); words that add a decision beside the earlier one ("also", "the way back",
+  "另外", "回程"); a question or a hedge.
 
 And what an answer does with what was just said: a bare correction ("No.", "不对。"), an
 acceptance ("Sure.", "好的"), an offer it may accept ("Should I try 12:30 pm?"). Pure
@@ -32,13 +32,13 @@ from aimind_memory.memory.compaction.analysis import decisions_en
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
-    RETRIED_KINDS,
+    DETAIL_KINDS,
     chinese_values,
     english_values,
 )
 from aimind_memory.memory.compaction.analysis.words import EN_STOPWORDS, anchors, content_words
 
-Change = Literal["correction", "reversal", "failure"]
+Change = Literal["correction", "reversal"]
 BARE_WORDS = 4
 BARE_CHARS_ZH = 4
 """A bare correction is a few words: "No.", "Actually, scratch that.", "That is not
@@ -106,18 +106,14 @@ _EN = {
     "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
     "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
     "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
-    "failure": _phrase_pattern(cw.EN_FAILURE, False),
     "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
     "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
-    "retry": _phrase_pattern(cw.EN_RETRY_PHRASES, False),
     "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
-    "booked": _phrase_pattern(cw.EN_BOOKING_DONE_PHRASES, False),
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
     "rejection": _phrase_pattern(cw.EN_REJECTION, False),
     "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
     "offer": _phrase_pattern(cw.EN_OFFER, False),
     "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
-    "again": _phrase_pattern(cw.EN_SEARCH_AGAIN, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -130,7 +126,6 @@ _ZH = {
     "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
     "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
     "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
-    "failure": _phrase_pattern(cw.ZH_FAILURE, True),
     "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
     "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
@@ -161,7 +156,7 @@ class Said:
     reading typed values is the dearest part of a sentence's analysis."""
 
     source: str
-    """The sentence (or its clauses that say a booking failed) the values are read from."""
+    """The sentence its values are read from."""
     change: Change | None
     weak: bool
     """The change is marked only by words that also just carry on a conversation."""
@@ -169,7 +164,6 @@ class Said:
     """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
     additive: bool
     tentative: bool
-    booking: Literal["request", "done"] | None
     rejects: bool = False
     """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
     answer the decision said in the message before."""
@@ -232,7 +226,6 @@ def _zh_units(words: Iterable[str]) -> frozenset[str]:
 
 
 _CHANGES: tuple[tuple[str, Change, bool], ...] = (
-    ("failure", "failure", False),
     ("reversal", "reversal", False),
     ("correction", "correction", False),
     ("return", "correction", True),
@@ -252,55 +245,16 @@ def _change(patterns: Mapping[str, _Phrases], text: str) -> tuple[Change | None,
 _QUESTION_MARK = re.compile(r"[?？]")
 
 
-def _tentative(hedges: _Phrases, text: str, failure: _Phrases) -> bool:
-    """A question or a hedge — unless a failed booking is stated before it ("That time is
-    all booked up, would you like to try another?")."""
-    first = min(
-        (m.start() for m in (hedges.search(text), _QUESTION_MARK.search(text)) if m),
-        default=None,
-    )
-    if first is None:
-        return False
-    stated = failure.search(text)
-    return not (stated and 0 < stated.start() < first)
-
-
-_CLAUSE_END = re.compile(r"(?<=,)\s+|\s+(?=[Bb]ut\s)")
-"""Where a clause ends: after a comma, or before "but" ("There was an issue booking it but
-you can book it at 5 pm")."""
-
-
-def _failure_before_offer(sentence: str) -> str | None:
-    """The clauses that say a booking failed, when an offer, a question or a retry stated
-    follows them ("Sorry, I could not book it at that time, shall I try 7:30 pm?", "There
-    was an issue booking it but you can book it at 5 pm"): what failed is said before the
-    offer, whose values are not the request's."""
-    clauses = _CLAUSE_END.split(sentence)
-    for k in range(1, len(clauses)):
-        head, rest = " ".join(clauses[:k]), " ".join(clauses[k:])
-        if _EN["failure"].search(_english(head)):
-            offered = (
-                _EN["tentative"].search(_english(rest))
-                or _QUESTION_MARK.search(rest)
-                or _stated_retry(rest)
-            )
-            return head if offered else None
-    return None
+def _tentative(hedges: _Phrases, text: str) -> bool:
+    """A question or a hedge: asked or weighed, not decided."""
+    return bool(hedges.search(text) or _QUESTION_MARK.search(text))
 
 
 _LETTERS = re.compile(r"[a-z]+")
 
 
 def _said_english(sentence: str) -> Said:
-    if (head := _failure_before_offer(sentence)) is not None:
-        return _said_english(head)
     s = _english(sentence)
-    tokens = set(_LETTERS.findall(s))
-    booking: Literal["request", "done"] | None = None
-    if tokens & cw.EN_BOOKING_DONE or _EN["booked"].search(s):
-        booking = "done"
-    elif tokens & cw.EN_BOOKING_REQUEST:
-        booking = "request"
     change, weak = _change(_EN, s)
     if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
         change, weak = None, False
@@ -309,9 +263,8 @@ def _said_english(sentence: str) -> Said:
         change="correction" if change is None and _EN["label"].search(s) else change,
         weak=weak,
         labelled=bool(_EN["label"].search(s)),
-        additive=bool(_EN["additive"].search(_EN["retry"].sub(" ", s))),
-        tentative=_tentative(_EN["tentative"], s, _EN["failure"]),
-        booking=booking,
+        additive=bool(_EN["additive"].search(s)),
+        tentative=_tentative(_EN["tentative"], s),
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
     )
 
@@ -322,18 +275,13 @@ def _said_chinese(sentence: str) -> Said:
         m = _ZH_NOT_ANYMORE.search(sentence)
         if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
             change, weak = "reversal", True
-    booking: Literal["request", "done"] | None = None
-    if any(b in sentence for b in cw.ZH_BOOKING_REQUEST):
-        done = re.search(r"已|订好|订了|成功|预订了|预定了", sentence)
-        booking = "done" if done else "request"
     return Said(
         source=sentence,
         change="correction" if change is None and _ZH["label"].search(sentence) else change,
         weak=weak,
         labelled=bool(_ZH["label"].search(sentence)),
         additive=bool(_ZH["additive"].search(sentence)),
-        tentative=_tentative(_ZH["tentative"], sentence, _ZH["failure"]),
-        booking=booking,
+        tentative=_tentative(_ZH["tentative"], sentence),
         rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
     )
 
@@ -361,7 +309,7 @@ def is_acceptance(sentence: str) -> bool:
     """An answer that accepts what was just offered or asked to confirm ("Sure.", "Yes
     please", "That works", "好的"), changing nothing of it itself."""
     what = said(sentence)
-    if what.change is not None or what.values.keys() & RETRIED_KINDS:
+    if what.change is not None or what.values.keys() & DETAIL_KINDS:
         return False
     if is_chinese(sentence):
         return bool(_ZH["acceptance"].search(sentence.strip()))
@@ -423,78 +371,6 @@ def _asks_to_confirm(message: str) -> bool:
     if is_chinese(message):
         return bool(_ZH["confirm"].search(message))
     return bool(_EN["confirm"].search(_english(message)))
-
-
-def offered(sentence: str, message: str, *, after_failure: bool = False) -> str | None:
-    """What of the sentence the answer after it may accept: the sentence when it is an
-    offer (``is_offer``), or the clauses after a failure that offer a retry ("Sorry, I
-    could not book it, shall I try 7:30 pm?" → "shall I try 7:30 pm?"), or — said
-    ``after_failure`` in its message — a retry stated (``_stated_retry``)."""
-    if is_offer(sentence, message) or (after_failure and _stated_retry(sentence)):
-        return sentence
-    if is_chinese(sentence) or _failure_before_offer(sentence) is None:
-        return None
-    clauses = _CLAUSE_END.split(sentence)
-    for k in range(1, len(clauses)):
-        if _EN["failure"].search(_english(" ".join(clauses[:k]))):
-            rest = " ".join(clauses[k:])
-            return rest if is_offer(rest, message) or _stated_retry(rest) else None
-    return None
-
-
-def _stated_retry(sentence: str) -> bool:
-    """A sentence said after a failure in its message that gives a time, day, party size or
-    stay and changes nothing itself ("Sorry, that ticket was unavailable. I found another
-    seat at 2:50 pm for $55.", "… so I can try again for 2 people at 12 pm."): the other
-    booking the service proposes, for the answer to accept like an offered question."""
-    if is_chinese(sentence):
-        return False
-    what = said(sentence)
-    return (
-        what.change is None
-        and not what.additive
-        and what.booking != "done"
-        and bool(what.values.keys() & RETRIED_KINDS)
-    )
-
-
-def searched_again(message: str) -> bool:
-    """A message asking for other options than those found ("Do you have anything else
-    leaving from Los Angeles?", "What about other buses?"): the places and days it names
-    replace those searched for before (``supersession``, rule 8). English only."""
-    return not is_chinese(message) and bool(_EN["again"].search(_english(message)))
-
-
-_GAP_WORDS = re.compile(r"[a-z]+")
-
-
-@lru_cache(maxsize=4096)
-def places(sentence: str) -> Mapping[str, frozenset[str]]:
-    """The names of an English sentence by the place's role the last role word before each
-    says (``change_words.EN_PLACE_ROLES``: "leaving from Anaheim" is from, "going to Long
-    Beach" to, "in Chicago" at); a name right after another ("Long Beach, CA") shares its
-    role; a name with no role word before it is left out."""
-    if is_chinese(sentence):
-        return {}
-    text = sentence.lower()
-    found: list[tuple[int, int, str]] = []
-    for name in said(sentence).values.get("name", frozenset()):
-        at = re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text)
-        if at:
-            found.append((at.start(), at.end(), name))
-    out: dict[str, set[str]] = {}
-    end, role = 0, None
-    for start, stop, name in sorted(found):
-        gap = _GAP_WORDS.findall(text[end:start])
-        if gap:
-            role = next(
-                (r for w in reversed(gap) for r, ws in cw.EN_PLACE_ROLES.items() if w in ws),
-                None,
-            )
-        if role is not None:
-            out.setdefault(role, set()).add(name)
-        end = stop
-    return {r: frozenset(v) for r, v in out.items()}
 
 
 CUE_WORDS_AFTER = 2

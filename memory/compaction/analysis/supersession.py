@@ -2,129 +2,60 @@
 
 A later sentence replaces an earlier decision when it is about the same thing and says
 something else of it: what both say is read by ``statements`` (``Said``: their typed
-values, subject words and change words).
+values, subject words and change words). Each rule below names a signal a reader would
+point to, and the reason it gives is the replaced pin's ``why`` (``why.change_why``):
 
-The rules, in order of the evidence they need, each conservative:
+1. **The old value named** ("instead of PostgreSQL", "no more PayPal", "不用 MySQL"): the
+   decisions holding it go, however long ago they were said (``_holding``).
+2. **Correction** ("actually", "make it", "switch to", "不对", "改成"): the one earlier
+   decision it most likely means — a new value of a kind both hold, the most subject
+   words and values shared, the newest among equals. Words that also just carry on a
+   conversation ("actually", "instead", "还是…吧", 不X了) count only for the last
+   decisions, in a decision, tied to it or answering it, and must bring a new value. A
+   strong correction naming only the new thing ("换成大伟") means the last decision.
+3. **Reversal** ("not … after all", "cancelled", "取消", "不再"): a decision sharing a
+   subject word or a value with it, when it adds no detail of its own ("we won't deploy
+   on Fridays" drops nothing about AWS).
+4. **Same slot** (a decision, no change word needed): the same subject words and exactly
+   one kind of value given another ("deploy on Monday" after "deploy on Friday"): the
+   last decision just said, or any earlier one when a change word says so. A changed id
+   or code is another item (``IDENTIFYING_KINDS``); two subjects each beyond the other are
+   two parallel decisions.
+5. **Echoes**: a replaced decision takes with it the decisions said beside it
+   (``ECHO_SPAN``) that assert the value that no longer holds and name nothing else: one
+   change replaces the old value everywhere it was said.
+6. **Accepted offer** (``accepted_offer``): an offer, a proposal or a confirmation asked
+   ("How about 6 pm instead?", "I suggest SonarQube.") and accepted with a bare yes is
+   the decision; it replaces the recent decision it gives another value of.
 
-1. **New value** (a decision, no change word needed): the last decision (with the ones
-   just before it about the same thing: a request and its confirmation), said in the
-   last three messages, when it has the same subject (a subject word shared or the same
-   way of travelling, one's subject words within the other's) and exactly one kind of
-   value both hold differs
-   ("Book a table for 2 at 7 pm" → "All set: the table is now for 3 people at 7 pm").
-   Two kinds differing is another booking, not a change; so is a new value for an older
-   decision.
-2. **Correction**: a corrected sentence replaces the one earlier decision it most likely
-   means — a new value of a kind both hold, and the most subject words and values
-   shared, the newest among equals ("Actually, make it 6 people" → the last decision with
-   a number of people; "不对，改成 MySQL 吧" → the last one naming a tool) — not one whose
-   places are all in another role ("No, I want to go to LAX instead" leaves "I want to
-   leave from Anaheim"; ``places``), and another place in the same role ties a weak
-   correction to the decision ("Actually I need to head to X" after "a cab to Y"). Words that
-   also just carry on a conversation ("actually", "instead", "还是…吧", 不X了) count only
-   for the last decisions (as in rule 1), in a decision or with a subject word or value
-   shared, and a weak correction must bring a new value. A strong correction naming only
-   the new thing ("换成大伟") means the last decision.
-3. **Reversal**: a reversed sentence that shares a subject word or a value with the
-   earlier decision and adds no date, time or number of its own ("We're not using AWS
-   after all"; "we won't deploy on Fridays" drops nothing about AWS).
-4. **Failed booking**: replaces the newest booking request among the decisions of the
-   last two turns ("book a table for 8 at 15:45" → "That time is all booked up"; none:
-   the newest decision giving a time, day, party size or stay, "Put it for 10:30", when
-   the failure says a booking's word or the decision's subject: "the alarm could not be
-   set" answers "Set an alarm for 3:30 pm"); the
-   failure's own dates, times and numbers, if any, must be the request's, and it names no
-   other thing booked ("no taxi" does not answer "book a room").
-5. **Booking made with another value**: a booking made ("I have a reservation for you at
-   15:30 for 5") replaces the newest booking request of the last three turns when it is
-   tied to it (a subject word or a value shared: "for 5"), names nothing else ("the
-   hotel" after "a table"; "reservation" is any booking), and exactly one of its time,
-   date, number of people or length of stay is another ("a table for 5 people at
-   16:30"): the request failed and was retried, often asked as a question ("How about
-   15:30?") that rule 2 leaves alone. Two differing is another booking.
-
-6. **Echoes**: a decision replaced takes with it the decisions said beside it
-   (``ECHO_SPAN``) that assert what no longer holds — the request a confirmation
-   repeats, a confirmation's other sentences ("Please confirm: a table at Lucca. The
-   reservation is at 1:30 pm.") — when they name nothing else: the old value was said
-   several times, and one change replaces it everywhere.
-7. **Accepted offer** (``accepted_offer``): an offer or a confirmation asked ("Should I
-   try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?") and accepted in
-   the answer after it ("Sure.", "Yes please", "That works") is the decision: it replaces
-   the decision of the last three turns it gives another value of, with its echoes. A
-   decision that says only a booking's detail ("Set it for evening 4") is changed like a
-   request; a retry offered in a failure's own sentence ("Sorry, I could not book it,
-   shall I try 1 pm?") is offered alone (``offered``); and a confirmation pinned as said
-   is accepted too when it confirms a change just asked for ("Actually, to Union Station,
-   for 2." → "I'll book you a cab to Union Station for 2 people. Is that correct?").
-   A trip confirmed and accepted — an offer or a confirmation pinned as said
-   (``rerouted``) — also replaces the decisions, said however long ago, that give another
-   place where it leaves from or goes to ("I am leaving from Anaheim" → "… a bus leaving
-   from San Diego to San Francisco …" "Yes, that is correct."), unless they name another
-   thing booked; a return trip ("return") adds a decision.
-8. **Search asked again** (``again``): a sentence of the user's message asking for other
-   options than those found (``statements.searched_again``: "Do you have anything else
-   leaving from Los Angeles?", "Can I get any other bus? I am leaving on March 13th")
-   replaces each earlier decision that gives another place in the same role (leaving
-   from, going to, in: ``statements.places``) or another day or time than it names ("I
-   will leave from San Diego …", "I am leaving on Thursday next week"), asked or said; it
-   is pinned in their place. Not a sentence that adds a decision ("also", "the way
-   back"), nor one with a change word (rules 2–4 read it: "No, search for other buses to
-   SFO") — but a weak one none of them reads ("Is there anything else? I actually need
-   it at 3:30 pm", the decision said long ago) still asks the search again, and so does
-   a question with one ("What if I fly to NYC instead?").
-
-What is answered: a weak correction ("No, …", "actually") in the message right after a
-decision answers it and may change it without restating it ("Please confirm: the kitchen
-speaker." → "No, the bedroom speaker."), and a decision said in several sentences of one
-message is answered as one, even when the fold came between (the caller says how many
-previous pins its message held). A booking said again with another value ("The
-reservation should be for March 14th.") changes the last one like a decision (rule 1).
-A failed booking's offer ("…, shall I try 7:30 pm?") is not what failed.
-
-Never from a question or a hedge (unless accepted: rule 7), or a sentence that adds a
-decision. A correction or reversal that replaces something is a decision itself (the
-caller pins it); a failed booking is not. Pure functions, cached per sentence; no I/O.
+Never from a question or a hedge (unless accepted), or a sentence that adds a decision
+("also", "另外"). A correction or reversal that replaces something is a decision itself
+(the caller pins it). Pure functions, cached per sentence; no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import timewords as tw
-from aimind_memory.memory.compaction.analysis.statements import (
-    Said,
-    named_old_values,
-    places,
-    said,
-)
-from aimind_memory.memory.compaction.analysis.values import RELATIVE_DAYS, RETRIED_KINDS
+from aimind_memory.memory.compaction.analysis.statements import Said, named_old_values, said
+from aimind_memory.memory.compaction.analysis.values import DETAIL_KINDS, RELATIVE_DAYS
 
-WEAK_KINDS = frozenset({"number", "code", "tickets"})
+WEAK_KINDS = frozenset({"number", "code"})
 """Values too common, or too incidental (a reference code), to say two decisions are about
-one thing without a change word; a count of tickets too ("One ticket please." after
-"Seven tickets are booked for TR4256" is most often another train)."""
-OFFERED_KINDS = frozenset({"tickets"})
-"""Weak kinds an accepted offer still changes: "You want 4 tickets?" "Yes." after "Buy 3
-tickets"."""
+one thing without a change word."""
 MIN_SCORE = 1
 RECENT_DECISIONS = 1
 """Without a clear change word ("make it", "改成", "cancelled") a sentence replaces only the
 last decision held (with the ones just before it about the same thing): further back, a
-new value is more likely another booking (replaying MultiWOZ's dialogues one after
-another, most such replacements of older decisions crossed from one dialogue into the
-next)."""
+new value is more likely another thing of the same kind."""
 RECENT_MESSAGES = 3
 """… and only one said in the last three messages (a request, its confirmation, the change
 and its confirmation): not one from an earlier exchange."""
-FAILURE_MESSAGES = 4
-"""A failed booking answers a request of the last two turns (the assistant may first ask
-for the day or the number of people)."""
-RETRY_MESSAGES = 6
-"""A booking made answers a request of the last three turns: the request, its failure, the
-retry asked, and maybe one more question between."""
+OFFER_MESSAGES = 6
+"""An accepted offer changes a decision of the last three turns; echoes are said within
+as many messages of the decision they repeat."""
 ANSWER_MESSAGES = 1
 """A weak correction ("No, …", "actually") in the message right after a decision answers
 it: it may change it without restating it or being a decision itself."""
@@ -184,22 +115,18 @@ def _same_subject(new: Said, old: Said) -> bool:
 
 
 def _new_value(new: Said, old: Said) -> bool:
-    """Rule 1: the same subject (a word shared — or both say a booking, or the same way of
-    travelling: "I am flying to SD" after "I am flying to Las Vegas" — and one's within
-    the other's), exactly one kind of value differs — not which one it is: "chairs for
-    room 2" after "chairs for room 1" is another room's (a correction may change it); or
-    the same values, one thing named in place of another ("I'll play Gold on the bedroom
-    speaker" after "… on the kitchen speaker")."""
+    """Rule 4, just said: the same subject (a word shared, or the same way of travelling:
+    "I am flying to SD" after "I am flying to Las Vegas", and one's within the other's),
+    exactly one kind of value differs — not which one it is: "chairs for room 2" after
+    "chairs for room 1" is another room's (a correction may change it); or the same
+    values, one thing named in place of another ("I'll play Gold on the bedroom speaker"
+    after "… on the kitchen speaker")."""
     if _replugged(new, old):
         return True
-    restated = new.booking is not None and old.booking is not None  # "Book it at 19:45."
     travelled = bool(new.values.get("travel", frozenset()) & old.values.get("travel", frozenset()))
-    if not ((new.subject & old.subject or restated or travelled) and _same_subject(new, old)):
+    if not ((new.subject & old.subject or travelled) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
-    if old.booking != "done":  # "You want 2 tickets" after "You want 4 tickets"; not a
-        # train's "Seven tickets are booked" before the next dialogue's "One ticket please"
-        differing |= _new_values(new, old, weak=True) & OFFERED_KINDS
     return len(differing) == 1 and "id" not in differing
 
 
@@ -249,11 +176,9 @@ def _reversal_score(new: Said, old: Said) -> int:
 
 
 def _tied(new: Said, old: Said) -> bool:
-    """A subject word or a value (not a mere number or code) both sentences name, or both
-    count tickets ("tickets for 4" and "I just want 1 ticket")."""
+    """A subject word or a value (not a mere number or code) both sentences name."""
     shared = {k for k in new.values.keys() & old.values.keys() if new.values[k] & old.values[k]}
-    counted = new.values.keys() & old.values.keys() & OFFERED_KINDS
-    return bool(new.subject & old.subject or shared - WEAK_KINDS or counted)
+    return bool(new.subject & old.subject or shared - WEAK_KINDS)
 
 
 def _swapped(new: Said, old: Said) -> bool:
@@ -299,82 +224,12 @@ def _best(scores: Sequence[int]) -> tuple[int, ...]:
     return (max(i for i, s in enumerate(scores) if s == top),)
 
 
-def _newest_request(
-    earlier: Sequence[Said], ages: Sequence[int | None], window: int, *, details: bool = False
-) -> int | None:
-    """The newest booking request among the decisions said in the last ``window`` messages
-    (``details``: or a decision that gives a booking's time, day, party size or stay:
-    "Put it for 10:30.")."""
-    for i in range(len(earlier) - 1, -1, -1):
-        age = ages[i]
-        if age is None or age > window:
-            return None
-        made = earlier[i].booking == "done" or "code" in earlier[i].values  # "ref ABC123"
-        detailed = details and not made and bool(earlier[i].values.keys() & RETRIED_KINDS)
-        if earlier[i].booking == "request" or detailed:
-            return i
-    return None
-
-
-def _fits(new: Said, request: Said) -> bool:
-    """What ``new`` names as booked the request names too ("no taxi" does not answer "book a
-    room"); a table or a room may answer a request that names neither, a ticket one that
-    names no other thing than a bus, a train, a flight … (``EN_TICKETED_KINDS``: "Sorry,
-    that ticket was unavailable" after "3 bus tickets at 3:15 pm", "leaving at 9:45 am")."""
-    named, asked = new.subject & cw.EN_BOOKED_KINDS, request.subject & cw.EN_BOOKED_KINDS
-    if not asked - cw.EN_TICKETED_KINDS:  # "that ticket was unavailable": a bus's, a train's
-        named -= {"ticket"}
-    return named <= asked if asked else named <= cw.EN_BOOKED_PLACES
-
-
-def _failed_request(
-    new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
-) -> tuple[int, ...]:
-    """Rule 4: the newest booking request of the last two turns (none, and the failure says
-    a booking's word or a subject word of it: the newest decision giving a time, day,
-    party size or stay — "Put it for 10:30.", "Set an alarm for 3:30 pm."), when the
-    failure can mean it: no detail of its own and nothing else booked."""
-    i = _newest_request(earlier, ages, FAILURE_MESSAGES)
-    if i is None:  # "I could not book it", "the alarm could not be set"; not "not available"
-        i = _newest_request(earlier, ages, FAILURE_MESSAGES, details=True)
-        if i is not None and new.booking is None and not new.subject & earlier[i].subject:
-            i = None
-    if i is None or not _adds_no_detail(new, earlier[i]) or not _fits(new, earlier[i]):
-        return ()
-    return (i,)
-
-
-def _retried_request(
-    new: Said, earlier: Sequence[Said], ages: Sequence[int | None]
-) -> tuple[int, ...]:
-    """Rule 5: the newest booking request of the last three turns, when ``new`` is a booking
-    made tied to it, naming nothing else, and exactly one of its ``RETRIED_KINDS`` is another
-    value ("today" and "Tuesday" may be one day: not another)."""
-    if new.booking != "done":
-        return ()
-    i = _newest_request(earlier, ages, RETRY_MESSAGES)
-    if i is None or not _fits(new, earlier[i]) or not _tied(new, earlier[i]):
-        return ()
-    old = earlier[i]
-    if not new.subject <= old.subject | cw.EN_BOOKING_NOUNS:
-        return ()  # "the hotel" is not "a table"
-    other = [
-        k
-        for k in RETRIED_KINDS & new.values.keys() & old.values.keys()
-        if _other(k, new.values[k], old.values[k]) == new.values[k]
-        and not (new.values[k] | old.values[k]) & RELATIVE_DAYS
-    ]
-    return (i,) if len(other) == 1 else ()
-
-
 def _names_nothing_else(echo: Said, held: Sequence[Said]) -> bool:
-    """The echo names no place, venue or thing booked that ``held`` do not (``_within``):
-    "Book the hotel for Friday" is no echo of "a table for Friday"."""
+    """The echo names no name that ``held`` do not (``_within``): "Book the Hilton for
+    Friday" is no echo of "a table at Lucca for Friday"."""
     names = echo.values.get("name", frozenset())
     known = frozenset().union(*(h.values.get("name", frozenset()) for h in held))
-    booked = echo.subject & cw.EN_BOOKED_KINDS
-    named = frozenset().union(*(h.subject & cw.EN_BOOKED_KINDS for h in held))
-    return all(any(_within(n, k) for k in known) for n in names) and (not named or booked <= named)
+    return all(any(_within(n, k) for k in known) for n in names)
 
 
 def _within(name: str, known: str) -> bool:
@@ -384,13 +239,11 @@ def _within(name: str, known: str) -> bool:
     return any(full[i : i + len(words)] == words for i in range(len(full) - len(words) + 1))
 
 
-def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
+def _asserts_replaced(echo: Said, old: Said, new: Said) -> bool:
     """The echo says a value the replaced decision held and that no longer holds: of a
-    kind the new sentence gives another value of, or — for a failed booking — its time,
-    day, party size or stay."""
-    kinds = RETRIED_KINDS if failed else new.values.keys() - WEAK_KINDS
-    for kind in kinds & echo.values.keys() & old.values.keys():
-        now = frozenset() if failed else new.values.get(kind, frozenset())
+    kind the new sentence gives another value of."""
+    for kind in (new.values.keys() - WEAK_KINDS) & echo.values.keys() & old.values.keys():
+        now = new.values.get(kind, frozenset())
         gone = _other(kind, echo.values[kind], now)  # what the echo says that holds no more
         if any(_same_value(kind, v, o) for v in gone for o in old.values[kind]):
             return True
@@ -398,9 +251,9 @@ def _asserts_replaced(echo: Said, old: Said, new: Said, failed: bool) -> bool:
 
 
 def _echoes(
-    new: Said, gone: Iterable[int], olds: Sequence[Said], ages: Sequence[int | None], failed: bool
+    new: Said, gone: Iterable[int], olds: Sequence[Said], ages: Sequence[int | None]
 ) -> set[int]:
-    """Rule 6: the decisions said with a replaced one (within ``ECHO_SPAN`` of it) that
+    """Rule 5: the decisions said with a replaced one (within ``ECHO_SPAN`` of it) that
     assert what no longer holds (``_asserts_replaced``) — a request and its confirmation,
     a confirmation said in several sentences — naming nothing else and adding nothing
     beside it."""
@@ -409,13 +262,11 @@ def _echoes(
     for i in gone:
         for j in range(max(i - ECHO_SPAN, 0), min(i + ECHO_SPAN + 1, len(olds))):
             echo, at, said_at = olds[j], ages[i], ages[j]
-            if j in gone or echo.additive or echo.change == "failure":
+            if j in gone or echo.additive:
                 continue
-            if at is not None and said_at is not None and abs(at - said_at) > RETRY_MESSAGES:
+            if at is not None and said_at is not None and abs(at - said_at) > OFFER_MESSAGES:
                 continue
-            if _asserts_replaced(echo, olds[i], new, failed) and _names_nothing_else(
-                echo, [olds[i], new]
-            ):
+            if _asserts_replaced(echo, olds[i], new) and _names_nothing_else(echo, [olds[i], new]):
                 out.add(j)
     return out
 
@@ -427,8 +278,8 @@ def _about(new: Said, old: Said) -> bool:
 
 
 def _recent(new: Said, olds: Sequence[Said], ages: Sequence[int | None]) -> list[int]:
-    """The last decision (every one said in its message: "Booking a table at Sakoon. The
-    reservation is at 6:30 pm."), and the ones just before it about the same thing as
+    """The last decision (every one said in its message: "We ship on Friday. The freeze
+    starts on Wednesday."), and the ones just before it about the same thing as
     ``new`` (a request and its confirmation), said in the last ``RECENT_MESSAGES``
     messages: what a sentence without a clear change word may change."""
     start = len(olds) - RECENT_DECISIONS
@@ -450,162 +301,61 @@ def _anaphoric(new: Said) -> bool:
 
 
 def _offer_changes(new: Said, old: Said) -> bool:
-    """What an accepted offer changes: a decision it is tied to (``_tied``: a subject word or
-    a value shared) or a booking request (not one made: a new search may follow it) it
-    gives another time, day, party size or stay, where it
-    says another value of a kind both hold; or the same sentence with one thing named in
-    place of another (``_replugged``). "Have you been to Paris?" "Yes!" changes no trip to
-    London."""
+    """What an accepted offer changes: a decision it gives another value of a kind both
+    hold, when it is tied to it (``_tied``: a subject word or a value shared) or either
+    gives only a detail (``_bare_detail``: "How about 12:30 pm?" names no thing, so it
+    means the decision just made, and changes its time, day, number of people or length);
+    or the same sentence with one thing named in place of another (``_replugged``). "Have
+    you been to Paris?" "Yes!" changes no trip to London."""
     if _replugged(new, old):
         return True
     differing = {
         k
-        for k in _new_values(new, old, weak=True) - (WEAK_KINDS - OFFERED_KINDS)
+        for k in _new_values(new, old, weak=True) - WEAK_KINDS
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
     }
     if not differing:
         return False
-    asked = old.booking == "request" or _bare_detail(old)
-    return _tied(new, old) or (asked and bool(differing & RETRIED_KINDS))
+    detail = _bare_detail(old) or _bare_detail(new)  # "Should I try 12:30 pm?" after a time
+    return _tied(new, old) or (detail and bool(differing & DETAIL_KINDS))
 
 
 def _bare_detail(old: Said) -> bool:
-    """A decision that says only a booking's detail, no thing of its own ("Set it for
-    evening 4", "Book it at 12:30 pm"): what it sets is the request it answers, so an
-    accepted offer of another time, day, party size or stay changes it like a request."""
-    return not old.subject and "name" not in old.values and bool(old.values.keys() & RETRIED_KINDS)
+    """A decision that says only a detail, no thing of its own ("Set it for evening 4"):
+    what it sets is what it answers, so an accepted offer of another time, day, number of
+    people or length changes it."""
+    return not old.subject and "name" not in old.values and bool(old.values.keys() & DETAIL_KINDS)
 
 
 def accepted_offer(
-    offer: str,
-    earlier: Sequence[str],
-    *,
-    ages: Sequence[int | None] | None = None,
-    retry: bool = False,
+    offer: str, earlier: Sequence[str], *, ages: Sequence[int | None] | None = None
 ) -> Replacement:
-    """Rule 7: an offer accepted in the answer after it (``is_offer``, ``is_acceptance``:
-    "Should I try 12:30 pm?" → "Sure.") is the decision, whatever question form it was
+    """Rule 6: an offer accepted in the answer after it (``is_offer``, ``is_acceptance``:
+    "How about 6 pm instead?" → "Sure.") is the decision, whatever question form it was
     said in: it replaces the decision of the last three turns (before the offer's message)
-    that it changes (``_offer_changes``: another time, date, name … of a decision it is
-    tied to or a booking's; "the bedroom speaker" for "the kitchen speaker"; the newest,
-    the most shared among equals), with that decision's echoes, when it names
-    nothing else booked. Pinned only when it replaces something: an offer accepted with
-    nothing before it stays as the conversation said it — unless it is a ``retry``, said
-    after a failure in its message ("Sorry, 12 pm is full. Should I try 12:30 pm?"), whose
-    time, day, party size or stay is the booking now (the failure dropped the request).
+    that it changes (``_offer_changes``; the newest, the most shared among equals), with
+    that decision's echoes. Pinned only when it replaces something: an offer accepted with
+    nothing before it stays as the conversation said it (the caller pins a proposal).
     ``ages`` as for ``replacement``, counted from the offer."""
     new = said(offer)
-    if new.additive or new.change in ("failure", "reversal"):
+    if new.additive or new.change == "reversal":
         return NOTHING
     olds = [said(e) for e in earlier]
     ages = [0] * len(olds) if ages is None else ages
     scores = [
         _correction_score(new, old)
         if age is not None
-        and 0 < age <= RETRY_MESSAGES  # not the offer's own message: its other sentences
+        and 0 < age <= OFFER_MESSAGES  # not the offer's own message: its other sentences
         and _offer_changes(new, old)
-        and _fits(new, old)
         else 0
         for old, age in zip(olds, ages, strict=True)
     ]
-    picked = set(_best(scores)) | _rerouted(offer, new, earlier, olds)
-    gone = picked | _echoes(new, picked, olds, ages, failed=False)
+    picked = set(_best(scores))
+    gone = picked | _echoes(new, picked, olds, ages)
     gone -= {i for i, e in enumerate(earlier) if e.strip() == offer.strip()}
     if gone:
         return Replacement(tuple(sorted(gone)), "accepted offer", True)
-    if retry and new.values.keys() & RETRIED_KINDS:
-        return Replacement(reason="accepted retry", pin=True)
     return NOTHING
-
-
-TRAVEL_ROLES = frozenset({"from", "to"})
-"""The place roles of a trip: where one leaves from and goes to (``statements.places``)."""
-
-
-def _rerouted(offer: str, new: Said, earlier: Sequence[str], olds: Sequence[Said]) -> set[int]:
-    """The decisions, said however long ago, that an accepted offer gives another place of
-    in a trip's role ("… 4 tickets on a bus leaving from San Francisco … to San Diego",
-    accepted, after "I am going to Long Beach"): the trip confirmed is where it goes now.
-    The offer names a trip (a bus, a cab, tickets …); not a decision naming another thing
-    booked (a taxi is not the train), nor one made."""
-    trip = {r: v for r, v in places(offer).items() if r in TRAVEL_ROLES}
-    travelled = new.subject & (cw.EN_BOOKED_KINDS - cw.EN_BOOKED_PLACES)
-    if not (trip and (travelled or new.values.keys() & {"travel", "tickets"})):
-        return set()  # "… like to play Radioactive on the TV" is no trip
-    booked = new.subject & cw.EN_BOOKED_KINDS | {"ticket"}
-    return {
-        i
-        for i, (text, old) in enumerate(zip(earlier, olds, strict=True))
-        if old.booking != "done"
-        and old.subject & cw.EN_BOOKED_KINDS <= booked
-        and _other_places(trip, places(text))
-    }
-
-
-def rerouted(confirmation: str, earlier: Sequence[str]) -> Replacement:
-    """Rule 7 for a confirmation pinned as said ("Please confirm: 3 tickets for a bus leaving
-    from San Diego to San Francisco …", a decision itself) and accepted: it stays where it
-    is, and the decisions it gives another place of in a trip's role (``_rerouted``: "I am
-    leaving from Anaheim") no longer hold. Nothing is pinned."""
-    new = said(confirmation)
-    if new.additive or new.change is not None:
-        return NOTHING
-    gone = _rerouted(confirmation, new, earlier, [said(e) for e in earlier])
-    return Replacement(tuple(sorted(gone)), "accepted trip") if gone else NOTHING
-
-
-def _other_places(new: Mapping[str, frozenset[str]], old: Mapping[str, frozenset[str]]) -> bool:
-    """A role (from, to, at) both name a place in, with a place each the other lacks
-    ("Anaheim, CA" and "Long Beach, CA" differ; "San Diego" and "San Diego, CA" do not)."""
-
-    def lacks(names: frozenset[str], others: frozenset[str]) -> bool:
-        return any(not any(_same_value("name", n, o) for o in others) for n in names)
-
-    return any(
-        lacks(names, old[role]) and lacks(old[role], names)
-        for role, names in new.items()
-        if role in old
-    )
-
-
-def _elsewhere(
-    new: Said, old: Said, where: Mapping[str, frozenset[str]], there: Mapping[str, frozenset[str]]
-) -> bool:
-    """Both name places, in no role in common, and the place is all the correction changes:
-    "No, I want to go to LAX instead." is about where to, not the "leave from Anaheim"
-    decided before it."""
-    return (
-        bool(where and there)
-        and not where.keys() & there.keys()
-        and _new_values(new, old, weak=True) <= {"name"}
-    )
-
-
-def _searched_again(sentence: str, new: Said, earlier: Sequence[str]) -> tuple[int, ...]:
-    """Rule 8: the earlier decisions naming another place in a role, or another day or
-    time, than a sentence of a search asked again ("There is anything else? I actually
-    need it at 3:30 pm" after "At 3 in the afternoon from Concord")."""
-    where = places(sentence)
-    if new.additive or not (where or new.values.keys() & _SEARCHED_KINDS):
-        return ()
-    out = []
-    for i, text in enumerate(earlier):
-        old = said(text)
-        if any(_other_value(k, new, old) for k in _SEARCHED_KINDS) or _other_places(
-            where, places(text)
-        ):
-            out.append(i)
-    return tuple(out)
-
-
-_SEARCHED_KINDS = frozenset({"date", "time"})
-"""What a search asked again gives another value of besides places: a day, a time."""
-
-
-def _other_value(kind: str, new: Said, old: Said) -> bool:
-    """Both name a value of the kind, and none of the new one's is the old one's."""
-    mine, theirs = new.values.get(kind, frozenset()), old.values.get(kind, frozenset())
-    return bool(mine and theirs) and _other(kind, mine, theirs) == mine
 
 
 IDENTIFYING_KINDS = frozenset({"id", "code"})
@@ -647,40 +397,31 @@ def replacement(
     *,
     decided: bool,
     ages: Sequence[int | None] | None = None,
-    again: bool = False,
     confirming: Sequence[str] = (),
 ) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
     to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
     correction or reversal that replaces something. ``ages``: how many messages ago each
-    earlier decision was said (None: long ago; default: all just now); ``again``: it is
-    said in the user's message asking for other options (rule 8); ``confirming``: what the
-    message before asked to confirm (a rejection answers the decision it repeats)."""
+    earlier decision was said (None: long ago; default: all just now); ``confirming``:
+    what the message before asked to confirm (a rejection answers the decision it
+    repeats)."""
     new = said(sentence)
     decided = decided or new.labelled
-    searched = again and new.weak and new.change == "correction"  # "… I actually need …"
-    asked = new.change is None or (searched and new.tentative)  # "What if I fly to X instead?"
-    if again and asked and (found := _searched_again(sentence, new, earlier)):
-        return Replacement(found, "search asked again", True)
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
-    if not (decided or again or new.change or new.booking):
-        return NOTHING  # no decision, no change, no booking: nothing it could replace
+    if not (decided or new.change):
+        return NOTHING  # no decision and no change: nothing it could replace
     olds = [said(e) for e in earlier]
     named = _holding(named_old_values(sentence), olds)
-    if named and (new.change is not None or decided):
+    if named:
         return Replacement(named, "old value named", True)
     ages = [0] * len(olds) if ages is None else ages
     recent = _recent(new, olds, ages)
     gone: set[int] = set()
     reason = ""
-    if new.change in ("correction", "reversal"):
+    if new.change is not None:
         score = _correction_score if new.change == "correction" else _reversal_score
-        where, roles = places(sentence), [places(e) for e in earlier]
-        scores = [
-            0 if _elsewhere(new, o, where, r) else score(new, o)
-            for o, r in zip(olds, roles, strict=True)
-        ]
+        scores = [score(new, o) for o in olds]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
@@ -688,10 +429,7 @@ def replacement(
                 or (
                     i in recent
                     and _weakly(
-                        new,
-                        o,
-                        decided or _other_places(where, roles[i]),  # "head to X" after "to Y"
-                        new.rejects and _answers(ages[i], _repeated(o, confirming)),
+                        new, o, decided, new.rejects and _answers(ages[i], _repeated(o, confirming))
                     )
                 )
                 else 0
@@ -704,29 +442,18 @@ def replacement(
             picked += tuple(i for i in recent if _new_values(new, olds[i], weak=False))
         gone.update(picked)
         reason = new.change
-    elif new.change == "failure":
-        found = _failed_request(new, olds, ages)
-        if not found:
-            return Replacement(pin=decided)
-        found += tuple(sorted(_echoes(new, found, olds, ages, failed=True)))
-        return Replacement(tuple(sorted(found)), "failed booking", decided)
-    if retried := set(_retried_request(new, olds, ages)) - gone:
-        gone |= retried
-        reason = reason or "booking made with another value"
-    if decided or new.booking == "request":  # a booking said again with another value
+    if decided:
         same = {i for i in recent if _new_value(new, olds[i])}
         # the same slot: just said, or however long ago with a change word ("moved to 3 am
-        # UTC") — without one, a later booking of the same kind is most often another
-        # booking ("a table for 3" weeks after "a table for 7 at Ugly Duckling")
+        # UTC") — without one, a later decision of the same kind is most often another one
+        # ("a table for 3" weeks after "a table for 7 at Ugly Duckling")
         near = set(recent) if new.change is None else set(range(len(olds)))
         same |= {i for i in near if _same_slot(new, olds[i])}
         if same - gone:
             reason = reason or "new value"
         gone |= same
     gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
-    gone |= _echoes(new, gone, olds, ages, failed=False)
-    if not gone and searched and (found := _searched_again(sentence, new, earlier)):
-        return Replacement(found, "search asked again", True)  # a weak word, nothing else read
+    gone |= _echoes(new, gone, olds, ages)
     if not gone:
         return Replacement(pin=decided)
     return Replacement(tuple(sorted(gone)), reason, True)

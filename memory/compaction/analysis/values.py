@@ -1,6 +1,6 @@
 """Typed values in a sentence: what two decisions are compared by (``statements``).
 
-A value is typed by its kind: a number of people or of tickets, a date, a time of day, a
+A value is typed by its kind: a number of people, a date, a time of day, a
 duration, an amount of money, a way of travelling (fly, drive, 坐高铁), a colour, which one
 of a kind ("kiosk 1", "gate 12", "option 2"), a name or tool (capitalised or Latin words:
 "PostgreSQL", "Lotus Garden"), other numbers and codes. "Table for 4" and "make it 6
@@ -20,9 +20,9 @@ from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.words import EN_STOPWORDS
 
-RETRIED_KINDS = frozenset({"time", "date", "people", "duration"})
-"""What a failed booking is retried with: another time, day, party size or length of stay
-(another name or place is another booking)."""
+DETAIL_KINDS = frozenset({"time", "date", "people", "duration"})
+"""The details of an arrangement: when, for how many, for how long. A decision that gives
+only these sets the thing it answers; an answer that gives one is not a bare yes."""
 _CODE = re.compile(r"^(?=[A-Za-z-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9-]{4,}$|^[A-Z]{6,}$")
 """A reference or booking code ("RVESWV8I", "TR8912"): not a name to tell things apart by."""
 RELATIVE_DAYS = frozenset(cw.EN_RELATIVE_DAYS) | frozenset(cw.ZH_RELATIVE_DAYS)
@@ -63,18 +63,6 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "tickets",  # "4 tickets", "3 bus tickets", "tickets for 4"
-        re.compile(
-            rf"\b{_EN_NUM}\s+(?:(?:"
-            + "|".join(sorted(cw.EN_TICKET_FOR))
-            + r")\s+)?(?:"
-            + "|".join(cw.EN_TICKET_UNITS)
-            + r")\b|"
-            r"\b(?:" + "|".join(cw.EN_TICKET_UNITS) + rf")\s+for\s+{_EN_NUM}\b(?![:.]\d)"
-            r"(?!\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b)"
-        ),
-    ),
-    (
         "people",
         re.compile(
             rf"\b{_EN_NUM}\s+(?:" + "|".join(cw.EN_PEOPLE_UNITS) + r")\b|"
@@ -110,7 +98,7 @@ _EN_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("number", re.compile(r"(?<![\w:.$€£¥])(\d+(?:[.,]\d+)*)(?![\w:])")),
 )
-_COUNTED_KINDS = frozenset({"money", "tickets", "people", "duration", "id", "number"})
+_COUNTED_KINDS = frozenset({"money", "people", "duration", "id", "number"})
 """Kinds every pattern of which needs a digit or a number word (``_EN_NUM``)."""
 _EN_UNCOUNTED = tuple((k, p) for k, p in _EN_VALUES if k not in _COUNTED_KINDS)
 """The value patterns that may match a text with neither; the others find nothing there
@@ -154,7 +142,7 @@ def _en_value(kind: str, m: re.Match[str]) -> str | None:
         amount = (g[1] or g[3] or "").replace(",", "")
         scale = {"k": 1_000, "m": 1_000_000}.get(g[2] or g[4] or "", 1)
         return f"{float(amount) * scale:g}" if amount else None
-    if kind in ("people", "tickets", "duration"):
+    if kind in ("people", "duration"):
         number = next((tw.en_int(x) for x in g if x and tw.en_int(x) is not None), None)
         if number is None:
             return None

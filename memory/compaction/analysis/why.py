@@ -36,17 +36,11 @@ FALLBACK_SIGNAL = "a decision"
 REPLACEMENT_SIGNALS = {
     "correction": "a correction",
     "reversal": "a reversal",
-    "failure": "a failed booking",
     "new value": "a new value for the same thing",
     "old value named": "a correction",
-    "failed booking": "a failed booking",
-    "booking made with another value": "a booking made with another value",
-    "search asked again": "a new search",
     "accepted offer": "an offer accepted",
     "accepted proposal": "a proposal accepted",
     "return": "a return to an earlier option",
-    "accepted retry": "an offer accepted",
-    "accepted trip": "a trip confirmed",
 }
 """``supersession.Replacement.reason`` (or the change a sentence's words mark,
 ``statements.Said.change``) as a ``why`` names it."""
