@@ -42,6 +42,7 @@ from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
     replacement,
+    returned,
 )
 from aimind_memory.memory.compaction.analysis.why import agreed_why, change_why, pin_why
 from aimind_memory.memory.compaction.analysis.words import content_words
@@ -289,12 +290,12 @@ def fold_pins(
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
+            ages = [None if at is None else index - at for _, _, at in held]
             if chain and (back := _returned(spoken, texts, chain)):
                 current, earlier = back
-                apply(Replacement((current,), "return", True), sentence, index, pinned=earlier)
+                apply(returned(earlier, current, texts, ages), sentence, index, pinned=earlier)
                 restored.add(earlier)
                 continue
-            ages = [None if at is None else index - at for _, _, at in held]
             change = replacement(spoken, texts, decided=decided, ages=ages, confirming=confirming)
             apply(change, sentence, index)
             if (not change.pin or asked) and is_offer(sentence, message.text):

@@ -136,6 +136,22 @@ def test_a_return_to_an_earlier_option_brings_it_back() -> None:
     assert out.pinned_decisions == [orion]
 
 
+def test_a_return_takes_the_echoes_of_what_it_drops() -> None:
+    """The middle option said three times (a view, an instruction, the assistant's echo):
+    the return drops every one, as any change takes its echoes."""
+    tailwind = "Styling in the new app: Tailwind."
+    out = fold(
+        tailwind,
+        "Okay, Tailwind.",
+        "hmm, the designers prefer plain CSS. use CSS modules",
+        "Okay, switching to CSS modules.",
+        "two weeks later and it's a mess lol. go back to Tailwind",
+        "Back to Tailwind then.",
+    )
+    assert out.pinned_decisions == [tailwind]
+    assert not [p for p in out.pinned_decisions if "CSS" in p]
+
+
 async def test_a_return_reaches_a_decision_replaced_in_an_earlier_fold(db_url: str) -> None:
     from aimind_memory.memory import open_memory
 

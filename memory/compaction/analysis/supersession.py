@@ -358,6 +358,18 @@ def accepted_offer(
     return NOTHING
 
 
+def returned(
+    earlier: str, current: int, held: Sequence[str], ages: Sequence[int | None]
+) -> Replacement:
+    """A return to an earlier option (``earlier``, "go back to Tailwind"): the held decision
+    that replaced it (``current``) goes, with its echoes — the decisions said beside it that
+    assert the value the return drops ("use CSS modules" beside "Okay, switching to CSS
+    modules."), as any change takes them (rule 5)."""
+    olds = [said(h) for h in held]
+    gone = {current} | _echoes(said(earlier), {current}, olds, ages)
+    return Replacement(tuple(sorted(gone)), "return", True)
+
+
 IDENTIFYING_KINDS = frozenset({"id", "code"})
 """Values that say which thing a decision is about ("room 4", "P4"): another one is
 another thing, never a new value of the same slot."""
