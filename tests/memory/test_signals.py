@@ -157,3 +157,27 @@ async def test_a_return_reaches_a_decision_replaced_in_an_earlier_fold(db_url: s
     assert "Tailwind" in pinned and "CSS modules" not in pinned
     (back,) = [r for r in state.replaced if "CSS modules" in r.text]
     assert back.why == "a return to an earlier option: 'Go back to'"
+
+
+def test_an_acknowledgement_at_the_end_takes_a_statement_on() -> None:
+    # "Orion, noted.": the answer repeats the thing and then says it took it on
+    out = fold("Release codename: Orion.", "Orion, noted.")
+    assert out.pinned_decisions == ["Release codename: Orion."]
+
+
+def test_the_same_thing_named_with_a_new_value_replaces_it_however_long_ago() -> None:
+    old = "The image-resize lambda runs on Python 3.11."
+    out = fold(
+        old,
+        "Okay, Python 3.11 runtime.",
+        "and give it 1 GB of memory",
+        "Done.",
+        "yes 3.12, my bad",
+        "No problem, Python 3.12 it is.",
+    )
+    assert out.pinned_decisions[-1] == "No problem, Python 3.12 it is."
+    assert old not in out.pinned_decisions
+    assert out.replaced_why[old] == "the same thing named with a new value: 'Python'"
+    # a decision with words of its own is about its own thing: both stay
+    two = fold("The API runs on Python 3.11.", "Noted.", "The worker runs on Python 3.12.", "OK.")
+    assert two.superseded == []

@@ -181,8 +181,9 @@ class Said:
 
     @property
     def subject(self) -> frozenset[str]:
-        """Its subject words: content words that are no value and no frame word."""
-        return _parsed(self.source)[1]
+        """Its subject words: content words that are no value, no frame word and not
+        an opening acknowledgement's."""
+        return _parsed(self.source)[1] - _acknowledging(self.source)
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -314,6 +315,22 @@ def _said_english(sentence: str) -> Said:
         booking=booking,
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
     )
+
+
+_OPENER = re.compile(r"^[^,:;]{1,20}[,:;]\s*(?=\S)")
+
+
+@lru_cache(maxsize=4_096)
+def _acknowledging(sentence: str) -> frozenset[str]:
+    """The words of an acknowledgement opening an English sentence ("No problem, Python 3.12
+    it is."): the answer's own words, no subject of the decision it repeats."""
+    opener = _OPENER.match(sentence)
+    if opener is None or is_chinese(sentence):
+        return frozenset()
+    text = _english(opener.group())
+    if not (_EN["acknowledgement"].search(text) or _EN["acknowledgement-weak"].search(text)):
+        return frozenset()
+    return frozenset(_stem(w) for w in content_words(text))
 
 
 def _said_chinese(sentence: str) -> Said:

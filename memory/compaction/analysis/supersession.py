@@ -628,6 +628,20 @@ def _same_slot(new: Said, old: Said) -> bool:
     return len(differing) == 1 and not differing & IDENTIFYING_KINDS
 
 
+def _named_again(new: Said, old: Said) -> bool:
+    """The same thing named with another value of one kind, by a decision naming nothing
+    else ("Python 3.12 it is." after "The lambda runs on Python 3.11."): with no subject
+    words of its own it can only be about a slot held before, however long ago — its
+    number is that thing's (a version, a size), not another item's."""
+    if new.subject or new.additive:
+        return False
+    named = new.values.keys() & old.values.keys() - WEAK_KINDS - IDENTIFYING_KINDS
+    if not any(new.values[k] & old.values[k] for k in named):
+        return False
+    differing = _new_values(new, old, weak=True)
+    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+
+
 def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
     """The earlier decisions holding a value the new sentence names as the one it
     replaces ("… instead of PostgreSQL"): the old value named is the clearest sign of
@@ -723,6 +737,9 @@ def replacement(
         if same - gone:
             reason = reason or "new value"
         gone |= same
+        if not gone and (again_named := [i for i, o in enumerate(olds) if _named_again(new, o)]):
+            gone.add(again_named[-1])  # the newest: "Python 3.12 it is" means one decision
+            reason = "named again"
     gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
     gone |= _echoes(new, gone, olds, ages, failed=False)
     if not gone and searched and (found := _searched_again(sentence, new, earlier)):

@@ -38,6 +38,7 @@ REPLACEMENT_SIGNALS = {
     "reversal": "a reversal",
     "failure": "a failed booking",
     "new value": "a new value for the same thing",
+    "named again": "the same thing named with a new value",
     "old value named": "a correction",
     "failed booking": "a failed booking",
     "booking made with another value": "a booking made with another value",
@@ -51,6 +52,9 @@ REPLACEMENT_SIGNALS = {
 """``supersession.Replacement.reason`` (or the change a sentence's words mark,
 ``statements.Said.change``) as a ``why`` names it."""
 REPLACED_FALLBACK = "a later decision about the same thing"
+UNCUED = frozenset({"named again"})
+"""Reasons said by the thing named, not by change words ("No problem, Python 3.12 it is.":
+'no' is no old value there): the why quotes the thing."""
 
 _RECONTRACT = (
     (re.compile(r"\blet us\b", re.IGNORECASE), "let's"),
@@ -184,8 +188,10 @@ def change_why(sentence: str, reason: str = "") -> str:
     """
     text = unquoted(sentence)
     signal = REPLACEMENT_SIGNALS.get(reason, REPLACED_FALLBACK)
-    cue, weak = old_value_cue(text), False  # "instead of PostgreSQL" says it best
-    if not cue:
+    cue, weak = "", False  # a thing named again says it by naming it: no change words
+    if reason not in UNCUED:
+        cue = old_value_cue(text)  # "instead of PostgreSQL" says it best
+    if not cue and reason not in UNCUED:
         cue, weak = change_cue(text)
     if cue:
         cue = _quote(text, cue)
