@@ -181,3 +181,47 @@ def test_the_same_thing_named_with_a_new_value_replaces_it_however_long_ago() ->
     # a decision with words of its own is about its own thing: both stay
     two = fold("The API runs on Python 3.11.", "Noted.", "The worker runs on Python 3.12.", "OK.")
     assert two.superseded == []
+
+
+def test_an_answer_acting_on_a_statement_takes_it_on() -> None:
+    # the answerer's own next step on it: agreed, whether or not it repeats its words
+    out = fold("短信服务用腾讯云的", "好的，我去申请签名和模板。")
+    assert out.pinned_decisions == ["短信服务用腾讯云的"]
+    assert fold("Beta invites go out tomorrow.", "Okay, I'll draft them.").pinned_decisions == [
+        "Beta invites go out tomorrow."
+    ]
+    # an acknowledgement alone with other words of its own takes on nothing
+    assert fold("Beta invites go out tomorrow.", "Okay, nice weather.").pinned_decisions == []
+
+
+def test_a_chinese_old_value_named_in_the_decision_s_words_replaces_it() -> None:
+    old = "短信服务用腾讯云的"
+    out = fold("腾讯云那个太贵了，不用腾讯云了，换阿里云短信", "好的，短信改用阿里云。", pins=[old])
+    assert out.replaced_decisions == [old]
+    assert out.replaced_why[old] == "更正：「不用腾讯云了」"
+    # the answer saying the change back confirms it: the change stays pinned
+    assert out.pinned_decisions == ["腾讯云那个太贵了，不用腾讯云了，换阿里云短信"]
+
+
+def test_a_change_said_back_is_no_further_change() -> None:
+    pins = ["商品服务连接池最大50", "订单服务连接池最大100"]
+    out = fold("订单服务连接池改成200", "好的，订单服务改为200。", pins=pins)
+    assert out.replaced_decisions == ["订单服务连接池最大100"]
+    assert out.pinned_decisions == ["订单服务连接池改成200"]
+
+
+def test_a_reversal_naming_all_a_decision_is_about_drops_it_however_long_ago() -> None:
+    old = "下个月要做小程序版本"
+    out = fold(
+        "大概要多久",
+        "一个多月。",
+        "老板说先不搞了，小程序版本不做了",
+        "好的，小程序版本取消。",
+        pins=[old],
+    )
+    assert out.replaced_decisions == [old]
+    assert out.pinned_decisions == ["老板说先不搞了，小程序版本不做了"]
+    # naming only part of it drops nothing
+    filler = ("大概要多久", "一个多月。", "谁来做", "小王。")
+    kept = fold(*filler, "版本不做了", "好的。", pins=[old])
+    assert kept.replaced_decisions == []

@@ -102,6 +102,7 @@ _EN = {
     "acknowledgement": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT, False),
     "acknowledgement-weak": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT_WEAK, False),
     "proposal": _phrase_pattern(cw.EN_PROPOSAL, False),
+    "next-step": _phrase_pattern(cw.EN_NEXT_STEP, False),
     "past": _phrase_pattern(cw.EN_PAST, False),
     "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
     "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
@@ -126,6 +127,7 @@ _ZH = {
     "acknowledgement": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT, True),
     "acknowledgement-weak": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT_WEAK, True),
     "proposal": _phrase_pattern(cw.ZH_PROPOSAL, True),
+    "next-step": _phrase_pattern(cw.ZH_NEXT_STEP, True),
     "past": _phrase_pattern(cw.ZH_PAST, True),
     "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
     "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
@@ -546,12 +548,19 @@ _ZH_OLD_VALUE = re.compile(
 )
 
 
+_ZH_PARTICLES = "了的吧啦啊呢"
+"""Sentence-final particles after an old value named ("不用腾讯云了"): not part of it."""
+
+
 @lru_cache(maxsize=4096)
 def named_old_values(sentence: str) -> frozenset[str]:
     """The words a sentence names as what it replaces ("instead of Java" → java, "不用
     MySQL" → mysql), lower-cased as ``Said.values`` holds them."""
     if is_chinese(sentence):
-        return frozenset(m.group("value").lower() for m in _ZH_OLD_VALUE.finditer(sentence))
+        found = (
+            m.group("value").lower().rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE.finditer(sentence)
+        )
+        return frozenset(v for v in found if v)
     text = _english(sentence).rstrip(".!?")
     return frozenset(m.group("value").strip(".").lower() for m in _EN_OLD_VALUE.finditer(text))
 
@@ -615,8 +624,19 @@ def acknowledged(message: str, answer: str) -> frozenset[str]:
     return frozenset(
         s
         for s in sentences
-        if stated(s) and ((bare and len(sentences) == 1) or _repeats(s, replied))
+        if stated(s)
+        and ((len(sentences) == 1 and (bare or acts_on(answer))) or _repeats(s, replied))
     )
+
+
+def acts_on(answer: str) -> bool:
+    """An answer opening with an acknowledgement goes on to its own next step on what it
+    took on ("Okay, I'll set marketing@ as the sender.", "好的，我去申请签名和模板。"):
+    whoever acts on a statement agreed to it, whether or not it repeats its words."""
+    first = next(iter(split_sentences(answer)), "")
+    chinese = is_chinese(first)
+    text = first if chinese else _english(first)
+    return bool((_ZH if chinese else _EN)["next-step"].search(text))
 
 
 _NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")

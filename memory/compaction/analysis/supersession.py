@@ -628,6 +628,22 @@ def _same_slot(new: Said, old: Said) -> bool:
     return len(differing) == 1 and not differing & IDENTIFYING_KINDS
 
 
+DROPPED_WORDS = 2
+"""A reversal names what it drops by all its subject words, and at least this many."""
+
+
+def _dropped(new: Said, old: Said) -> bool:
+    """A reversal naming everything a decision is about ("小程序版本不做了" after
+    "下个月要做小程序版本"; "we're not sponsoring PyCon after all"), adding no detail of
+    its own: it drops that decision however long ago it was said, in weak words too."""
+    return (
+        new.change == "reversal"
+        and len(old.subject) >= DROPPED_WORDS
+        and old.subject <= new.subject
+        and _adds_no_detail(new, old)
+    )
+
+
 def _named_again(new: Said, old: Said) -> bool:
     """The same thing named with another value of one kind, by a decision naming nothing
     else ("Python 3.12 it is." after "The lambda runs on Python 3.11."): with no subject
@@ -645,13 +661,16 @@ def _named_again(new: Said, old: Said) -> bool:
 def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
     """The earlier decisions holding a value the new sentence names as the one it
     replaces ("… instead of PostgreSQL"): the old value named is the clearest sign of
-    which decision changes, however long ago it was said."""
+    which decision changes, however long ago it was said. A Chinese thing is no typed
+    value: named in the decision's words it is held too ("不用腾讯云了" after
+    "短信服务用腾讯云的")."""
     if not named:
         return ()
     return tuple(
         i
         for i, old in enumerate(olds)
         if any(v in named or v.split()[0] in named for vs in old.values.values() for v in vs)
+        or any(len(n) > 1 and not n.isascii() and n in old.source for n in named)
     )
 
 
@@ -699,6 +718,7 @@ def replacement(
             scores = [
                 s
                 if _same_slot(new, o)
+                or _dropped(new, o)
                 or (
                     i in recent
                     and _weakly(
