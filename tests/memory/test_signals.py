@@ -225,3 +225,31 @@ def test_a_reversal_naming_all_a_decision_is_about_drops_it_however_long_ago() -
     filler = ("大概要多久", "一个多月。", "谁来做", "小王。")
     kept = fold(*filler, "版本不做了", "好的。", pins=[old])
     assert kept.replaced_decisions == []
+
+
+def test_a_contradiction_asked_and_confirmed_replaces_the_decision() -> None:
+    # the assistant asks whether the thing is actually another value; a yes takes it
+    old = "Staging runs on Postgres 13."
+    out = fold(
+        old,
+        "Noted.",
+        "and prod?",
+        "Prod too.",
+        "Is staging actually on 14? The config says 14.",
+        "oh you are right, it is 14",
+        "Okay, staging is on Postgres 14.",
+    )
+    assert out.pinned_decisions == ["Is staging actually on 14?"]
+    assert out.replaced_why[old] == "an offer accepted: 'actually' + '14'"
+    zh = fold(
+        "线上Node版本是16",
+        "好的，按Node 16来。",
+        "可以用fetch吗",
+        "不过我看Dockerfile里基础镜像是node:18，线上是不是已经是Node 18了？",
+        "对，去年就升了，是18",
+        "好的。",
+    )
+    assert zh.superseded == ["线上Node版本是16"]
+    # not asked about it: another thing's number changes nothing
+    kept = fold(old, "Noted.", "Is the demo actually on 14?", "yes")
+    assert kept.superseded == []

@@ -458,9 +458,13 @@ def _offer_changes(new: Said, old: Said) -> bool:
     London."""
     if _replugged(new, old):
         return True
+    # a number of the thing the decision is about: "Is staging actually on 14?" after
+    # "Staging runs on Postgres 13." (not a booking's: another number is another item)
+    own = bool(new.subject) and new.subject <= old.subject and old.booking is None
     differing = {
         k
-        for k in _new_values(new, old, weak=True) - (WEAK_KINDS - OFFERED_KINDS)
+        for k in _new_values(new, old, weak=True)
+        - ({"code"} if own else WEAK_KINDS - OFFERED_KINDS)
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
     }
     if not differing:
