@@ -89,7 +89,10 @@ def test_a_new_value_for_the_same_slot_replaces_the_old_one() -> None:
     )
     assert out.pinned_decisions and all("3 am" in p for p in out.pinned_decisions)
     assert out.superseded == ["nightly db backups run at 1 am UTC"]
-    assert out.replaced_why["nightly db backups run at 1 am UTC"] == "a correction: 'moved to 3 am'"
+    assert (
+        out.replaced_why["nightly db backups run at 1 am UTC"]
+        == "a new value for the same thing: '3 am'"
+    )
 
 
 def test_the_same_slot_said_again_at_once_is_a_new_value() -> None:
@@ -253,3 +256,25 @@ def test_a_contradiction_asked_and_confirmed_replaces_the_decision() -> None:
     # not asked about it: another thing's number changes nothing
     kept = fold(old, "Noted.", "Is the demo actually on 14?", "yes")
     assert kept.superseded == []
+
+
+def test_the_same_slot_set_again_long_after_replaces_it_without_a_change_word() -> None:
+    filler = ("who approves?", "Maya does.", "what about hotfixes?", "Any day.")
+    out = fold("We deploy on Fridays.", "Noted.", *filler, "We deploy on Tuesdays.", "Noted.")
+    assert out.pinned_decisions == ["We deploy on Tuesdays."]
+    assert out.replaced_why["We deploy on Fridays."] == "a new value for the same thing: 'Tuesdays'"
+    zh = fold(
+        "发版日期定在周五",
+        "好的。",
+        "谁来审批",
+        "老王。",
+        "热修复呢",
+        "随时。",
+        "发版日期定在周二",
+        "好的。",
+    )
+    assert zh.pinned_decisions == ["发版日期定在周二"]
+    # a booking of the same kind long after is another booking
+    booked = "Book a table for 7 at Ugly Duckling."
+    out = fold(booked, "Done.", *filler, "Book a table for 3 at Ugly Duckling.", "Done.")
+    assert booked in out.pinned_decisions

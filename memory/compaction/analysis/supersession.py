@@ -754,9 +754,14 @@ def replacement(
     if decided or new.booking == "request":  # a booking said again with another value
         same = {i for i in recent if _new_value(new, olds[i])}
         # the same slot: just said, or however long ago with a change word ("moved to 3 am
-        # UTC") — without one, a later booking of the same kind is most often another
-        # booking ("a table for 3" weeks after "a table for 7 at Ugly Duckling")
-        near = set(recent) if new.change is None else set(range(len(olds)))
+        # UTC") or when neither is a booking ("We deploy on Tuesdays." after "We deploy on
+        # Fridays.") — a later booking of the same kind is most often another booking ("a
+        # table for 3" weeks after "a table for 7 at Ugly Duckling")
+        near = set(recent) | {
+            i
+            for i, o in enumerate(olds)
+            if new.change is not None or not (new.booking or o.booking)
+        }
         same |= {i for i in near if _same_slot(new, olds[i])}
         if same - gone:
             reason = reason or "new value"
