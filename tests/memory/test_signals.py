@@ -278,3 +278,20 @@ def test_the_same_slot_set_again_long_after_replaces_it_without_a_change_word() 
     booked = "Book a table for 7 at Ugly Duckling."
     out = fold(booked, "Done.", *filler, "Book a table for 3 at Ugly Duckling.", "Done.")
     assert booked in out.pinned_decisions
+
+
+def test_a_number_in_the_same_unit_is_a_new_value_of_one_setting() -> None:
+    filler = ("who asked?", "Sales.", "any risk?", "No.")
+    out = fold(
+        "The API timeout is 30 seconds.", "Noted.", *filler, "API timeout: 60 seconds", "Noted."
+    )
+    assert out.pinned_decisions == ["API timeout: 60 seconds"]
+    assert (
+        out.replaced_why["The API timeout is 30 seconds."] == "a new value for the same thing: '60'"
+    )
+    zh = fold("接口超时设为30秒", "好的。", "谁提的", "销售。", "接口超时60秒", "好的，60秒。")
+    assert zh.pinned_decisions == ["接口超时60秒"]
+    # a bare number is another item
+    first = "We decided to order 2 extra chairs for room 1."
+    second = "We decided to order 3 extra chairs for room 2."
+    assert fold(second, "Noted.", pins=[first]).replaced_decisions == []

@@ -188,6 +188,11 @@ class Said:
         return _parsed(self.source)[1] - _acknowledging(self.source)
 
     @property
+    def units(self) -> frozenset[str]:
+        """The measure units its numbers are said in ("30 seconds" → second, "20M" → M)."""
+        return _units(self.source)
+
+    @property
     def words(self) -> tuple[str, ...]:
         """Its content words in order (English), for a thing named in place of another."""
         return _parsed(self.source)[2]
@@ -212,6 +217,24 @@ def _parsed(
     )
     words = tuple(w for w in _LETTERS.findall(s) if w not in EN_STOPWORDS)
     return _kinds(found), subject, words
+
+
+_EN_UNIT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(%|[a-z]+)")
+_ZH_UNIT = re.compile(
+    r"\d+(?:\.\d+)?\s*("
+    + "|".join(map(re.escape, sorted(cw.ZH_MEASURE_UNITS, key=len, reverse=True)))
+    + ")"
+)
+
+
+@lru_cache(maxsize=4_096)
+def _units(source: str) -> frozenset[str]:
+    """The measure units (``change_words``' en/zh_measure_units) said right after a number:
+    the kind of measure the number is, a setting's slot ("timeout … 30 seconds")."""
+    if is_chinese(source):
+        return frozenset(_ZH_UNIT.findall(source))
+    found = (_stem(u) for u in _EN_UNIT.findall(_english(source)))
+    return frozenset(u for u in found if u in cw.EN_MEASURE_UNITS)
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:

@@ -170,12 +170,21 @@ def _other(kind: str, values: frozenset[str], held: frozenset[str]) -> frozenset
 
 
 def _new_values(new: Said, old: Said, *, weak: bool) -> set[str]:
-    """Kinds both hold where the new sentence has a value the old one lacks."""
+    """Kinds both hold where the new sentence has a value the old one lacks; a number
+    counts as a value (not another item's) when both say it in one unit (``_measured``)."""
     return {
         k
         for k in new.values.keys() & old.values.keys()
-        if (weak or k not in WEAK_KINDS) and _other(k, new.values[k], old.values[k])
+        if (weak or k not in WEAK_KINDS or _measured(k, new, old))
+        and _other(k, new.values[k], old.values[k])
     }
+
+
+def _measured(kind: str, new: Said, old: Said) -> bool:
+    """Both say their numbers in one measure unit ("The API timeout is 30 seconds." →
+    "API timeout: 60 seconds", "接口超时设为30秒" → "接口超时60秒"): two values of one
+    setting, where a bare number ("room 1", "item 996") may be another item."""
+    return kind == "number" and bool(new.units & old.units)
 
 
 def _same_subject(new: Said, old: Said) -> bool:
