@@ -295,3 +295,21 @@ def test_a_number_in_the_same_unit_is_a_new_value_of_one_setting() -> None:
     first = "We decided to order 2 extra chairs for room 1."
     second = "We decided to order 3 extra chairs for room 2."
     assert fold(second, "Noted.", pins=[first]).replaced_decisions == []
+
+
+def test_only_another_thing_of_the_decision_s_kind_replaces_it() -> None:
+    filler = ("who owns it?", "Maya.", "any risks?", "Fees.")
+    old = "Payments go through Stripe."
+    out = fold(old, "Noted.", *filler, "Fine, Adyen it is.", "Okay, Adyen.")
+    assert out.pinned_decisions == ["Fine, Adyen it is."]
+    assert out.replaced_why[old] == "the same thing named with a new value: 'Adyen'"
+    # a thing of another kind is another decision
+    kept = fold(old, "Noted.", *filler, "Fine, Kafka it is.", "Okay, Kafka.")
+    assert old in kept.pinned_decisions
+
+
+def test_out_of_a_release_is_a_reversal() -> None:
+    old = "Dark mode ships in 3.0."
+    out = fold(old, "Noted.", "who asked?", "Sales.", "dark mode is out of 3.0", "Okay.")
+    assert out.superseded == [old]
+    assert out.replaced_why[old] == "a reversal: 'is out of'"

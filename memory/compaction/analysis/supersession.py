@@ -657,14 +657,22 @@ def _dropped(new: Said, old: Said) -> bool:
     )
 
 
+THING_KINDS = frozenset(cw.NAME_KINDS.values())
+"""Kinds of named thing (a database, a payments provider: ``change_words``' name_kinds)."""
+
+
 def _named_again(new: Said, old: Said) -> bool:
     """The same thing named with another value of one kind, by a decision naming nothing
     else ("Python 3.12 it is." after "The lambda runs on Python 3.11."): with no subject
     words of its own it can only be about a slot held before, however long ago — its
-    number is that thing's (a version, a size), not another item's."""
+    number is that thing's (a version, a size), not another item's. Or only another
+    thing of one kind the decision holds ("Adyen it is." after "Payments go through
+    Stripe.")."""
     if new.subject or new.additive:
         return False
     named = new.values.keys() & old.values.keys() - WEAK_KINDS - IDENTIFYING_KINDS
+    if new.values.keys() == named and len(named) == 1 and named <= THING_KINDS:
+        return True  # only a thing of a kind the decision holds: "Adyen it is." → Stripe
     if not any(new.values[k] & old.values[k] for k in named):
         return False
     differing = _new_values(new, old, weak=True)
