@@ -313,3 +313,21 @@ def test_out_of_a_release_is_a_reversal() -> None:
     out = fold(old, "Noted.", "who asked?", "Sales.", "dark mode is out of 3.0", "Okay.")
     assert out.superseded == [old]
     assert out.replaced_why[old] == "a reversal: 'is out of'"
+
+
+def test_a_verb_in_ing_is_about_its_stem() -> None:
+    old = "The launch date is May 5."
+    out = fold(old, "Noted.", "who owns it?", "Maya.", "We're launching on May 12 now.", "OK.")
+    assert out.superseded == [old]
+    assert out.replaced_why[old] == "a new value for the same thing: 'May'"
+
+
+def test_a_thing_of_no_known_kind_in_the_slot_of_a_known_one_replaces_it() -> None:
+    old = "Let's use Redis for the cache."
+    filler = ("who owns it?", "Maya.", "any risks?", "No.")
+    out = fold(old, "Okay.", *filler, "Use Memcached for the cache instead.", "Okay, Memcached.")
+    assert out.superseded == [old]
+    assert out.replaced_why[old] == "a correction: 'instead'"
+    # another place for it is another decision
+    kept = fold(old, "Okay.", *filler, "Use Memcached for the sessions instead.", "Okay.")
+    assert kept.superseded == []

@@ -244,8 +244,15 @@ def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+ING_STEM = 4
+"""A word ending in -ing is read as its stem when this much is left ("launching" →
+"launch"; not "string"): "We're launching on May 12" is about the launch."""
+
+
 def _stem(word: str) -> str:
     word = word.removesuffix("'s")
+    if word.endswith("ing") and len(word) - 3 >= ING_STEM:
+        return word[:-3]
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 

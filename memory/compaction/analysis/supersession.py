@@ -637,8 +637,18 @@ def _same_slot(new: Said, old: Said) -> bool:
         return False  # each names something the other does not: two parallel decisions
     # a number or a code alone is another item ("item 996" after "item 995") unless a
     # change word says it is a new value of the same one ("raise the cap to 40")
-    differing = _new_values(new, old, weak=new.change is not None)
+    differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
     return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+
+
+def _unknown_for_known(new: Said, old: Said) -> set[str]:
+    """A thing of no known kind named where the decision named one of a known kind
+    ("Use Memcached for the cache" after "Use Redis for the cache": a database): the same
+    place, another thing in it — the kind the list does not know is not another slot."""
+    known = old.values.keys() & THING_KINDS
+    if "name" in old.values or "name" not in new.values or len(known) != 1:
+        return set()
+    return set() if known & new.values.keys() else {"name"}
 
 
 DROPPED_WORDS = 2
@@ -735,6 +745,9 @@ def replacement(
             0 if _elsewhere(new, o, where, r) else score(new, o)
             for o, r in zip(olds, roles, strict=True)
         ]
+        # the same slot with another thing in it, sharing nothing else ("Use Memcached for
+        # the cache instead." after "… Redis for the cache"): the slot is the tie
+        scores = [s or int(_same_slot(new, o)) for s, o in zip(scores, olds, strict=True)]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
