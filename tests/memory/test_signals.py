@@ -331,3 +331,17 @@ def test_a_thing_of_no_known_kind_in_the_slot_of_a_known_one_replaces_it() -> No
     # another place for it is another decision
     kept = fold(old, "Okay.", *filler, "Use Memcached for the sessions instead.", "Okay.")
     assert kept.superseded == []
+
+
+def test_two_parallel_decisions_each_naming_its_own_thing_both_stay() -> None:
+    filler = ("who owns it?", "Maya.")
+    out = fold("iOS ships on May 5.", "Noted.", *filler, "Android ships on May 12.", "Noted.")
+    assert out.pinned_decisions == ["iOS ships on May 5.", "Android ships on May 12."]
+    out = fold(
+        "The API timeout is 30 seconds.",
+        "Noted.",
+        *filler,
+        "The DB timeout is 5 seconds.",
+        "Noted.",
+    )
+    assert len(out.pinned_decisions) == 2

@@ -626,6 +626,14 @@ IDENTIFYING_KINDS = frozenset({"id", "code"})
 another thing, never a new value of the same slot."""
 
 
+def _beyond(one: Said, other: Said) -> bool:
+    """``one`` names something ``other`` does not: a subject word, or a name where the
+    other names none ("iOS ships on May 5" beside "Android ships on May 12")."""
+    return bool(one.subject - other.subject) or (
+        "name" in one.values and "name" not in other.values
+    )
+
+
 def _same_slot(new: Said, old: Said) -> bool:
     """The same slot: the same subject words (some, and neither's beyond the other's) and
     exactly one kind of value — not a mere number — given another value ("deploy on
@@ -633,7 +641,7 @@ def _same_slot(new: Said, old: Said) -> bool:
     long ago it was said."""
     if not new.subject & old.subject:
         return False
-    if not (new.subject <= old.subject or old.subject <= new.subject):
+    if _beyond(new, old) and _beyond(old, new):
         return False  # each names something the other does not: two parallel decisions
     # a number or a code alone is another item ("item 996" after "item 995") unless a
     # change word says it is a new value of the same one ("raise the cap to 40")
