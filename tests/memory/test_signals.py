@@ -89,7 +89,10 @@ def test_a_new_value_for_the_same_slot_replaces_the_old_one() -> None:
     )
     assert out.pinned_decisions and all("3 am" in p for p in out.pinned_decisions)
     assert out.superseded == ["nightly db backups run at 1 am UTC"]
-    assert out.replaced_why["nightly db backups run at 1 am UTC"] == "a correction: 'moved to 3 am'"
+    assert (
+        out.replaced_why["nightly db backups run at 1 am UTC"]
+        == "a new value for the same thing: '3 am'"
+    )
 
 
 def test_the_same_slot_said_again_at_once_is_a_new_value() -> None:
@@ -173,3 +176,184 @@ async def test_a_return_reaches_a_decision_replaced_in_an_earlier_fold(db_url: s
     assert "Tailwind" in pinned and "CSS modules" not in pinned
     (back,) = [r for r in state.replaced if "CSS modules" in r.text]
     assert back.why == "a return to an earlier option: 'Go back to'"
+
+
+def test_an_acknowledgement_at_the_end_takes_a_statement_on() -> None:
+    # "Orion, noted.": the answer repeats the thing and then says it took it on
+    out = fold("Release codename: Orion.", "Orion, noted.")
+    assert out.pinned_decisions == ["Release codename: Orion."]
+
+
+def test_the_same_thing_named_with_a_new_value_replaces_it_however_long_ago() -> None:
+    old = "The image-resize lambda runs on Python 3.11."
+    out = fold(
+        old,
+        "Okay, Python 3.11 runtime.",
+        "and give it 1 GB of memory",
+        "Done.",
+        "yes 3.12, my bad",
+        "No problem, Python 3.12 it is.",
+    )
+    assert out.pinned_decisions[-1] == "No problem, Python 3.12 it is."
+    assert old not in out.pinned_decisions
+    assert out.replaced_why[old] == "the same thing named with a new value: 'Python'"
+    # a decision with words of its own is about its own thing: both stay
+    two = fold("The API runs on Python 3.11.", "Noted.", "The worker runs on Python 3.12.", "OK.")
+    assert two.superseded == []
+
+
+def test_an_answer_acting_on_a_statement_takes_it_on() -> None:
+    # the answerer's own next step on it: agreed, whether or not it repeats its words
+    out = fold("短信服务用腾讯云的", "好的，我去申请签名和模板。")
+    assert out.pinned_decisions == ["短信服务用腾讯云的"]
+    assert fold("Beta invites go out tomorrow.", "Okay, I'll draft them.").pinned_decisions == [
+        "Beta invites go out tomorrow."
+    ]
+    # an acknowledgement alone with other words of its own takes on nothing
+    assert fold("Beta invites go out tomorrow.", "Okay, nice weather.").pinned_decisions == []
+
+
+def test_a_chinese_old_value_named_in_the_decision_s_words_replaces_it() -> None:
+    old = "短信服务用腾讯云的"
+    out = fold("腾讯云那个太贵了，不用腾讯云了，换阿里云短信", "好的，短信改用阿里云。", pins=[old])
+    assert out.replaced_decisions == [old]
+    assert out.replaced_why[old] == "更正：「不用腾讯云了」"
+    # the answer saying the change back confirms it: the change stays pinned
+    assert out.pinned_decisions == ["腾讯云那个太贵了，不用腾讯云了，换阿里云短信"]
+
+
+def test_a_change_said_back_is_no_further_change() -> None:
+    pins = ["商品服务连接池最大50", "订单服务连接池最大100"]
+    out = fold("订单服务连接池改成200", "好的，订单服务改为200。", pins=pins)
+    assert out.replaced_decisions == ["订单服务连接池最大100"]
+    assert out.pinned_decisions == ["订单服务连接池改成200"]
+
+
+def test_a_reversal_naming_all_a_decision_is_about_drops_it_however_long_ago() -> None:
+    old = "下个月要做小程序版本"
+    out = fold(
+        "大概要多久",
+        "一个多月。",
+        "老板说先不搞了，小程序版本不做了",
+        "好的，小程序版本取消。",
+        pins=[old],
+    )
+    assert out.replaced_decisions == [old]
+    assert out.pinned_decisions == ["老板说先不搞了，小程序版本不做了"]
+    # naming only part of it drops nothing
+    filler = ("大概要多久", "一个多月。", "谁来做", "小王。")
+    kept = fold(*filler, "版本不做了", "好的。", pins=[old])
+    assert kept.replaced_decisions == []
+
+
+def test_a_contradiction_asked_and_confirmed_replaces_the_decision() -> None:
+    # the assistant asks whether the thing is actually another value; a yes takes it
+    old = "Staging runs on Postgres 13."
+    out = fold(
+        old,
+        "Noted.",
+        "and prod?",
+        "Prod too.",
+        "Is staging actually on 14? The config says 14.",
+        "oh you are right, it is 14",
+        "Okay, staging is on Postgres 14.",
+    )
+    assert out.pinned_decisions == ["Is staging actually on 14?"]
+    assert out.replaced_why[old] == "an offer accepted: 'actually' + '14'"
+    zh = fold(
+        "线上Node版本是16",
+        "好的，按Node 16来。",
+        "可以用fetch吗",
+        "不过我看Dockerfile里基础镜像是node:18，线上是不是已经是Node 18了？",
+        "对，去年就升了，是18",
+        "好的。",
+    )
+    assert zh.superseded == ["线上Node版本是16"]
+    # not asked about it: another thing's number changes nothing
+    kept = fold(old, "Noted.", "Is the demo actually on 14?", "yes")
+    assert kept.superseded == []
+
+
+def test_the_same_slot_set_again_long_after_replaces_it_without_a_change_word() -> None:
+    filler = ("who approves?", "Maya does.", "what about hotfixes?", "Any day.")
+    out = fold("We deploy on Fridays.", "Noted.", *filler, "We deploy on Tuesdays.", "Noted.")
+    assert out.pinned_decisions == ["We deploy on Tuesdays."]
+    assert out.replaced_why["We deploy on Fridays."] == "a new value for the same thing: 'Tuesdays'"
+    zh = fold(
+        "发版日期定在周五",
+        "好的。",
+        "谁来审批",
+        "老王。",
+        "热修复呢",
+        "随时。",
+        "发版日期定在周二",
+        "好的。",
+    )
+    assert zh.pinned_decisions == ["发版日期定在周二"]
+
+
+def test_a_number_in_the_same_unit_is_a_new_value_of_one_setting() -> None:
+    filler = ("who asked?", "Sales.", "any risk?", "No.")
+    out = fold(
+        "The API timeout is 30 seconds.", "Noted.", *filler, "API timeout: 60 seconds", "Noted."
+    )
+    assert out.pinned_decisions == ["API timeout: 60 seconds"]
+    assert (
+        out.replaced_why["The API timeout is 30 seconds."] == "a new value for the same thing: '60'"
+    )
+    zh = fold("接口超时设为30秒", "好的。", "谁提的", "销售。", "接口超时60秒", "好的，60秒。")
+    assert zh.pinned_decisions == ["接口超时60秒"]
+    # a bare number is another item
+    first = "We decided to order 2 extra chairs for room 1."
+    second = "We decided to order 3 extra chairs for room 2."
+    assert fold(second, "Noted.", pins=[first]).replaced_decisions == []
+
+
+def test_only_another_thing_of_the_decision_s_kind_replaces_it() -> None:
+    filler = ("who owns it?", "Maya.", "any risks?", "Fees.")
+    old = "Payments go through Stripe."
+    out = fold(old, "Noted.", *filler, "Fine, Adyen it is.", "Okay, Adyen.")
+    assert out.pinned_decisions == ["Fine, Adyen it is."]
+    assert out.replaced_why[old] == "the same thing named with a new value: 'Adyen'"
+    # a thing of another kind is another decision
+    kept = fold(old, "Noted.", *filler, "Fine, Kafka it is.", "Okay, Kafka.")
+    assert old in kept.pinned_decisions
+
+
+def test_out_of_a_release_is_a_reversal() -> None:
+    old = "Dark mode ships in 3.0."
+    out = fold(old, "Noted.", "who asked?", "Sales.", "dark mode is out of 3.0", "Okay.")
+    assert out.superseded == [old]
+    assert out.replaced_why[old] == "a reversal: 'is out of'"
+
+
+def test_a_verb_in_ing_is_about_its_stem() -> None:
+    old = "The launch date is May 5."
+    out = fold(old, "Noted.", "who owns it?", "Maya.", "We're launching on May 12 now.", "OK.")
+    assert out.superseded == [old]
+    assert out.replaced_why[old] == "a new value for the same thing: 'May'"
+
+
+def test_a_thing_of_no_known_kind_in_the_slot_of_a_known_one_replaces_it() -> None:
+    old = "Let's use Redis for the cache."
+    filler = ("who owns it?", "Maya.", "any risks?", "No.")
+    out = fold(old, "Okay.", *filler, "Use Memcached for the cache instead.", "Okay, Memcached.")
+    assert out.superseded == [old]
+    assert out.replaced_why[old] == "a correction: 'instead'"
+    # another place for it is another decision
+    kept = fold(old, "Okay.", *filler, "Use Memcached for the sessions instead.", "Okay.")
+    assert kept.superseded == []
+
+
+def test_two_parallel_decisions_each_naming_its_own_thing_both_stay() -> None:
+    filler = ("who owns it?", "Maya.")
+    out = fold("iOS ships on May 5.", "Noted.", *filler, "Android ships on May 12.", "Noted.")
+    assert out.pinned_decisions == ["iOS ships on May 5.", "Android ships on May 12."]
+    out = fold(
+        "The API timeout is 30 seconds.",
+        "Noted.",
+        *filler,
+        "The DB timeout is 5 seconds.",
+        "Noted.",
+    )
+    assert len(out.pinned_decisions) == 2

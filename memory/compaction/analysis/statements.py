@@ -102,6 +102,7 @@ _EN = {
     "acknowledgement": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT, False),
     "acknowledgement-weak": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT_WEAK, False),
     "proposal": _phrase_pattern(cw.EN_PROPOSAL, False),
+    "next-step": _phrase_pattern(cw.EN_NEXT_STEP, False),
     "past": _phrase_pattern(cw.EN_PAST, False),
     "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
     "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
@@ -122,6 +123,7 @@ _ZH = {
     "acknowledgement": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT, True),
     "acknowledgement-weak": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT_WEAK, True),
     "proposal": _phrase_pattern(cw.ZH_PROPOSAL, True),
+    "next-step": _phrase_pattern(cw.ZH_NEXT_STEP, True),
     "past": _phrase_pattern(cw.ZH_PAST, True),
     "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
     "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
@@ -175,8 +177,14 @@ class Said:
 
     @property
     def subject(self) -> frozenset[str]:
-        """Its subject words: content words that are no value and no frame word."""
-        return _parsed(self.source)[1]
+        """Its subject words: content words that are no value, no frame word and not
+        an opening acknowledgement's."""
+        return _parsed(self.source)[1] - _acknowledging(self.source)
+
+    @property
+    def units(self) -> frozenset[str]:
+        """The measure units its numbers are said in ("30 seconds" → second, "20M" → M)."""
+        return _units(self.source)
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -205,6 +213,24 @@ def _parsed(
     return _kinds(found), subject, words
 
 
+_EN_UNIT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(%|[a-z]+)")
+_ZH_UNIT = re.compile(
+    r"\d+(?:\.\d+)?\s*("
+    + "|".join(map(re.escape, sorted(cw.ZH_MEASURE_UNITS, key=len, reverse=True)))
+    + ")"
+)
+
+
+@lru_cache(maxsize=4_096)
+def _units(source: str) -> frozenset[str]:
+    """The measure units (``change_words``' en/zh_measure_units) said right after a number:
+    the kind of measure the number is, a setting's slot ("timeout … 30 seconds")."""
+    if is_chinese(source):
+        return frozenset(_ZH_UNIT.findall(source))
+    found = (_stem(u) for u in _EN_UNIT.findall(_english(source)))
+    return frozenset(u for u in found if u in cw.EN_MEASURE_UNITS)
+
+
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for kind, value in found:
@@ -212,8 +238,15 @@ def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+ING_STEM = 4
+"""A word ending in -ing is read as its stem when this much is left ("launching" →
+"launch"; not "string"): "We're launching on May 12" is about the launch."""
+
+
 def _stem(word: str) -> str:
     word = word.removesuffix("'s")
+    if word.endswith("ing") and len(word) - 3 >= ING_STEM:
+        return word[:-3]
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -267,6 +300,22 @@ def _said_english(sentence: str) -> Said:
         tentative=_tentative(_EN["tentative"], s),
         rejects=change == "correction" and bool(_EN["rejection"].search(s)),
     )
+
+
+_OPENER = re.compile(r"^[^,:;]{1,20}[,:;]\s*(?=\S)")
+
+
+@lru_cache(maxsize=4_096)
+def _acknowledging(sentence: str) -> frozenset[str]:
+    """The words of an acknowledgement opening an English sentence ("No problem, Python 3.12
+    it is."): the answer's own words, no subject of the decision it repeats."""
+    opener = _OPENER.match(sentence)
+    if opener is None or is_chinese(sentence):
+        return frozenset()
+    text = _english(opener.group())
+    if not (_EN["acknowledgement"].search(text) or _EN["acknowledgement-weak"].search(text)):
+        return frozenset()
+    return frozenset(_stem(w) for w in content_words(text))
 
 
 def _said_chinese(sentence: str) -> Said:
@@ -405,12 +454,19 @@ _ZH_OLD_VALUE = re.compile(
 )
 
 
+_ZH_PARTICLES = "了的吧啦啊呢"
+"""Sentence-final particles after an old value named ("不用腾讯云了"): not part of it."""
+
+
 @lru_cache(maxsize=4096)
 def named_old_values(sentence: str) -> frozenset[str]:
     """The words a sentence names as what it replaces ("instead of Java" → java, "不用
     MySQL" → mysql), lower-cased as ``Said.values`` holds them."""
     if is_chinese(sentence):
-        return frozenset(m.group("value").lower() for m in _ZH_OLD_VALUE.finditer(sentence))
+        found = (
+            m.group("value").lower().rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE.finditer(sentence)
+        )
+        return frozenset(v for v in found if v)
     text = _english(sentence).rstrip(".!?")
     return frozenset(m.group("value").strip(".").lower() for m in _EN_OLD_VALUE.finditer(text))
 
@@ -474,8 +530,19 @@ def acknowledged(message: str, answer: str) -> frozenset[str]:
     return frozenset(
         s
         for s in sentences
-        if stated(s) and ((bare and len(sentences) == 1) or _repeats(s, replied))
+        if stated(s)
+        and ((len(sentences) == 1 and (bare or acts_on(answer))) or _repeats(s, replied))
     )
+
+
+def acts_on(answer: str) -> bool:
+    """An answer opening with an acknowledgement goes on to its own next step on what it
+    took on ("Okay, I'll set marketing@ as the sender.", "好的，我去申请签名和模板。"):
+    whoever acts on a statement agreed to it, whether or not it repeats its words."""
+    first = next(iter(split_sentences(answer)), "")
+    chinese = is_chinese(first)
+    text = first if chinese else _english(first)
+    return bool((_ZH if chinese else _EN)["next-step"].search(text))
 
 
 _NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.statements import Said, named_old_values, said
 from aimind_memory.memory.compaction.analysis.values import DETAIL_KINDS, RELATIVE_DAYS
@@ -101,12 +102,21 @@ def _other(kind: str, values: frozenset[str], held: frozenset[str]) -> frozenset
 
 
 def _new_values(new: Said, old: Said, *, weak: bool) -> set[str]:
-    """Kinds both hold where the new sentence has a value the old one lacks."""
+    """Kinds both hold where the new sentence has a value the old one lacks; a number
+    counts as a value (not another item's) when both say it in one unit (``_measured``)."""
     return {
         k
         for k in new.values.keys() & old.values.keys()
-        if (weak or k not in WEAK_KINDS) and _other(k, new.values[k], old.values[k])
+        if (weak or k not in WEAK_KINDS or _measured(k, new, old))
+        and _other(k, new.values[k], old.values[k])
     }
+
+
+def _measured(kind: str, new: Said, old: Said) -> bool:
+    """Both say their numbers in one measure unit ("The API timeout is 30 seconds." →
+    "API timeout: 60 seconds", "接口超时设为30秒" → "接口超时60秒"): two values of one
+    setting, where a bare number ("room 1", "item 996") may be another item."""
+    return kind == "number" and bool(new.units & old.units)
 
 
 def _same_subject(new: Said, old: Said) -> bool:
@@ -309,9 +319,12 @@ def _offer_changes(new: Said, old: Said) -> bool:
     you been to Paris?" "Yes!" changes no trip to London."""
     if _replugged(new, old):
         return True
+    # a number of the thing the decision is about: "Is staging actually on 14?" after
+    # "Staging runs on Postgres 13."
+    own = bool(new.subject) and new.subject <= old.subject
     differing = {
         k
-        for k in _new_values(new, old, weak=True) - WEAK_KINDS
+        for k in _new_values(new, old, weak=True) - ({"code"} if own else WEAK_KINDS)
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
     }
     if not differing:
@@ -375,6 +388,14 @@ IDENTIFYING_KINDS = frozenset({"id", "code"})
 another thing, never a new value of the same slot."""
 
 
+def _beyond(one: Said, other: Said) -> bool:
+    """``one`` names something ``other`` does not: a subject word, or a name where the
+    other names none ("iOS ships on May 5" beside "Android ships on May 12")."""
+    return bool(one.subject - other.subject) or (
+        "name" in one.values and "name" not in other.values
+    )
+
+
 def _same_slot(new: Said, old: Said) -> bool:
     """The same slot: the same subject words (some, and neither's beyond the other's) and
     exactly one kind of value — not a mere number — given another value ("deploy on
@@ -382,24 +403,75 @@ def _same_slot(new: Said, old: Said) -> bool:
     long ago it was said."""
     if not new.subject & old.subject:
         return False
-    if not (new.subject <= old.subject or old.subject <= new.subject):
+    if _beyond(new, old) and _beyond(old, new):
         return False  # each names something the other does not: two parallel decisions
     # a number or a code alone is another item ("item 996" after "item 995") unless a
     # change word says it is a new value of the same one ("raise the cap to 40")
-    differing = _new_values(new, old, weak=new.change is not None)
+    differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
+    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+
+
+def _unknown_for_known(new: Said, old: Said) -> set[str]:
+    """A thing of no known kind named where the decision named one of a known kind
+    ("Use Memcached for the cache" after "Use Redis for the cache": a database): the same
+    place, another thing in it — the kind the list does not know is not another slot."""
+    known = old.values.keys() & THING_KINDS
+    if "name" in old.values or "name" not in new.values or len(known) != 1:
+        return set()
+    return set() if known & new.values.keys() else {"name"}
+
+
+DROPPED_WORDS = 2
+"""A reversal names what it drops by all its subject words, and at least this many."""
+
+
+def _dropped(new: Said, old: Said) -> bool:
+    """A reversal naming everything a decision is about ("小程序版本不做了" after
+    "下个月要做小程序版本"; "we're not sponsoring PyCon after all"), adding no detail of
+    its own: it drops that decision however long ago it was said, in weak words too."""
+    return (
+        new.change == "reversal"
+        and len(old.subject) >= DROPPED_WORDS
+        and old.subject <= new.subject
+        and _adds_no_detail(new, old)
+    )
+
+
+THING_KINDS = frozenset(cw.NAME_KINDS.values())
+"""Kinds of named thing (a database, a payments provider: ``change_words``' name_kinds)."""
+
+
+def _named_again(new: Said, old: Said) -> bool:
+    """The same thing named with another value of one kind, by a decision naming nothing
+    else ("Python 3.12 it is." after "The lambda runs on Python 3.11."): with no subject
+    words of its own it can only be about a slot held before, however long ago — its
+    number is that thing's (a version, a size), not another item's. Or only another
+    thing of one kind the decision holds ("Adyen it is." after "Payments go through
+    Stripe.")."""
+    if new.subject or new.additive:
+        return False
+    named = new.values.keys() & old.values.keys() - WEAK_KINDS - IDENTIFYING_KINDS
+    if new.values.keys() == named and len(named) == 1 and named <= THING_KINDS:
+        return True  # only a thing of a kind the decision holds: "Adyen it is." → Stripe
+    if not any(new.values[k] & old.values[k] for k in named):
+        return False
+    differing = _new_values(new, old, weak=True)
     return len(differing) == 1 and not differing & IDENTIFYING_KINDS
 
 
 def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
     """The earlier decisions holding a value the new sentence names as the one it
     replaces ("… instead of PostgreSQL"): the old value named is the clearest sign of
-    which decision changes, however long ago it was said."""
+    which decision changes, however long ago it was said. A Chinese thing is no typed
+    value: named in the decision's words it is held too ("不用腾讯云了" after
+    "短信服务用腾讯云的")."""
     if not named:
         return ()
     return tuple(
         i
         for i, old in enumerate(olds)
         if any(v in named or v.split()[0] in named for vs in old.values.values() for v in vs)
+        or any(len(n) > 1 and not n.isascii() and n in old.source for n in named)
     )
 
 
@@ -433,11 +505,14 @@ def replacement(
     reason = ""
     if new.change is not None:
         score = _correction_score if new.change == "correction" else _reversal_score
-        scores = [score(new, o) for o in olds]
+        # the same slot with another thing in it, sharing nothing else ("Use Memcached for
+        # the cache instead." after "… Redis for the cache"): the slot is the tie
+        scores = [score(new, o) or int(_same_slot(new, o)) for o in olds]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
                 if _same_slot(new, o)
+                or _dropped(new, o)
                 or (
                     i in recent
                     and _weakly(
@@ -457,13 +532,15 @@ def replacement(
     if decided:
         same = {i for i in recent if _new_value(new, olds[i])}
         # the same slot: just said, or however long ago with a change word ("moved to 3 am
-        # UTC") — without one, a later decision of the same kind is most often another one
-        # ("a table for 3" weeks after "a table for 7 at Ugly Duckling")
-        near = set(recent) if new.change is None else set(range(len(olds)))
-        same |= {i for i in near if _same_slot(new, olds[i])}
+        # UTC") or not ("We deploy on Tuesdays." after "We deploy on Fridays."): a setting
+        # said anew is its new value
+        same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
         if same - gone:
             reason = reason or "new value"
         gone |= same
+        if not gone and (again_named := [i for i, o in enumerate(olds) if _named_again(new, o)]):
+            gone.add(again_named[-1])  # the newest: "Python 3.12 it is" means one decision
+            reason = "named again"
     gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
     gone |= _echoes(new, gone, olds, ages)
     if not gone:

@@ -37,6 +37,7 @@ REPLACEMENT_SIGNALS = {
     "correction": "a correction",
     "reversal": "a reversal",
     "new value": "a new value for the same thing",
+    "named again": "the same thing named with a new value",
     "old value named": "a correction",
     "accepted offer": "an offer accepted",
     "accepted proposal": "a proposal accepted",
@@ -45,6 +46,9 @@ REPLACEMENT_SIGNALS = {
 """``supersession.Replacement.reason`` (or the change a sentence's words mark,
 ``statements.Said.change``) as a ``why`` names it."""
 REPLACED_FALLBACK = "a later decision about the same thing"
+UNCUED = frozenset({"named again"})
+"""Reasons said by the thing named, not by change words ("No problem, Python 3.12 it is.":
+'no' is no old value there): the why quotes the thing."""
 
 _RECONTRACT = (
     (re.compile(r"\blet us\b", re.IGNORECASE), "let's"),
@@ -178,8 +182,10 @@ def change_why(sentence: str, reason: str = "") -> str:
     """
     text = unquoted(sentence)
     signal = REPLACEMENT_SIGNALS.get(reason, REPLACED_FALLBACK)
-    cue, weak = old_value_cue(text), False  # "instead of PostgreSQL" says it best
-    if not cue:
+    cue, weak = "", False  # a thing named again says it by naming it: no change words
+    if reason not in UNCUED:
+        cue = old_value_cue(text)  # "instead of PostgreSQL" says it best
+    if not cue and reason not in UNCUED:
         cue, weak = change_cue(text)
     if cue:
         cue = _quote(text, cue)
