@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from aimind_memory.memory.compaction.analysis import smalltalk
+from aimind_memory.memory.compaction.analysis import owner, smalltalk
 from aimind_memory.memory.compaction.analysis.segmenter import segment
 from aimind_memory.memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, RULE
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
@@ -227,6 +227,8 @@ def _imperative(s: _Sentence) -> bool:
             continue
         if token != "不能" and _momentary(verb, s.after(verb_at)):
             continue
+        if owner.chinese(s.text, s.offsets[i]) is None:
+            continue
         return True
     return False
 
@@ -242,13 +244,15 @@ def _momentary(verb: str, after: str) -> bool:
     return not _MOMENTARY_TAIL.sub("", after)
 
 
-def _required(tokens: list[str]) -> bool:
-    """必须 / 一定要 as an obligation (sympathy and 必须的 are already ruled out)."""
+def _required(s: _Sentence) -> bool:
+    """必须 / 一定要 as an obligation of ours (``owner``; sympathy and 必须的 are already ruled
+    out)."""
+    tokens = s.tokens
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE):
-            return True
-        if token == "一定" and i + 1 < len(tokens) and tokens[i + 1] == "要":
+        must = token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE)
+        must = must or (token == "一定" and after == "要")
+        if must and owner.chinese(s.text, s.offsets[i]) is not None:
             return True
     return False
 
@@ -371,6 +375,12 @@ def _arranged(text: str) -> float:
     return 0.0
 
 
+def _owned(m: re.Match[str]) -> bool:
+    """Whether the rule or choice ``m`` found binds the conversation (``owner.chinese``):
+    not a third party's (他不回来吃了), nor a rule for 你 or a 不…了 of 我 of the moment."""
+    return owner.chinese(m.string, m.start(), no_more=m.re is _NOT_ANYMORE) is not None
+
+
 def _frames(text: str) -> float:
     if _THIS_TIME_NOT.search(text):
         text = _DEFERRED.sub("。", text)
@@ -385,11 +395,12 @@ def _frames(text: str) -> float:
         return COMMITMENT
     if (m := s.search(_PLAN)) and content_words(m.group("rest")):
         return RULE
-    if s.search(_CHOICE) or s.search(_RULE) or s.search(_NEGATED):
+    if any((m := s.search(p)) and _owned(m) for p in (_CHOICE, _RULE, _NEGATED)):
         return RULE
-    if _imperative(s) or _required(s.tokens):
+    if _imperative(s) or _required(s):
         return RULE
-    if (m := s.search(_NOT_ANYMORE)) and m.group("verb") not in _NOT_ANYMORE_IDIOMS:
+    m = s.search(_NOT_ANYMORE)
+    if m and m.group("verb") not in _NOT_ANYMORE_IDIOMS and _owned(m):
         return RULE
     if _COMMITMENT.search(text):
         return COMMITMENT
@@ -455,6 +466,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an arrangement", _HELD_AT),
     ("a plan", _PLANNED),
 )
+_OWNED = (_CHOICE, _RULE, _NEGATED, _NOT_ANYMORE)
+"""The cues whose frames ask ``owner``: a cue it refused did not fire."""
 _SETTLED_CUES = (
     "决定",
     "确认",
@@ -475,10 +488,10 @@ def decision_cue(sentence: str) -> tuple[str, str] | None:
         found = [w for w in _SETTLED_CUES if w in text]
         return "a decision", max(found, key=len)
     for word in _RULE_WORDS:  # 不要…, 必须… (``_imperative``, ``_required``)
-        if word in text:
+        if word in text and owner.chinese(text, text.index(word)) is not None:
             return "a rule", word
     for signal, pattern in _CUES:
-        if m := pattern.search(text):
+        if (m := pattern.search(text)) and (pattern not in _OWNED or _owned(m)):
             end = m.start("rest") if "rest" in m.re.groupindex and m.start("rest") >= 0 else 0
             return signal, (text[m.start() : end] if end > m.start() else m.group())[:12]
     return None
