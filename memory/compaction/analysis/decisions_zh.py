@@ -110,7 +110,6 @@ _SUGGESTED = re.compile(
     rf"(?:{_W.either('suggested')})|(?<!不)(?:建议|推荐)(?:您|你)"
 )
 """那您就去颐和园吧: the assistant suggesting what the user might do, not a decision."""
-_THIRD_PERSON = _W.words("third_person")
 _SAID_SETTLED = _W.words("said_settled")
 """说好, 说定, 说了: the saying settles something (说好了), it reports nothing."""
 _NEGATORS = _W.words("negators")
@@ -275,16 +274,6 @@ def _attributive(tokens: list[str], i: int) -> bool:
     return j < len(tokens) and tokens[j] in _ATTRIBUTIVE
 
 
-def _theirs(tokens: list[str], i: int) -> bool:
-    """她们定了: the nearest subject before the word is someone else."""
-    for j in range(i - 1, max(i - 4, -1), -1):
-        if tokens[j] in _THIRD_PERSON:
-            return True
-        if tokens[j] in _DECIDERS:
-            return False
-    return False
-
-
 def _confirmed(tokens: list[str], i: int) -> bool:
     """确认 as ours: 我们确认, 用户确认, 已经确认了, 确认过了 — not 帮我确认一下 or 请您确认."""
     before = tokens[max(0, i - 3) : i]
@@ -301,10 +290,12 @@ def _confirmed(tokens: list[str], i: int) -> bool:
 
 
 def _settled(tokens: list[str]) -> bool:
-    """决定 (the verb, by us), 定了/定在, 选定, 说好了, 大家都同意, 我们确认 …"""
+    """决定 (the verb, by us), 定了/定在, 选定, 说好了, 大家都同意, 我们确认 … — not 她们定了
+    (``owner``)."""
+    text = "".join(tokens)
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if _attributive(tokens, i) or _theirs(tokens, i):
+        if _attributive(tokens, i) or owner.chinese(text, len("".join(tokens[:i]))) is None:
             continue
         if token in ("确认", "已确认") and _confirmed(tokens, i):
             return True
