@@ -298,7 +298,9 @@ def _owned(m: re.Match[str], raw: str) -> bool:
     group, instruction = where
     at = m.end(group) if group else m.start()
     rest = m.group("rest") if "rest" in m.re.groupindex else m.string[m.end() :]
-    return owner.english(m.string, at, rest or "", raw, instruction=instruction) is not None
+    return (
+        owner.english(m.string, at, (rest or "").strip(), raw, instruction=instruction) is not None
+    )
 
 
 def _settled(s: str, raw: str) -> float:
