@@ -105,11 +105,6 @@ _DEFERRED = re.compile(
 _THIS_TIME_NOT = re.compile(rf"(?:这|本|这一)(?:{_W.either('this_time')})(?:先|暂时|暂)?不")
 """这版不做X，下个版本再考虑: the deferral is about later, the decision about now."""
 _REPORTED = re.compile(_W.either("reported"))
-_SUGGESTED = re.compile(
-    rf"(?:^|[，,])(?:那|那么)?(?:你|您)(?:们)?(?:{_W.either('suggested_how')})?"
-    rf"(?:{_W.either('suggested')})|(?<!不)(?:建议|推荐)(?:您|你)"
-)
-"""那您就去颐和园吧: the assistant suggesting what the user might do, not a decision."""
 _SAID_SETTLED = _W.words("said_settled")
 """说好, 说定, 说了: the saying settles something (说好了), it reports nothing."""
 _NEGATORS = _W.words("negators")
@@ -193,7 +188,7 @@ def _disqualified(text: str, tokens: list[str]) -> bool:
     """A question, hedge, undecided matter, sympathy or a cheer, whatever else it says."""
     if _QUESTION.search(_NO_MATTER_WHAT.sub("", text)) or _UNDECIDED.search(text):
         return True
-    if _reported(tokens) or _WISH.search(text) or _SUGGESTED.search(text):
+    if _reported(tokens) or _WISH.search(text):
         return True
     if _EPISTEMIC.search(text) or any(t in _PLEASANTRY_WORDS for t in tokens):
         return True
