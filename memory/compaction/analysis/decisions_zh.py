@@ -117,14 +117,12 @@ _IMPERATIVE_BEFORE = _W.words("imperative_before")
 _IMPERATIVE_EMOTIVE = _W.words("imperative_emotive")
 _PRAISE = _W.words("praise")
 """必须 + praise is emphasis ("必须好吃！"), not an obligation."""
-_BIE_WORDS = _W.words("bie_words")
 _CLAUSE_END = re.compile(r"[，。！？,.!?、；;：:～~]|\s+(?=[\u4e00-\u9fff])")
 """Where a clause ends: punctuation, or a space before Chinese (not 别用 MySQL's)."""
 _MOMENTARY_TAIL = re.compile(rf"(?:{_W.either('momentary_tail')})")
 """What may follow a command for the moment: a pronoun, a particle (别看我, 别动啊)."""
 _MOMENTARY_VERB = 2
 """别数了, 别解释了: a verb this short with 了 is "stop …ing"; 不要接进来了 is not."""
-_CANNOT_SUBJECT_NOT = _W.words("cannot_subject_not")
 _SETTLED_AFTER = _W.words("settled_after")
 _NOT_SPEAKERS = _W.words("not_speakers")
 _SAID_WORDS = _W.words("said_words")
