@@ -66,6 +66,13 @@ def test_a_rule_of_someone_else_or_of_the_moment_is_no_pin(said: str) -> None:
     assert fold(said, "OK.").pinned_decisions == []
 
 
+def test_no_longer_is_a_rule_of_a_thing_and_a_life_fact_of_a_person() -> None:
+    out = fold("PRs no longer need two approvals; one is enough.", "OK.")
+    assert out.pinned_decisions == ["PRs no longer need two approvals; one is enough."]
+    assert out.why[out.pinned_decisions[0]] == "a rule: 'no longer'"
+    assert fold("He is no longer in the NFL.", "Oh.").pinned_decisions == []
+
+
 def test_a_rule_of_ours_is_pinned_and_says_its_signal() -> None:
     out = fold("Don't deploy on Fridays.", "OK.", "以后你不许进我的房间", "好的。")
     assert out.pinned_decisions == ["Don't deploy on Fridays.", "以后你不许进我的房间"]

@@ -166,6 +166,7 @@ _MODAL_VAGUE = re.compile(rf"^(?:{_W.either('modal_vague')})\b")
 _PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 _ANYMORE = re.compile(rf"\b(?:{_W.either('anymore_subjects')})\b.*\b(?:anymore|any more)\b")
 _RULE_MARKER = re.compile(rf"\b(?:{_W.either('rule_markers')})\b")
+_NO_LONGER = re.compile(rf"\b(?:{_W.either('no_longer')})\b")
 _WE_NOT_DOING = re.compile(r"\bwe\s+are\s+not\s+(?!going to\b)(?P<rest>[a-z]+ing\b.*)")
 """We're not doing the road trip (any more): a plan dropped."""
 _WE_CHANGED = re.compile(
@@ -285,6 +286,8 @@ def _rule(s: str, raw: str) -> float:
             return RULE
     if _RULE_MARKER.search(s) or _ANYMORE.search(s):
         return RULE
+    if (m := _NO_LONGER.search(s)) and _of_a_thing(m, raw):
+        return RULE
     if (m := _LIMIT_NOUN.search(s)) and anchors(m.group("rest")):
         return RULE
     return 0.0
@@ -301,6 +304,14 @@ def _owned(m: re.Match[str], raw: str) -> bool:
     return (
         owner.english(m.string, at, (rest or "").strip(), raw, instruction=instruction) is not None
     )
+
+
+def _of_a_thing(m: re.Match[str], raw: str) -> bool:
+    """A change of state ("no longer") is a rule only of a thing of ours ("PRs no longer
+    need two approvals"); of a person ("I no longer have the time", "he is no longer in
+    the NFL") it is a life fact (``owner``)."""
+    rest = m.string[m.end() :].strip()
+    return owner.english(m.string, m.start(), rest, raw, instruction=False) == "a thing"
 
 
 def _settled(s: str, raw: str) -> float:
@@ -452,6 +463,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an arrangement", _ARRANGED),
     ("an arrangement", _SET_FOR),
     ("a confirmation", _CONFIRM_WORD),
+    ("a rule", _NO_LONGER),
 )
 
 
