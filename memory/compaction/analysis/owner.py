@@ -1,21 +1,10 @@
-"""Whose decision is it: a rule or a decision pins only when it binds the conversation.
-
-Contract §5 ("The offline engine is small, fast and general"), issue 43: a pin is "an
-explicit decision, commitment or rule of the speaker's own or a joint one". The rule and
-decision frames (``decisions_en``, ``decisions_zh``) find the words of a rule ("must",
-"are not allowed", "不许", "不…了"); this signal asks whom they bind:
-
-- **the speaker**, alone or with the listener ("we never …", "our guests must …", "我们不…了");
-- **the listener, told how to do this work** — an instruction ("Don't …", "you must not
-  …", "不要…") — only when it says it stands beyond the moment (a standing word: "never",
-  "always", "any", "without", "from now on", "以后", "每次", …) or names its concrete object
-  ("Don't tell Jake about the party on Friday"): a bare order is of the moment ("Don't take
-  too long", "不许耍赖") and advice is no rule ("you must keep the room warm");
-- **a thing of the conversation** ("the API must stay …", "passwords must be rotated").
-
-Not: a third party ("they aren't allowed to eat with the players", "他不回来吃了"), a kind
-("a player cannot …"), or a rule told as past ("it was banned", "I no longer …" is a
-life fact, not a rule). The words are data (``decisions_en.toml``, ``decisions_zh.toml``).
+"""Whose decision is it (contract §5, issue 43): a rule or decision pins only when it binds
+the conversation — the speaker, alone or jointly ("we never …", "我们不…了"); the listener
+told how to do this work beyond the moment ("Never store …", "you must not …", "以后你不许…":
+a standing word or a concrete object, not "Don't take too long" nor advice like "you must
+keep the room warm"); or a thing of ours ("the API must stay …"). Not a third party ("they
+aren't allowed to eat with the players", "他不回来吃了"), a kind ("a player cannot …"), nor a
+rule told as past ("it was banned"). Words: ``decisions_en.toml``, ``decisions_zh.toml``.
 """
 
 from __future__ import annotations
@@ -50,13 +39,10 @@ _ZH_STANDING = re.compile(_ZH.either("standing"))
 
 
 def english(s: str, at: int, rest: str, raw: str, *, instruction: bool) -> Owner | None:
-    """Whom the English frame found at ``s[at:]`` (its words, ``rest`` what it is about)
-    binds, read on the normalised sentence ``s``; ``raw`` is its original casing and
-    ``instruction`` says the frame tells someone what to do (an imperative, a modal).
-
-    None: said of the past ("was/were banned"), a third party or a kind as the subject,
-    an instruction with no standing word (of the moment, or advice), or an instruction
-    whose verb is a past form ("Never done it before": a narration, its "I" dropped)."""
+    """Whom the frame found at ``s[at:]`` of the normalised sentence binds (``rest``: what it
+    is about; ``raw``: the original casing; ``instruction``: it tells someone what to do).
+    None: told as past, a third party's or a kind's, an instruction of the moment, or one
+    whose verb is past ("Never done it before": a narration, its "I" dropped)."""
     said = s[at:]
     if said.startswith(("was ", "were ")):
         return None  # told as past: an event, not a rule that holds
