@@ -56,6 +56,7 @@ def test_a_chinese_rule_binds_us_or_a_standing_instruction() -> None:
     [
         "They aren't allowed to eat in the same restaurant as the players.",
         "In New Orleans, the cheerleaders are not allowed to dine with the players.",
+        "They aren't allowed to park here.",
         "Don't eat fast!",
         "I no longer have the time for fantasy football.",
         "你不许耍赖皮",

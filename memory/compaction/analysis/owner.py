@@ -57,14 +57,16 @@ def english(s: str, at: int, rest: str, raw: str, *, instruction: bool) -> Owner
             return "the listener"
         stands = _STANDING.search(said) or anchors(_VOCATIVE.sub("", raw[-len(rest) :]))
         return "the listener" if rest and stands and not _NARRATED.match(rest) else None
+    if subject in _THIRD_PERSONS:
+        return None  # "they will have to", "they aren't allowed to park here"
     if _OURS.search(s):
         return "a thing"  # "our guests must …", "… here"
     before = words[-2] if len(words) > 1 else ""
     named = not _DEFINITE & set(words[-3:-1]) and any(
         w.lower() in (subject, before) for w in _NAME_WORD.findall(raw[1:]) if w != "I"
     )
-    if subject in _THIRD_PERSONS or (named and not _PASSIVE.match(rest)):
-        return None  # "they will have to", "Canada requires"
+    if named and not _PASSIVE.match(rest):
+        return None  # "Canada requires"
     # a kind who is to act ("a player cannot …", "cheerleaders are not allowed to eat"), not
     # what is done to things of a kind ("passwords must be rotated", "all memos are …")
     plural = len(subject) > 3 and subject.endswith("s") and not subject.endswith(("ss", "us", "is"))
