@@ -74,6 +74,11 @@ def test_no_longer_is_a_rule_of_a_thing_and_a_life_fact_of_a_person() -> None:
     assert fold("He is no longer in the NFL.", "Oh.").pinned_decisions == []
 
 
+def test_the_issue_s_project_rule_about_a_named_thing_of_ours_is_pinned() -> None:
+    rule = "One rule for the project: the public API must stay backwards compatible until v2."
+    assert fold(rule, "OK.").pinned_decisions == [rule]
+
+
 def test_a_rule_of_ours_is_pinned_and_says_its_signal() -> None:
     out = fold("Don't deploy on Fridays.", "OK.", "以后你不许进我的房间", "好的。")
     assert out.pinned_decisions == ["Don't deploy on Fridays.", "以后你不许进我的房间"]
