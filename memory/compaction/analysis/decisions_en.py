@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from aimind_memory.memory.compaction.analysis import smalltalk
+from aimind_memory.memory.compaction.analysis import owner, smalltalk
 from aimind_memory.memory.compaction.analysis.strengths import (
     COMMITMENT,
     CONFIRMED,
@@ -162,20 +162,24 @@ _MODAL = re.compile(
     rf"\s+(?:{_W.either('modals')})\s+(?P<neg>not\s+|never\s+|always\s+|only\s+)?(?P<rest>[a-z].*)"
 )
 _MODAL_SUBJECT_NOT = _W.words("modal_subject_not")
-_MODAL_AUXILIARIES = _W.words("modal_auxiliaries")
-_MODAL_THIRD_PERSONS = _W.words("modal_third_persons")
-_MODAL_GENERIC = _W.words("modal_generic")
-_MODAL_OURS = re.compile(rf"\b(?:{_W.either('modal_ours')})\b")
-_NAME_WORD = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _MODAL_VAGUE = re.compile(rf"^(?:{_W.either('modal_vague')})\b")
 _PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 _ANYMORE = re.compile(rf"\b(?:{_W.either('anymore_subjects')})\b.*\b(?:anymore|any more)\b")
 _RULE_MARKER = re.compile(rf"\b(?:{_W.either('rule_markers')})\b")
+_NO_LONGER = re.compile(rf"\b(?:{_W.either('no_longer')})\b")
 _WE_NOT_DOING = re.compile(r"\bwe\s+are\s+not\s+(?!going to\b)(?P<rest>[a-z]+ing\b.*)")
 """We're not doing the road trip (any more): a plan dropped."""
 _WE_CHANGED = re.compile(
     rf"\bwe\s+(?:(?:{_W.either('we_changed_adverbs')})\s+)*(?:{_W.either('we_changed')})\b"
 )
+
+_WHERE: dict[re.Pattern[str], tuple[str, bool]] = {
+    _IMPERATIVE: ("", True),
+    _MODAL: ("subj", True),
+    _FINAL_PREDICATE: ("", False),
+}
+"""The frames whose owner is asked (``owner.english``): where the owner's words end (a
+group of the match, or its start) and whether the frame tells someone what to do."""
 
 
 _BARE_CONFIRMATION = re.compile(
@@ -270,10 +274,11 @@ def _rule(s: str, raw: str) -> float:
     """Rules and constraints: imperatives, modal obligations, 'from now on', limits."""
     for pattern in (_IMPERATIVE, _WE_RULE):
         m = pattern.search(s)
-        if m and not _IMPERATIVE_EMOTIVE.match(m.group("rest")) and _enough(m.group("rest")):
+        rest = m.group("rest") if m else ""
+        if m and not _IMPERATIVE_EMOTIVE.match(rest) and _enough(rest) and _owned(m, raw):
             return RULE
     m = _MODAL.search(s)
-    if m and m.group("subj") not in _MODAL_SUBJECT_NOT and not _theirs(s, m, raw):
+    if m and m.group("subj") not in _MODAL_SUBJECT_NOT and _owned(m, raw):
         rest = m.group("rest")
         obligation = not _MODAL_VAGUE.match(rest) and not rest.startswith("be ")
         passive = _PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
@@ -281,39 +286,39 @@ def _rule(s: str, raw: str) -> float:
             return RULE
     if _RULE_MARKER.search(s) or _ANYMORE.search(s):
         return RULE
+    if (m := _NO_LONGER.search(s)) and _of_a_thing(m, raw):
+        return RULE
     if (m := _LIMIT_NOUN.search(s)) and anchors(m.group("rest")):
         return RULE
     return 0.0
 
 
-def _theirs(s: str, modal: re.Match[str], raw: str) -> bool:
-    """An obligation of a third party or of a kind — "they will have to adjust", "Canadian
-    radios have to play 40 % Canadian music", "a player cannot lower his helmet" — is
-    knowledge or opinion, not a rule of ours, unless the sentence makes it ours ("our
-    guests must …", "… here"). A definite thing of the conversation stays a rule ("the API
-    must stay backwards compatible"), and so does what is to be done to things of a kind
-    ("passwords must be rotated every 90 days"), but a name alone does not ("Canada
-    requires …")."""
-    words = s[: modal.end("subj")].split()
-    while words and words[-1] in _MODAL_AUXILIARIES:
-        words.pop()
-    if not words or _MODAL_OURS.search(s):
-        return False
-    subject, before = words[-1], words[-2] if len(words) > 1 else ""
-    if subject in _MODAL_THIRD_PERSONS or _MODAL_GENERIC & set(words[-4:-1]):
-        return True  # "they will have to", "some rich weirdo must pay"
-    plural = len(subject) > 3 and subject.endswith("s") and not subject.endswith(("ss", "us", "is"))
-    named = before not in ("the", "this") and any(
-        w.lower() in (subject, before) for w in _NAME_WORD.findall(raw[1:]) if w != "I"
+def _owned(m: re.Match[str], raw: str) -> bool:
+    """Whether the rule or decision ``m`` found binds the conversation (``owner``): not a
+    third party's, a kind's, one told as past, nor an order of the moment or advice."""
+    if (where := _WHERE.get(m.re)) is None:
+        return True
+    group, instruction = where
+    at = m.end(group) if group else m.start()
+    rest = m.group("rest") if "rest" in m.re.groupindex else m.string[m.end() :]
+    return (
+        owner.english(m.string, at, (rest or "").strip(), raw, instruction=instruction) is not None
     )
-    return (plural or named) and not _PASSIVE.match(modal.group("rest"))
+
+
+def _of_a_thing(m: re.Match[str], raw: str) -> bool:
+    """A change of state ("no longer") is a rule only of a thing of ours ("PRs no longer
+    need two approvals"); of a person ("I no longer have the time", "he is no longer in
+    the NFL") it is a life fact (``owner``)."""
+    rest = m.string[m.end() :].strip()
+    return owner.english(m.string, m.start(), rest, raw, instruction=False) == "a thing"
 
 
 def _settled(s: str, raw: str) -> float:
     """A subject with a decision verb, or the matter itself declared decided."""
     if _EXPLICIT.search(s) or _WE_AGREE.search(s) or _SETTLED.search(s) or _IT_IS.search(s):
         return EXPLICIT
-    if _FINAL_PREDICATE.search(s):
+    if (m := _FINAL_PREDICATE.search(s)) and _owned(m, raw):
         return RULE
     if m := _DECISION_NOUN.search(s):
         rest = m.group("rest")
@@ -458,6 +463,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an arrangement", _ARRANGED),
     ("an arrangement", _SET_FOR),
     ("a confirmation", _CONFIRM_WORD),
+    ("a rule", _NO_LONGER),
 )
 
 
@@ -466,7 +472,7 @@ def decision_cue(sentence: str) -> tuple[str, str] | None:
     "we decided to"), or None when no frame's words are in it."""
     s = _LEAD.sub("", _normalise(sentence))
     for signal, pattern in _CUES:
-        if m := pattern.search(s):
+        if (m := pattern.search(s)) and _owned(m, sentence):
             return signal, _trigger(m)
     return None
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from aimind_memory.memory.compaction.analysis import smalltalk
+from aimind_memory.memory.compaction.analysis import owner, smalltalk
 from aimind_memory.memory.compaction.analysis.segmenter import segment
 from aimind_memory.memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, RULE
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
@@ -100,12 +100,6 @@ _DEFERRED = re.compile(
 _THIS_TIME_NOT = re.compile(rf"(?:这|本|这一)(?:{_W.either('this_time')})(?:先|暂时|暂)?不")
 """这版不做X，下个版本再考虑: the deferral is about later, the decision about now."""
 _REPORTED = re.compile(_W.either("reported"))
-_SUGGESTED = re.compile(
-    rf"(?:^|[，,])(?:那|那么)?(?:你|您)(?:们)?(?:{_W.either('suggested_how')})?"
-    rf"(?:{_W.either('suggested')})|(?<!不)(?:建议|推荐)(?:您|你)"
-)
-"""那您就去颐和园吧: the assistant suggesting what the user might do, not a decision."""
-_THIRD_PERSON = _W.words("third_person")
 _SAID_SETTLED = _W.words("said_settled")
 """说好, 说定, 说了: the saying settles something (说好了), it reports nothing."""
 _NEGATORS = _W.words("negators")
@@ -118,14 +112,12 @@ _IMPERATIVE_BEFORE = _W.words("imperative_before")
 _IMPERATIVE_EMOTIVE = _W.words("imperative_emotive")
 _PRAISE = _W.words("praise")
 """必须 + praise is emphasis ("必须好吃！"), not an obligation."""
-_BIE_WORDS = _W.words("bie_words")
 _CLAUSE_END = re.compile(r"[，。！？,.!?、；;：:～~]|\s+(?=[\u4e00-\u9fff])")
 """Where a clause ends: punctuation, or a space before Chinese (not 别用 MySQL's)."""
 _MOMENTARY_TAIL = re.compile(rf"(?:{_W.either('momentary_tail')})")
 """What may follow a command for the moment: a pronoun, a particle (别看我, 别动啊)."""
 _MOMENTARY_VERB = 2
 """别数了, 别解释了: a verb this short with 了 is "stop …ing"; 不要接进来了 is not."""
-_CANNOT_SUBJECT_NOT = _W.words("cannot_subject_not")
 _SETTLED_AFTER = _W.words("settled_after")
 _NOT_SPEAKERS = _W.words("not_speakers")
 _SAID_WORDS = _W.words("said_words")
@@ -189,7 +181,7 @@ def _disqualified(text: str, tokens: list[str]) -> bool:
     """A question, hedge, undecided matter, sympathy or a cheer, whatever else it says."""
     if _QUESTION.search(_NO_MATTER_WHAT.sub("", text)) or _UNDECIDED.search(text):
         return True
-    if _reported(tokens) or _WISH.search(text) or _SUGGESTED.search(text):
+    if _reported(tokens) or _WISH.search(text):
         return True
     if _EPISTEMIC.search(text) or any(t in _PLEASANTRY_WORDS for t in tokens):
         return True
@@ -222,6 +214,8 @@ def _imperative(s: _Sentence) -> bool:
             continue
         if token != "不能" and _momentary(verb, s.after(verb_at)):
             continue
+        if owner.chinese(s.text, s.offsets[i]) is None:
+            continue
         return True
     return False
 
@@ -237,13 +231,15 @@ def _momentary(verb: str, after: str) -> bool:
     return not _MOMENTARY_TAIL.sub("", after)
 
 
-def _required(tokens: list[str]) -> bool:
-    """必须 / 一定要 as an obligation (sympathy and 必须的 are already ruled out)."""
+def _required(s: _Sentence) -> bool:
+    """必须 / 一定要 as an obligation of ours (``owner``; sympathy and 必须的 are already ruled
+    out)."""
+    tokens = s.tokens
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE):
-            return True
-        if token == "一定" and i + 1 < len(tokens) and tokens[i + 1] == "要":
+        must = token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE)
+        must = must or (token == "一定" and after == "要")
+        if must and owner.chinese(s.text, s.offsets[i]) is not None:
             return True
     return False
 
@@ -266,16 +262,6 @@ def _attributive(tokens: list[str], i: int) -> bool:
     return j < len(tokens) and tokens[j] in _ATTRIBUTIVE
 
 
-def _theirs(tokens: list[str], i: int) -> bool:
-    """她们定了: the nearest subject before the word is someone else."""
-    for j in range(i - 1, max(i - 4, -1), -1):
-        if tokens[j] in _THIRD_PERSON:
-            return True
-        if tokens[j] in _DECIDERS:
-            return False
-    return False
-
-
 def _confirmed(tokens: list[str], i: int) -> bool:
     """确认 as ours: 我们确认, 用户确认, 已经确认了, 确认过了 — not 帮我确认一下 or 请您确认."""
     before = tokens[max(0, i - 3) : i]
@@ -292,10 +278,12 @@ def _confirmed(tokens: list[str], i: int) -> bool:
 
 
 def _settled(tokens: list[str]) -> bool:
-    """决定 (the verb, by us), 定了/定在, 选定, 说好了, 大家都同意, 我们确认 …"""
+    """决定 (the verb, by us), 定了/定在, 选定, 说好了, 大家都同意, 我们确认 … — not 她们定了
+    (``owner``)."""
+    text = "".join(tokens)
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if _attributive(tokens, i) or _theirs(tokens, i):
+        if _attributive(tokens, i) or owner.chinese(text, len("".join(tokens[:i]))) is None:
             continue
         if token in ("确认", "已确认") and _confirmed(tokens, i):
             return True
@@ -366,6 +354,12 @@ def _arranged(text: str) -> float:
     return 0.0
 
 
+def _owned(m: re.Match[str]) -> bool:
+    """Whether the rule or choice ``m`` found binds the conversation (``owner.chinese``):
+    not a third party's (他不回来吃了), nor a rule for 你 or a 不…了 of 我 of the moment."""
+    return owner.chinese(m.string, m.start(), no_more=m.re is _NOT_ANYMORE) is not None
+
+
 def _frames(text: str) -> float:
     if _THIS_TIME_NOT.search(text):
         text = _DEFERRED.sub("。", text)
@@ -380,11 +374,12 @@ def _frames(text: str) -> float:
         return COMMITMENT
     if (m := s.search(_PLAN)) and content_words(m.group("rest")):
         return RULE
-    if s.search(_CHOICE) or s.search(_RULE) or s.search(_NEGATED):
+    if any((m := s.search(p)) and _owned(m) for p in (_CHOICE, _RULE, _NEGATED)):
         return RULE
-    if _imperative(s) or _required(s.tokens):
+    if _imperative(s) or _required(s):
         return RULE
-    if (m := s.search(_NOT_ANYMORE)) and m.group("verb") not in _NOT_ANYMORE_IDIOMS:
+    m = s.search(_NOT_ANYMORE)
+    if m and m.group("verb") not in _NOT_ANYMORE_IDIOMS and _owned(m):
         return RULE
     if _COMMITMENT.search(text):
         return COMMITMENT
@@ -449,6 +444,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an arrangement", _HELD_AT),
     ("a plan", _PLANNED),
 )
+_OWNED = (_CHOICE, _RULE, _NEGATED, _NOT_ANYMORE)
+"""The cues whose frames ask ``owner``: a cue it refused did not fire."""
 _SETTLED_CUES = (
     "决定",
     "确认",
@@ -469,10 +466,10 @@ def decision_cue(sentence: str) -> tuple[str, str] | None:
         found = [w for w in _SETTLED_CUES if w in text]
         return "a decision", max(found, key=len)
     for word in _RULE_WORDS:  # 不要…, 必须… (``_imperative``, ``_required``)
-        if word in text:
+        if word in text and owner.chinese(text, text.index(word)) is not None:
             return "a rule", word
     for signal, pattern in _CUES:
-        if m := pattern.search(text):
+        if (m := pattern.search(text)) and (pattern not in _OWNED or _owned(m)):
             end = m.start("rest") if "rest" in m.re.groupindex and m.start("rest") >= 0 else 0
             return signal, (text[m.start() : end] if end > m.start() else m.group())[:12]
     return None
