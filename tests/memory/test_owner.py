@@ -22,6 +22,7 @@ def _en(sentence: str, trigger: str, *, instruction: bool) -> str | None:
 def test_an_english_rule_binds_the_speaker_the_listener_or_a_thing_of_ours() -> None:
     assert _en("We must ship v2 by May 3.", "must", instruction=True) == "the speaker"
     assert _en("Never store raw prompts in the logs.", "never", instruction=True) == "the listener"
+    assert _en("Don't touch the billing code.", "do not", instruction=True) == "the listener"
     assert _en("You must not share the staging password.", "must", instruction=True) == (
         "the listener"
     )

@@ -28,8 +28,13 @@ _NARRATED = re.compile(rf"^(?:{_EN.either('narrated_verbs')})\b")
 _VOCATIVE = re.compile(r",\s*[A-Z][a-z]*[.!]*$")
 """A name called at the end ("…, Bill."): the listener, not the instruction's object."""
 _NAME_WORD = re.compile(r"\b[A-Z][A-Za-z]*\b")
-_DEFINITE = frozenset(("the", "this", "that", "our", "my", "your"))
+_DEFINITE = _EN.words("definite")
 """A definite subject is a thing of the conversation, even with a name ("the public API")."""
+_OBJECT = re.compile(rf"^\w+\s+(?:{_EN.either('definite')})\s+\w")
+"""An instruction's verb with a definite object: "Don't touch the billing code"."""
+_FORBIDS = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:not|never)\b")
+"""A prohibition: on a definite thing of ours it stands while the thing does; a positive
+"you must keep the room warm" is advice unless it says when."""
 _PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 
 _ZH = WordLists("decisions_zh")
@@ -55,7 +60,9 @@ def english(s: str, at: int, rest: str, raw: str, *, instruction: bool) -> Owner
     if not subject or subject == "you":
         if not instruction:
             return "the listener"
-        stands = _STANDING.search(said) or anchors(_VOCATIVE.sub("", raw[-len(rest) :]))
+        forbids = _FORBIDS.match(said) and _OBJECT.match(rest)  # "Don't touch the billing code"
+        concrete = forbids or anchors(_VOCATIVE.sub("", raw[-len(rest) :]))
+        stands = _STANDING.search(said) or concrete
         return "the listener" if rest and stands and not _NARRATED.match(rest) else None
     if subject in _THIRD_PERSONS:
         return None  # "they will have to", "they aren't allowed to park here"
