@@ -773,14 +773,19 @@ tuned to no benchmark's phrasing; the rules the rounds above wrote for SGD's, Mu
 and CrossWOZ's booking flow (a failed booking dropping its request, a retry offered after
 a failure, a booking made with another value, ticket counts, a search asked again, a trip
 rerouted, a place's role in a correction) went, and with them 477 lines of the engine.
-What it costs here, same session, before → after: stale dialogues SGD train 001–010 4 →
-20, train 011–020 15 → 33, test 001–010 12 → 18, test part 2 4 → 11, dev 001–010 9 → 28,
-dev 011–020 4 → 20; MultiWOZ val 3 → 19 of 271, test 9 → 29 of 277; CrossWOZ unchanged
-(0 and 1). A booking conversation now keeps the user's last stated request until a later
-decision replaces it by the general signals. Not lost elsewhere: recall (§9) MultiWOZ
-50.6 % → 50.9 %, CrossWOZ 46.1 % → 45.8 %, LoCoMo memory alone 17.5 % → 17.6 %; the
-decision sets' recall 0.945 → 0.927 (ZH held-out, precision 1.0: CrossWOZ's "已为您预订"
-frame went too); our tuning sets unchanged."""
+What it costs here, the engine before this session (0dfc1d2) → the session's last
+(d9fb1b9, with the owner and team-change signals beside the deletion): stale dialogues SGD
+train 001–010 4 → 17, train 011–020 15 → 31, test 001–010 12 → 17, test part 2 4 → 11,
+dev 001–010 9 → 29, dev 011–020 4 → 17; MultiWOZ val 3 → 19 of 271, test 9 → 29 of 277;
+CrossWOZ unchanged (0 and 1). A booking conversation now keeps the user's last stated
+request until a later decision replaces it by the general signals. Not lost elsewhere:
+recall (§9) MultiWOZ 50.6 % → 50.6 %, CrossWOZ 46.1 % → 45.7 %, LoCoMo memory alone
+17.5 % → 17.7 %; the decision sets' recall 0.945 → 0.927 (ZH held-out, precision 1.0:
+CrossWOZ's "已为您预订" frame went too). The team sets moved: team_tune EN 0.70 → 0.85
+correct (3 → 1 stale), ZH 0.75 → 0.95 (0 stale); the first team set (its first run
+recorded, tuning data since) EN 0.50 (9 stale) as before, ZH 0.575 (11 → 13 stale). The
+fresh held-out team set's first run (d9fb1b9): EN 6 of 12 correct, 3 stale; ZH 10 of 12,
+1 stale."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:
