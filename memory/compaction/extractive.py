@@ -43,6 +43,7 @@ from aimind_memory.memory.compaction.analysis.supersession import (
     accepted_offer,
     replacement,
     returned,
+    says_back,
 )
 from aimind_memory.memory.compaction.analysis.why import agreed_why, change_why, pin_why
 from aimind_memory.memory.compaction.analysis.words import content_words
@@ -160,25 +161,6 @@ def _changes(what: Said) -> bool:
     """A sentence said in a stance's words that still changes a decision: a rejection that
     gives the new value ("Nope. I wish to have 4 tickets.")."""
     return what.rejects and bool(what.values)
-
-
-def _confirms_change(what: Said, change: str, how: tuple[str, str] | None) -> bool:
-    """The change just made (``how``: its reason and sentence), said back ("drop the API
-    TTL to 120 seconds" → "Okay, API cache TTL is 120 seconds."; "小程序版本不做了" →
-    "好的，小程序版本取消。"): a change of the same kind — or a correction after the old
-    value named ("不用腾讯云了，换阿里云短信" → "好的，短信改用阿里云。") — naming nothing
-    the change did not, every value and subject word of it the change's, confirms it; it
-    is no further change of the decisions before."""
-    if how is None or what.change is None or not (what.values or what.subject):
-        return False
-    made = said(unquoted(change))
-    named = how[0] == "old value named" and what.change == "correction"
-    if what.change != made.change and not named:
-        return False
-    held = made.values
-    return what.subject <= made.subject and all(
-        v <= held.get(k, frozenset()) for k, v in what.values.items()
-    )
 
 
 class FoldedPins(NamedTuple):
@@ -309,7 +291,8 @@ def fold_pins(
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
-            if held and _confirms_change(what, held[-1][0], changed_by.get(held[-1][0])):
+            newest = held[-1][0] if held else ""
+            if (how := changed_by.get(newest)) and says_back(what, how[0], newest):
                 continue  # "订单服务连接池改成200" → "好的，订单服务改为200。": said back
             ages = [None if at is None else index - at for _, _, at in held]
             if chain and (back := _returned(spoken, texts, chain)):

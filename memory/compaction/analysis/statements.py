@@ -387,12 +387,9 @@ def acknowledges(message: str) -> Literal["explicit", "weak"] | None:
     """How an answer opens by taking on what was just said: ``explicit`` ("Noted, …",
     "Got it.", "好的，订单100。"), ``weak`` ("Okay, 25 seats per Team workspace.": words that
     also just say one is listening), or None."""
-    first = next(iter(split_sentences(message)), "")
+    first, text, patterns = _opening(message)
     if not first or "?" in first or "？" in first:
         return None
-    chinese = is_chinese(first)
-    text = first.strip() if chinese else _english(first).strip()
-    patterns = _ZH if chinese else _EN
     if patterns["acknowledgement"].search(text):
         return "explicit"
     return "weak" if patterns["acknowledgement-weak"].search(text) else None
@@ -539,10 +536,17 @@ def acts_on(answer: str) -> bool:
     """An answer opening with an acknowledgement goes on to its own next step on what it
     took on ("Okay, I'll set marketing@ as the sender.", "好的，我去申请签名和模板。"):
     whoever acts on a statement agreed to it, whether or not it repeats its words."""
-    first = next(iter(split_sentences(answer)), "")
-    chinese = is_chinese(first)
-    text = first if chinese else _english(first)
-    return bool((_ZH if chinese else _EN)["next-step"].search(text))
+    _, text, patterns = _opening(answer)
+    return bool(patterns["next-step"].search(text))
+
+
+def _opening(message: str) -> tuple[str, str, Mapping[str, _Phrases]]:
+    """A message's first sentence, as said and as the patterns read it (Chinese as said,
+    English normalised), and its language's patterns: how an answer opens."""
+    first = next(iter(split_sentences(message)), "")
+    if is_chinese(first):
+        return first, first.strip(), _ZH
+    return first, _english(first).strip(), _EN
 
 
 _NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")

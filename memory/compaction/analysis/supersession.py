@@ -17,8 +17,8 @@ point to, and the reason it gives is the replaced pin's ``why`` (``why.change_wh
    subject word or a value with it, when it adds no detail of its own ("we won't deploy
    on Fridays" drops nothing about AWS).
 4. **Same slot** (a decision, no change word needed): the same subject words and exactly
-   one kind of value given another ("deploy on Monday" after "deploy on Friday"): the
-   last decision just said, or any earlier one when a change word says so. A changed id
+   one kind of value given another ("deploy on Monday" after "deploy on Friday"), however
+   long ago it was said: a setting said anew is its new value. A changed id
    or code is another item (``IDENTIFYING_KINDS``); two subjects each beyond the other are
    two parallel decisions.
 5. **Echoes**: a replaced decision takes with it the decisions said beside it
@@ -38,10 +38,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import timewords as tw
+from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import Said, named_old_values, said
-from aimind_memory.memory.compaction.analysis.values import DETAIL_KINDS, RELATIVE_DAYS
+from aimind_memory.memory.compaction.analysis.values import (
+    DETAIL_KINDS,
+    RELATIVE_DAYS,
+    THING_KINDS,
+)
 
 WEAK_KINDS = frozenset({"number", "code"})
 """Values too common, or too incidental (a reference code), to say two decisions are about
@@ -371,6 +375,24 @@ def accepted_offer(
     return NOTHING
 
 
+def says_back(what: Said, reason: str, change: str) -> bool:
+    """The change just made (``change``, pinned for ``reason``), said back by the answer
+    ("drop the API TTL to 120 seconds" → "Okay, API cache TTL is 120 seconds."; "小程序版本
+    不做了" → "好的，小程序版本取消。"): a change of the same kind — or a correction after the
+    old value named ("不用腾讯云了，换阿里云短信" → "好的，短信改用阿里云。") — naming nothing
+    the change did not, every value and subject word of it the change's. It confirms the
+    change; it is no further change of the decisions before."""
+    if what.change is None or not (what.values or what.subject):
+        return False
+    made = said(unquoted(change))
+    named = reason == "old value named" and what.change == "correction"
+    if what.change != made.change and not named:
+        return False
+    return what.subject <= made.subject and all(
+        v <= made.values.get(k, frozenset()) for k, v in what.values.items()
+    )
+
+
 def returned(
     earlier: str, current: int, held: Sequence[str], ages: Sequence[int | None]
 ) -> Replacement:
@@ -408,6 +430,12 @@ def _same_slot(new: Said, old: Said) -> bool:
     # a number or a code alone is another item ("item 996" after "item 995") unless a
     # change word says it is a new value of the same one ("raise the cap to 40")
     differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
+    return _one_slot_changed(differing)
+
+
+def _one_slot_changed(differing: set[str]) -> bool:
+    """Exactly one kind of value given another, and not which thing it is (an id, a code):
+    one slot set anew, not another item."""
     return len(differing) == 1 and not differing & IDENTIFYING_KINDS
 
 
@@ -437,10 +465,6 @@ def _dropped(new: Said, old: Said) -> bool:
     )
 
 
-THING_KINDS = frozenset(cw.NAME_KINDS.values())
-"""Kinds of named thing (a database, a payments provider: ``change_words``' name_kinds)."""
-
-
 def _named_again(new: Said, old: Said) -> bool:
     """The same thing named with another value of one kind, by a decision naming nothing
     else ("Python 3.12 it is." after "The lambda runs on Python 3.11."): with no subject
@@ -455,8 +479,7 @@ def _named_again(new: Said, old: Said) -> bool:
         return True  # only a thing of a kind the decision holds: "Adyen it is." → Stripe
     if not any(new.values[k] & old.values[k] for k in named):
         return False
-    differing = _new_values(new, old, weak=True)
-    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+    return _one_slot_changed(_new_values(new, old, weak=True))
 
 
 def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:

@@ -256,6 +256,10 @@ def chinese_values(sentence: str) -> Found:
     return Found(found, rest, frozenset())
 
 
+THING_KINDS = frozenset(cw.NAME_KINDS.values())
+"""Kinds of named thing (a database, a payments provider: ``change_words``' name_kinds)."""
+
+
 def name_kind(name: str) -> str:
     """The kind of a named thing (``change_words.NAME_KINDS``: "mysql" → "database"), or
     "name": two names of one kind are two values of the same slot."""
