@@ -87,12 +87,22 @@ class BenchSettings(AIMindSettings):
     cmudog: Path | None = setting(
         None,
         "A local copy of CMU_DoG (festvox/datasets-CMU_DoG: chats about films; English) for "
-        "the small-talk benchmark's held-out part.",
+        "the small-talk benchmark.",
     )
     mpdd: Path | None = setting(
         None,
         "A local copy of MPDD (ntunlplab/Dialogue-MPDD: TV-series scenes; Chinese) for the "
-        "small-talk benchmark's held-out part.",
+        "small-talk benchmark.",
+    )
+    dream: Path | None = setting(
+        None,
+        "A local copy of DREAM (nlpdata/dream: everyday dialogues from English listening "
+        "exams; English) for the small-talk benchmark's held-out part.",
+    )
+    xpersona: Path | None = setting(
+        None,
+        "A local copy of XPersona (HLTCHKUST/Xpersona: PersonaChat translated and corrected "
+        "by hand; its Chinese) for the small-talk benchmark's held-out part.",
     )
 
     def of(self, variable: str) -> Any:

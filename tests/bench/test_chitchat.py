@@ -287,12 +287,12 @@ def test_cmudog_reads_the_test_split_s_files_in_name_order(
     first = [json.loads(files[n])["history"][0]["text"] for n in order[:100]]
     for copy in (bare, tmp_path / "work"):  # a bare mirror and a checkout read alike
         monkeypatch.setenv(chitchat.CMUDOG_ENV, str(copy))
-        heldout, _ = chitchat.load("cmudog", "heldout")
+        heldout, _ = chitchat.load("cmudog", "seen")  # the eighth held-out part, seen now
         assert len(heldout) == 10 and heldout[0].language == "en"  # 100 files, 10 a chat
         # one speaker's lines are one message, whitespace as written text, blanks dropped
         assert heldout[0].turns[0] == (f"{first[0]} Seen the movie yet?", "Not yet.")
         assert [t[0].split("!")[0] + "!" for c in heldout for t in c.turns] == first
-    assert chitchat.load("cmudog", "seen")[0] == [] and chitchat.load("cmudog", "tune")[0] == []
+    assert chitchat.load("cmudog", "heldout")[0] == [] and chitchat.load("cmudog", "tune")[0] == []
 
 
 def test_mpdd_reads_its_dialogues_from_the_zip_in_file_order(
@@ -318,8 +318,8 @@ def test_mpdd_reads_its_dialogues_from_the_zip_in_file_order(
         written.writestr("mpdd/metadata.json", "{}")
     bare = _git_repo(tmp_path, {"mpdd.zip": archive.read_bytes()})
     monkeypatch.setenv(chitchat.MPDD_ENV, str(bare))
-    heldout, where = chitchat.load("mpdd", "heldout")
-    assert where == "mpdd heldout (repo.git)" and len(heldout) == 4  # 100 dialogues, 25 a chat
+    heldout, where = chitchat.load("mpdd", "seen")  # the eighth held-out part, seen now
+    assert where == "mpdd seen (repo.git)" and len(heldout) == 4  # 100 dialogues, 25 a chat
     assert heldout[0].language == "zh"
     # one speaker's lines are one message; a third speaker's line left over at the end of a
     # dialogue is not paired with the next dialogue's
@@ -330,11 +330,74 @@ def test_mpdd_reads_its_dialogues_from_the_zip_in_file_order(
     assert all(len(c.turns) == 25 for c in heldout)
     assert heldout[-1].turns[-1] == ("第100場，回來啦！吃飯了。", "好。")
     assert not any("第101場" in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("mpdd", "heldout") == ([], "mpdd has no heldout part")
 
 
-def test_the_held_out_part_is_the_eighth_two_new_corpora() -> None:
-    held = {c for c in chitchat.LOADERS if c in ("cmudog", "mpdd")}
-    assert chitchat.HELDOUT_PART == 8 and len(held) == 2
+def test_dream_takes_the_speaker_labels_off_the_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    questions = [{"question": "Q?", "choice": ["a", "b", "c"], "answer": "a"}]
+    dialogues = [
+        [
+            [f"W: Dialogue {n}, shall we eat out?", "W: It's Friday.", "Man: Sure: at 7."],
+            questions,
+            f"{n}-1",
+        ]
+        for n in range(130)
+    ]
+    dialogues[1][0] = ["Woman: Dialogue 1, hi.", "no label here", "Paul: Hi!", "W: Bye."]
+    copy = tmp_path / "dream"
+    (copy / "data").mkdir(parents=True)
+    (copy / "data/test.json").write_text(json.dumps(dialogues), encoding="utf-8")
+    monkeypatch.setenv(chitchat.DREAM_ENV, str(copy))
+    heldout, where = chitchat.load("dream", "heldout")
+    assert where == "dream heldout (dream)" and len(heldout) == 4  # 100 dialogues, 25 a chat
+    assert heldout[0].language == "en"
+    # one speaker's lines are one message; a line with no label takes its place's side
+    assert heldout[0].turns[:3] == [
+        ("Dialogue 0, shall we eat out? It's Friday.", "Sure: at 7."),
+        ("Dialogue 1, hi.", "no label here"),
+        ("Hi!", "Bye."),
+    ]
+    assert heldout[-1].turns[-1] == ("Dialogue 99, shall we eat out? It's Friday.", "Sure: at 7.")
+    assert not any("Dialogue 100," in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("dream", "tune")[0] == [] and chitchat.load("dream", "seen")[0] == []
+
+
+def test_xpersona_reads_the_chinese_test_split_s_dialogues_not_the_personas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dialogues = [
+        {
+            "persona": ["我喜欢游泳。", "我有一只猫。"],
+            "dialogue": [[f"第{n}段，你好！", "你好呀。"], ["周末干嘛？", "去游泳。"]],
+        }
+        for n in range(130)
+    ]
+    bare = _git_repo(
+        tmp_path,
+        {
+            "dataset/Zh_persona_split_test_human_annotated.json": json.dumps(
+                dialogues, ensure_ascii=False
+            ),
+            "dataset/Zh_persona_split_valid_human_annotated.json": "[]",
+        },
+    )
+    monkeypatch.setenv(chitchat.XPERSONA_ENV, str(bare))
+    heldout, where = chitchat.load("xpersona", "heldout")
+    assert where == "xpersona heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    assert heldout[0].language == "zh"
+    assert heldout[0].turns[:2] == [("第0段，你好！", "你好呀。"), ("周末干嘛？", "去游泳。")]
+    assert all(len(c.turns) == 20 for c in heldout)
+    assert heldout[-1].turns[-2] == ("第99段，你好！", "你好呀。")
+    assert not any("喜欢游泳" in m for c in heldout for t in c.turns for m in t)
+    assert not any("第100段" in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("xpersona", "tune")[0] == [] and chitchat.load("xpersona", "seen")[0] == []
+
+
+def test_the_held_out_part_is_the_ninth_two_new_corpora() -> None:
+    held = {c for c in chitchat.LOADERS if c in ("dream", "xpersona")}
+    assert chitchat.HELDOUT_PART == 9 and len(held) == 2
     assert {chitchat.LANGUAGE[c] for c in held} == {"en", "zh"}
     for files in (
         chitchat.DAILYDIALOG_FILES,
@@ -344,5 +407,7 @@ def test_the_held_out_part_is_the_eighth_two_new_corpora() -> None:
         chitchat.SWITCHBOARD_FILES,
         chitchat.C3_FILES,
         chitchat.DIAASQ_FILES,
+        chitchat.CMUDOG_FILES,
+        chitchat.MPDD_FILES,
     ):
         assert files["heldout"] == ()  # the earlier held-out parts are seen now
