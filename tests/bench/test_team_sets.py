@@ -36,7 +36,8 @@ HELDOUT2_KINDS = (
     "new_value",
     "control",
 )
-"""The kinds of the second held-out team set (``team_heldout2_*``), two conversations each."""
+"""The kinds of the second and third held-out team sets (``team_heldout2_*``,
+``team_heldout3_*``), two conversations each."""
 SIZES = {"team_heldout": 40, "team_tune": 20, "heldout": 10, "tune": 3}
 """Conversations (meetings) a language in each file, as the READMEs say."""
 
@@ -70,6 +71,22 @@ def test_the_second_team_held_out_set_holds_two_of_each_of_its_six_kinds(languag
     for row in rows:
         _well_formed(row)
         assert len(row["turns"]) <= 6, row["id"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_third_team_held_out_set_holds_two_of_each_of_the_same_six_kinds(
+    language: str,
+) -> None:
+    rows = _rows(CHANGES / f"team_heldout3_{language}.jsonl")
+    assert [r["id"] for r in rows] == [f"{language}-h3-{n:02d}" for n in range(1, 13)]
+    assert Counter(r["kind"] for r in rows) == dict.fromkeys(HELDOUT2_KINDS, 2)
+    for row in rows:
+        _well_formed(row)
+        for old in row["stale"]:  # a stale value is never part of a value that must stay
+            assert all(
+                old.casefold() not in new.casefold() and new.casefold() not in old.casefold()
+                for new in row["now"]
+            ), row["id"]
 
 
 def _well_formed(row: dict[str, Any]) -> None:
