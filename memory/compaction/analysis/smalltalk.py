@@ -22,6 +22,13 @@ wish, a guess, a social imperative (``analysis.stance``). The decision rules (``
   day — or what is left only says when, vaguely ("next month", "有时间");
 - **a generic statement** — a rule of life rather than of this conversation ("when we
   have to…", "走一步看一步");
+- **an opinion announced** ("I have to say…", "I can't believe…", "不得不承认…") or a
+  spoken aside ("I mean, that's really bad") with nothing concrete to correct to;
+- **a threat or a bargain** — a consequence for a person ("if you do that again, I'll…",
+  "…or else I'll…", "否则我就…", "不然你就…") or a hostile act ("teach him a lesson",
+  "同归于尽"): said in a quarrel, not a plan;
+- **a suggestion to the listener** (你…吧 with no 我 in it: "你别灰心，下次再试吧"): advice,
+  not a joint plan, unless it is a standing rule for the assistant;
 - **a story or knowledge told** — a life event ("I adopted a pup", "我们租了一套房"), what a
   film, song or person did ("获得过金曲奖", "1998年她正式进入演艺圈"), what one heard or
   remembers ("听说…", "I heard that…"): summary material, not a pin.
@@ -120,6 +127,31 @@ _EN_LIFE_EVENT = re.compile(
 """I adopted a pup; we rented a flat near the station: a life event told, summary material."""
 _EN_FUTURE_DAY = re.compile(rf"\b(?:{_EN.either('future_day')})\b")
 
+_EN_OPINION = re.compile(rf"\b(?:{_EN.either('opinion_markers')})\b")
+_EN_ASIDE = re.compile(r"\bI mean\b[\s,]*(?P<next>(?:\S+\s*){0,2})", re.IGNORECASE)
+""""I mean" and the two words after it: a correction names what it corrects to there."""
+_EN_THREAT = re.compile(
+    rf"\b(?:{_EN.either('threat_conditions')})\b.*\b(?:i|we) (?:will|am going to)\b|"
+    rf"(?:,|\s-)\s*(?:{_EN.either('threat_consequences')})\s+(?:i|you) (?:will|are going to)\b|"
+    rf"\b(?:{_EN.either('hostile')})\b"
+)
+
+
+def _opinion_en(s: str, raw: str) -> bool:
+    """A view announced as one ("I have to say…", "I can't believe…", "not my fault"), or
+    a spoken aside ("I mean, that's really bad") with no name, number or day right after
+    it ("I mean Thursday" corrects): how people talk, not a decision nor a change of one."""
+    aside = _EN_ASIDE.search(raw)
+    return bool(_EN_OPINION.search(s)) or bool(aside and not anchors(aside.group("next")))
+
+
+def _threat_en(s: str) -> bool:
+    """A consequence for a person ("if you touch my car again, I'll…", "…, or else you'll
+    regret it") or a hostile act ("I'll teach him a lesson"): a quarrel's threat or bargain
+    with a person, not a plan about a thing. With a day, time or number it is a deadline's
+    consequence ("until Friday at noon, otherwise you'll redo it"): a rule."""
+    return bool(_EN_THREAT.search(s)) and not _EN_MONEY_OR_TIME.search(s)
+
 
 def _concrete_en(text: str) -> bool:
     """A thing, place, person, number or named day the sentence is about."""
@@ -137,6 +169,8 @@ def english(s: str, raw: str) -> bool:
     if stance.english(s, raw):
         return True
     if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s):
+        return True
+    if _opinion_en(s, raw) or _threat_en(s):
         return True
     if (m := _EN_ADVICE.search(s)) and not (
         _EN_MONEY_OR_TIME.search(s) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))
@@ -200,13 +234,44 @@ _ZH_FEELING = re.compile(_ZH.either("feeling"))
 question, a saying, an assessment, a goodbye."""
 
 
+_ZH_OPINION = re.compile(_ZH.either("opinion_markers"))
+_ZH_PERSON = rf"(?:{_ZH.either('persons')})"
+_ZH_THREAT = re.compile(
+    rf"(?:{_ZH.either('threat_consequences')})(?:的话)?[，, ]*(?:就|可)?{_ZH_PERSON}|"
+    rf"(?:{_ZH.either('threat_conditions')})[^。！？!?]*?我(?:们)?(?:就|一定|会|要)|"
+    rf"{_ZH.either('hostile')}"
+)
+_ZH_LISTENER = re.compile(r"[你您]")
+_ZH_SPEAKER = re.compile(r"[我咱]")
+_ZH_SUGGESTION_END = re.compile(r"吧[。！!～~…\s]*$")
+_ZH_FOR_GOOD = re.compile(_ZH.either("for_good"))
+
+
+def _threat_zh(text: str) -> bool:
+    """否则/不然 + a person (不然你就…, 否则我…), 要是你敢…我就…, or a hostile act (同归于尽,
+    教训她): a threat or a bargain in a quarrel; 否则就延期 — a rule's consequence for a
+    thing — is not one."""
+    return bool(_ZH_THREAT.search(text))
+
+
+def _suggestion_zh(text: str) -> bool:
+    """你…吧 with no 我 or 咱 in it (你别灰心，下次再试吧): a suggestion or an invitation to
+    the listener — advice, not a plan of ours — unless it is said for good (以后, 每次: a
+    rule for the assistant)."""
+    if not (_ZH_SUGGESTION_END.search(text) and _ZH_LISTENER.search(text)):
+        return False
+    return not (_ZH_SPEAKER.search(text) or _ZH_FOR_GOOD.search(text))
+
+
 def chinese(text: str) -> bool:
     """Whether a Chinese sentence is small talk, whatever decision frame it has."""
     if stance.chinese(text):
         return True
     if _ZH_PLEASANTRY.search(text) or _ZH_PLATITUDE.search(text) or _ZH_EMPHASIS.search(text):
         return True
-    if _ZH_FEELING.search(text):
+    if _ZH_FEELING.search(text) or _ZH_OPINION.search(text):
+        return True
+    if _threat_zh(text) or _suggestion_zh(text):
         return True
     if _ZH_LIFE_EVENT.search(text) and not _ZH_TIME.search(text):
         return True
