@@ -238,6 +238,10 @@ OPINIONS_THREATS_SUGGESTIONS = [
     # a suggestion to the listener
     "你别灰心，下个月再试试吧！",
     "你也去唱一首吧！",
+    "你出门在外，做事都要稳重点，不要给家里丢脸啊！",
+    # a rhetorical question, nothing wanted
+    "你都当爸爸了，就要担起责任，这还用说吗！",
+    "我什么都不要，平平安安就好。",
 ]
 DEADLINES_AND_RULES_BESIDE = [
     "Send me the slides by Friday at 5 pm, otherwise I'll present without them.",
@@ -257,3 +261,8 @@ def test_an_opinion_a_threat_or_a_suggestion_to_the_listener_is_small_talk(sente
 @pytest.mark.parametrize("sentence", DEADLINES_AND_RULES_BESIDE)
 def test_a_deadline_s_consequence_a_correction_or_a_standing_request_is_not(sentence: str) -> None:
     assert not decisions.is_small_talk(sentence)
+
+
+def test_a_let_s_with_nothing_in_it_is_no_decision() -> None:
+    assert decisions.decision_strength("Let's do something fun this weekend.") == 0
+    assert decisions.decision_strength("Let's do the retro on Friday at 4 pm.") > 0
