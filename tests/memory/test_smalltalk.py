@@ -219,3 +219,50 @@ def test_a_stance_s_form_is_no_pin_and_the_decision_s_form_is(stance: str, decis
     """The same object, said as a view or guess and as a decision: only the decision pins."""
     assert new_pins([message("user", stance)], []) == []
     assert new_pins([message("user", decision)], []) == [decision]
+
+
+OPINIONS_THREATS_SUGGESTIONS = [
+    # an opinion announced, a spoken aside (issue 43)
+    "I have to say, the second season was much better.",
+    "I can't believe they cancelled the show.",
+    "I mean, that's pretty silly.",
+    "I mean it's not your fault.",
+    "不得不承认，他的球技确实不错。",
+    # a threat or a bargain with a person, a hostile act
+    "If you borrow my bike again, I'll tell Mom.",
+    "Give that back, or I'll scream.",
+    "I'll teach him a lesson.",
+    "你再敢偷看我的日记，我就告诉老师。",
+    "赶紧把作业写完，不然你就别想看电视。",
+    "我回去一定要好好教训他。",
+    # a suggestion to the listener
+    "你别灰心，下个月再试试吧！",
+    "你也去唱一首吧！",
+    "你出门在外，做事都要稳重点，不要给家里丢脸啊！",
+    # a rhetorical question, nothing wanted
+    "你都当爸爸了，就要担起责任，这还用说吗！",
+    "我什么都不要，平平安安就好。",
+]
+DEADLINES_AND_RULES_BESIDE = [
+    "Send me the slides by Friday at 5 pm, otherwise I'll present without them.",
+    "I mean Thursday, not Wednesday.",
+    "周五前必须提交，否则就延期。",
+    "你以后每次都用中文回答吧。",
+    "那你明天早上八点来接我吧。",
+]
+
+
+@pytest.mark.parametrize("sentence", OPINIONS_THREATS_SUGGESTIONS)
+def test_an_opinion_a_threat_or_a_suggestion_to_the_listener_is_small_talk(sentence: str) -> None:
+    assert decisions.is_small_talk(sentence)
+    assert decisions.decision_strength(sentence) == 0
+
+
+@pytest.mark.parametrize("sentence", DEADLINES_AND_RULES_BESIDE)
+def test_a_deadline_s_consequence_a_correction_or_a_standing_request_is_not(sentence: str) -> None:
+    assert not decisions.is_small_talk(sentence)
+
+
+def test_a_let_s_with_nothing_in_it_is_no_decision() -> None:
+    assert decisions.decision_strength("Let's do something fun this weekend.") == 0
+    assert decisions.decision_strength("Let's do the retro on Friday at 4 pm.") > 0

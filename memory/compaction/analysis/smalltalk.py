@@ -22,6 +22,9 @@ wish, a guess, a social imperative (``analysis.stance``). The decision rules (``
   day — or what is left only says when, vaguely ("next month", "有时间");
 - **a generic statement** — a rule of life rather than of this conversation ("when we
   have to…", "走一步看一步");
+- **an opinion announced** ("I have to say…", "不得不承认…", "I mean, that's bad"), **a threat
+  or bargain** with a person ("if you…, I'll…", "不然你就…") and **a suggestion to the
+  listener** (你…吧 with no 我 in it): how people talk in a quarrel or in passing;
 - **a story or knowledge told** — a life event ("I adopted a pup", "我们租了一套房"), what a
   film, song or person did ("获得过金曲奖", "1998年她正式进入演艺圈"), what one heard or
   remembers ("听说…", "I heard that…"): summary material, not a pin.
@@ -120,6 +123,31 @@ _EN_LIFE_EVENT = re.compile(
 """I adopted a pup; we rented a flat near the station: a life event told, summary material."""
 _EN_FUTURE_DAY = re.compile(rf"\b(?:{_EN.either('future_day')})\b")
 
+_EN_OPINION = re.compile(rf"\b(?:{_EN.either('opinion_markers')})\b")
+_EN_ASIDE = re.compile(r"\bI mean\b[\s,]*(?P<next>(?:\S+\s*){0,2})", re.IGNORECASE)
+""""I mean" and the two words after it: a correction names what it corrects to there."""
+_EN_THREAT = re.compile(
+    rf"\b(?:{_EN.either('threat_conditions')})\b.*\b(?:i|we) (?:will|am going to)\b|"
+    rf"(?:,|\s-)\s*(?:{_EN.either('threat_consequences')})\s+(?:i|you) (?:will|are going to)\b|"
+    rf"\b(?:{_EN.either('hostile')})\b"
+)
+
+
+def _opinion_en(s: str, raw: str) -> bool:
+    """A view announced as one ("I have to say…", "I can't believe…", "not my fault"), or
+    a spoken aside ("I mean, that's really bad") with no name, number or day right after
+    it ("I mean Thursday" corrects): how people talk, not a decision nor a change of one."""
+    aside = _EN_ASIDE.search(raw)
+    return bool(_EN_OPINION.search(s)) or bool(aside and not anchors(aside.group("next")))
+
+
+def _threat_en(s: str) -> bool:
+    """A consequence for a person ("if you touch my car again, I'll…", "…, or else you'll
+    regret it") or a hostile act ("I'll teach him a lesson"): a quarrel's threat or bargain
+    with a person, not a plan about a thing. With a day, time or number it is a deadline's
+    consequence ("until Friday at noon, otherwise you'll redo it"): a rule."""
+    return bool(_EN_THREAT.search(s)) and not _EN_MONEY_OR_TIME.search(s)
+
 
 def _concrete_en(text: str) -> bool:
     """A thing, place, person, number or named day the sentence is about."""
@@ -136,7 +164,9 @@ def english(s: str, raw: str) -> bool:
     out; ``raw`` as written) is small talk, whatever decision frame it has."""
     if stance.english(s, raw):
         return True
-    if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s):
+    if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s) or _EN_GIVE_UP.search(s):
+        return True
+    if _opinion_en(s, raw) or _threat_en(s):
         return True
     if (m := _EN_ADVICE.search(s)) and not (
         _EN_MONEY_OR_TIME.search(s) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))
@@ -148,8 +178,6 @@ def english(s: str, raw: str) -> bool:
         state = m.group("state") or ""
         if not (re.fullmatch(r"\w+(?:ed|en)", state) and state not in EN_MUST_FEELING):
             return True
-    if _EN_GIVE_UP.search(s):
-        return True
     if _EN_LIFE_EVENT.search(s) and not _EN_FUTURE_DAY.search(s):
         return True
     if _EN_CHEER.search(s) and not _EN_FIGURE.search(s):
@@ -171,57 +199,78 @@ for the assistant says 不要 / 别 / 不能 and stays one)."""
 _ZH_FOR_THE_ASSISTANT = re.compile(_ZH.either("for_the_assistant"))
 """你以后必须用中文回复我: a rule for the assistant, said like advice."""
 _ZH_TIME = re.compile(_ZH.either("time"))
-_ZH_SELF_CARE = re.compile(_ZH.either("self_care"))
-_ZH_ASSESSMENT = re.compile(_ZH.either("assessment"))
-"""演技绝对不是吹出来的, 更不会差了: an assessment, not a rule."""
-_ZH_VOW = re.compile(_ZH.either("vow"))
-"""这次绝对不会给你放鸽子, 从今往后这三个字我就再也不说了: a vow in a quarrel."""
 _ZH_VAGUE_TIME = re.compile(_ZH.either("vague_time"))
 _ZH_VAGUE_PLAN = re.compile(_ZH.either("vague_plan"))
-_ZH_VAGUE_OBJECT = re.compile(_ZH.either("vague_object"))
-"""做点好玩的事, 一起加油: a plan or a cheer with nothing concrete to it."""
 _ZH_LIFE_EVENT = re.compile(rf"(?:我|我们|咱们)[^，。！？]{{0,6}}?(?:{_ZH.either('life_events')})")
 """我领养了一只狗, 我们租了一套房: a life event told, summary material."""
-_ZH_KNOWLEDGE = re.compile(_ZH.either("knowledge"))
-"""获得过金曲奖, 参演过舞台剧, 我记得…, 听说…: knowledge told, summary material."""
 _ZH_YEAR = re.compile(_ZH.either("year"))
 _ZH_PARTY = re.compile(_ZH.either("parties"))
 """1998年，她也是从此正式进入演艺圈: a year with none of us in it is history, not a plan."""
-_ZH_GIVE_UP = re.compile(_ZH.either("give_up"))
-"""我不会放弃的, 别轻易认输: perseverance with no object (not 我们放弃这个方案)."""
-_ZH_REGRET = re.compile(_ZH.either("regret"))
-"""我就不应该…, 我得争口气: a regret or a vow in a quarrel, not a plan."""
-_ZH_PLATITUDE = re.compile(_ZH.either("platitude"))
 _ZH_PLEASANTRY = re.compile(rf"^(?:不用|不必|别)(?:了|啦)?[，, ]*(?:{_ZH.either('pleasantry')})")
-_ZH_EMPHASIS = re.compile(_ZH.either("emphasis"))
-"""必须不错, 值得一去, 肯定都很好听: emphasis, a recommendation or a guess — no obligation."""
-_ZH_FEELING = re.compile(_ZH.either("feeling"))
-"""我太兴奋了, 他们怎么能…, 有些东西你就买不到, 岁数确实不小了, 再见: a feeling, a rhetorical
-question, a saying, an assessment, a goodbye."""
+_ZH_IN_PASSING = re.compile(
+    "|".join(
+        (
+            _ZH.either("feeling"),
+            _ZH.either("opinion_markers"),
+            _ZH.either("platitude"),
+            _ZH.either("emphasis"),
+            _ZH.either("assessment"),
+            _ZH.either("vow"),
+            _ZH.either("give_up"),
+            _ZH.either("regret"),
+            _ZH.either("self_care"),
+            _ZH.either("knowledge"),
+            _ZH.either("vague_object"),
+        )
+    )
+)
+"""Said in passing, whatever decision words it has (each list's comment in
+``smalltalk_zh.toml`` says what it holds): a feeling (我太兴奋了), an opinion announced
+(不得不承认), a platitude, emphasis (必须不错), an assessment (演技绝对不是吹出来的), a vow or
+a regret in a quarrel (这次绝对不会给你放鸽子), perseverance (我不会放弃的), self-care (别太累了),
+knowledge told (获得过金曲奖, 听说…), a cheer or plan with nothing in it (一起加油)."""
+_ZH_PERSON = rf"(?:{_ZH.either('persons')})"
+_ZH_THREAT = re.compile(
+    rf"(?:{_ZH.either('threat_consequences')})(?:的话)?[，, ]*(?:就|可)?{_ZH_PERSON}|"
+    rf"(?:{_ZH.either('threat_conditions')})[^。！？!?]*?我(?:们)?(?:就|一定|会|要)|"
+    rf"{_ZH.either('hostile')}"
+)
+_ZH_LISTENER = re.compile(r"[你您]")
+_ZH_SPEAKER = re.compile(r"[我咱]")
+_ZH_SUGGESTION_END = re.compile(r"吧[。！!～~…\s]*$|[啊呀哦喔][！!]+\s*$")
+_ZH_FOR_GOOD = re.compile(_ZH.either("for_good"))
+
+
+def _threat_zh(text: str) -> bool:
+    """否则/不然 + a person (不然你就…, 否则我…), 要是你敢…我就…, or a hostile act (同归于尽,
+    教训她): a threat or a bargain in a quarrel; 否则就延期 — a rule's consequence for a
+    thing — is not one."""
+    return bool(_ZH_THREAT.search(text))
+
+
+def _suggestion_zh(text: str) -> bool:
+    """你…吧 or 你…啊！ with no 我 or 咱 in it (你别灰心，下次再试吧, 你路上要小心啊！): a
+    suggestion, an invitation or an exhortation to the listener, not a plan of ours —
+    unless it is said for good (以后, 每次: a rule for the assistant)."""
+    if not (_ZH_SUGGESTION_END.search(text) and _ZH_LISTENER.search(text)):
+        return False
+    return not (_ZH_SPEAKER.search(text) or _ZH_FOR_GOOD.search(text))
 
 
 def chinese(text: str) -> bool:
     """Whether a Chinese sentence is small talk, whatever decision frame it has."""
     if stance.chinese(text):
         return True
-    if _ZH_PLEASANTRY.search(text) or _ZH_PLATITUDE.search(text) or _ZH_EMPHASIS.search(text):
+    if _ZH_PLEASANTRY.search(text) or _ZH_IN_PASSING.search(text):
         return True
-    if _ZH_FEELING.search(text):
+    if _threat_zh(text) or _suggestion_zh(text):
         return True
     if _ZH_LIFE_EVENT.search(text) and not _ZH_TIME.search(text):
         return True
-    if _ZH_KNOWLEDGE.search(text) or (_ZH_YEAR.search(text) and not _ZH_PARTY.search(text)):
-        return True
-    if _ZH_GIVE_UP.search(text) or _ZH_REGRET.search(text):
-        return True
-    if _ZH_ASSESSMENT.search(text) or _ZH_VOW.search(text):
-        return True
-    if _ZH_SELF_CARE.search(text):
+    if _ZH_YEAR.search(text) and not _ZH_PARTY.search(text):
         return True
     if _ZH_ADVICE.search(text) and not (
         _ZH_TIME.search(text) or _ZH_FOR_THE_ASSISTANT.search(text)
     ):
-        return True
-    if _ZH_VAGUE_OBJECT.search(text):
         return True
     return bool(_ZH_VAGUE_TIME.search(text) and _ZH_VAGUE_PLAN.search(text))
