@@ -43,47 +43,31 @@ def _edge(node: Any) -> bool:
             or (iop is c.CATEGORY and iav in _NOT_WORD)
             for iop, iav in av
         )
-    if op in _REPEATS:
-        return av[0] >= 1 and _ends(list(av[2])) and _starts(list(av[2]))
-    if op is c.SUBPATTERN:
-        return _ends(list(av[3])) and _starts(list(av[3]))
+    inner = list(av[2] if op in _REPEATS else av[3] if op is c.SUBPATTERN else [])
+    if op in _REPEATS and av[0] < 1:
+        return False
+    if inner:
+        return _bounded(inner) and _bounded(inner, end=False)
     return False
 
 
-def _ends(nodes: list[Any], before: bool = False) -> bool:
-    """Whether a match of the sequence always ends with a non-word character or boundary
-    (``before``: whether what stands before it does, when it may match nothing)."""
-    for op, av in reversed(nodes):
+def _bounded(nodes: list[Any], outside: bool = False, end: bool = True) -> bool:
+    """Whether a match of the sequence always ends (``end``; else starts) with a non-word
+    character or a boundary (``outside``: whether what stands beyond it does, when it may
+    match nothing)."""
+    for op, av in reversed(nodes) if end else nodes:
         if _edge((op, av)):
             return True
         if op in _REPEATS and av[0] >= 1:
-            return _ends(list(av[2]))
-        if op in _REPEATS and _ends(list(av[2])):
-            continue  # absent or ending so: what stands before it decides
+            return _bounded(list(av[2]), end=end)
+        if op in _REPEATS and _bounded(list(av[2]), end=end):
+            continue  # absent or bounded so: what stands beyond it decides
         if op is c.SUBPATTERN and not av[1] and not av[2]:
-            return _ends(list(av[3]))
+            return _bounded(list(av[3]), end=end)
         if op is c.BRANCH:
-            return all(_ends(list(b)) for b in av[1])
+            return all(_bounded(list(b), end=end) for b in av[1])
         return False
-    return before
-
-
-def _starts(nodes: list[Any], after: bool = False) -> bool:
-    """Whether a match of the sequence always starts with a non-word character or boundary
-    (``after``: whether what stands after it does, when it may match nothing)."""
-    for op, av in nodes:
-        if _edge((op, av)):
-            return True
-        if op in _REPEATS and av[0] >= 1:
-            return _starts(list(av[2]))
-        if op in _REPEATS and _starts(list(av[2])):
-            continue
-        if op is c.SUBPATTERN and not av[1] and not av[2]:
-            return _starts(list(av[3]))
-        if op is c.BRANCH:
-            return all(_starts(list(b)) for b in av[1])
-        return False
-    return after
+    return outside
 
 
 def _clauses(nodes: Any, before: bool, after: bool) -> list[Clause]:
@@ -94,12 +78,12 @@ def _clauses(nodes: Any, before: bool, after: bool) -> list[Clause]:
     i = 0
     while i < len(nodes):
         op, av = nodes[i]
-        edge_before = _ends(nodes[:i], before)
+        edge_before = _bounded(nodes[:i], before)
         if op is c.LITERAL:
             j = i
             while j < len(nodes) and nodes[j][0] is c.LITERAL:
                 j += 1
-            edge_after = _starts(nodes[j:], after)
+            edge_after = _bounded(nodes[j:], after, end=False)
             text = "".join(chr(n[1]) for n in nodes[i:j])
             words = [
                 m.group()
@@ -109,7 +93,7 @@ def _clauses(nodes: Any, before: bool, after: bool) -> list[Clause]:
             out.append((frozenset(words[:1]), ()) if words else (frozenset(), (text,)))
             i = j
             continue
-        edge_after = _starts(nodes[i + 1 :], after)
+        edge_after = _bounded(nodes[i + 1 :], after, end=False)
         if op is c.SUBPATTERN and not av[1] and not av[2]:
             out += _clauses(av[3], edge_before, edge_after)
         elif op is c.BRANCH:
@@ -135,20 +119,43 @@ def _words_of(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text))
 
 
+def _may_fold_to_ascii(text: str) -> bool:
+    """Whether a case-blind pattern's ``text`` may match a character of plain ASCII text
+    that it does not lower-case to ("K", the Kelvin sign, matches "k")."""
+    return any(
+        not ch.isascii() and any(x.isascii() for x in ch.lower() + ch.upper() + ch.casefold())
+        for ch in text
+    )
+
+
 class Cues:
     """Whether a text may match any of some patterns (searched or matched from its start,
-    with no ``pos``): ``False`` means none does. A pattern this cannot read (case-blind,
-    or with no word or string it needs) leaves every text possible."""
+    with no ``pos``): ``False`` means none does. A pattern this cannot read (with no word or
+    string it needs) leaves every text possible. When a pattern is case-blind, only plain
+    ASCII text is ruled out, read lower-cased (so are the words: it can only let more
+    texts through)."""
 
-    __slots__ = ("_each", "_strings")
+    __slots__ = ("_blind", "_each", "_strings")
 
     def __init__(self, *patterns: re.Pattern[str]) -> None:
-        each = [
-            []
-            if pattern.flags & (re.IGNORECASE | re.ASCII | re.VERBOSE)
-            else _clauses(p.parse(pattern.pattern, pattern.flags), False, False)
-            for pattern in patterns
-        ]
+        self._blind = any(pattern.flags & re.IGNORECASE for pattern in patterns)
+        each = []
+        for pattern in patterns:
+            found = (
+                []
+                if pattern.flags & re.ASCII
+                else _clauses(p.parse(pattern.pattern, pattern.flags), False, False)
+            )
+            if self._blind:
+                found = [
+                    (frozenset(w.lower() for w in words), tuple(t.lower() for t in texts))
+                    for words, texts in found
+                    if not (
+                        pattern.flags & re.IGNORECASE
+                        and _may_fold_to_ascii("".join(words | set(texts)))
+                    )
+                ]
+            each.append(found)
         # a clause's words and strings as one set, the fewest first: a string found in the
         # text counts as a word of it (it can only let more texts through)
         self._each: tuple[tuple[frozenset[str], ...], ...] | None = (
@@ -162,6 +169,10 @@ class Cues:
         """False when no pattern can match ``text``: a set of its words is missing."""
         if self._each is None:
             return True
+        if self._blind:
+            if not text.isascii():
+                return True
+            text = text.lower()
         found = _words_of(text)
         if self._strings:
             found = found.union([s for s in self._strings if s in text])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.segmenter import words as chinese_words
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese
 from aimind_memory.memory.text import word_set
@@ -111,6 +112,8 @@ _GREETINGS = re.compile(
     re.IGNORECASE,
 )
 """Greetings and sign-offs, whose words ("morning", "早上") would otherwise count as content."""
+_GREETING_CUES = Cues(_GREETINGS)
+"""Most sentences greet no one: the words a greeting needs, looked up first (``Cues``)."""
 
 
 def _en_tokens(text: str) -> list[str]:
@@ -126,7 +129,7 @@ def _en_tokens(text: str) -> list[str]:
 def _ungreeted(text: str) -> str:
     """The text with its greetings blanked; ``content_words`` and ``anchors`` both read a
     sentence so, and most sentences are asked both (``salience.information``)."""
-    return _GREETINGS.sub(" ", text)
+    return _GREETINGS.sub(" ", text) if _GREETING_CUES.may_match(text) else text
 
 
 def _zh_tokens(text: str) -> list[str]:
