@@ -282,8 +282,8 @@ def _empty(sentence: str) -> bool:
 
 def _said_again(old: frozenset[str], numbers: frozenset[str], newer: list[frozenset[str]]) -> bool:
     """One of ``newer`` holds most of ``old``'s words and every one of its numbers."""
-    needed = RESTATED_SHARE * len(old)
-    return any(len(old & new) >= needed and numbers <= new for new in newer)
+    needed = RESTATED_SHARE * len(old)  # a newer one of fewer words cannot hold so many
+    return any(len(new) >= needed and len(old & new) >= needed and numbers <= new for new in newer)
 
 
 def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
