@@ -7,7 +7,6 @@ import re
 
 from aimind_memory.memory.config.limits import TRUNCATION_MARKER
 
-_WS = re.compile(r"\s+")
 _UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 """Control characters but tab and line breaks, and surrogates (in a ``str`` always lone)."""
 
@@ -75,7 +74,8 @@ def clip(text: str, cap: int) -> str:
 
 def normalize(text: str) -> str:
     """A comparison key: case-folded, whitespace collapsed, trailing punctuation dropped."""
-    return _WS.sub(" ", text.casefold()).strip().rstrip(".!?。！？;；").strip()
+    # str.split's whitespace is \s's: runs collapsed and the ends stripped, without a regex
+    return " ".join(text.casefold().split()).rstrip(".!?。！？;；").strip()
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.salience import FILLER_BELOW, information
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese
 
@@ -91,9 +92,14 @@ def _without_empty_clauses(sentence: str) -> str:
     return text + ("。" if is_chinese(text) else ".")  # not the dropped clause's "?"
 
 
+_CUES = {p: Cues(p) for p in (_EN_LEAD, _EN_FRAME, _EN_TAIL, _ZH_LEAD, _ZH_FRAME, _ZH_TAIL)}
+"""The words each cut needs (``Cues``): most sentences have nothing to cut."""
+
+
 def _cut(pattern: re.Pattern[str], text: str, repl: str = "", language: str = "en") -> str:
     """``text`` with ``pattern`` replaced, unless too little would remain."""
-    cut = pattern.sub(repl, text, count=1).strip()
+    found = _CUES[pattern].may_match(text)
+    cut = (pattern.sub(repl, text, count=1) if found else text).strip()
     return cut if len(cut) >= MIN_REMAINS[language] or len(cut) == len(text) else text
 
 

@@ -15,6 +15,8 @@ from before): it stays, but past the cap it goes before any recognised decision.
 
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』')
 _WORD = re.compile(r"[A-Za-z0-9]+|[\u4e00-\u9fff]")
+_OPENING_MARKS = '"“「『'
+"""What a quote of ``_QUOTED`` opens with: a sentence with none quotes nothing."""
 
 
 def unquoted(sentence: str) -> str:
@@ -23,6 +25,8 @@ def unquoted(sentence: str) -> str:
     A short quote stays ("we named the puppy "Luna""); a bot quoting the user's
     message or the pins back is not deciding anything.
     """
+    if not any(mark in sentence for mark in _OPENING_MARKS):
+        return sentence
     return _QUOTED.sub(lambda m: m.group() if len(_WORD.findall(m.group())) < 3 else " ", sentence)
 
 

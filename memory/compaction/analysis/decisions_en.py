@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from aimind_memory.memory.compaction.analysis import owner, smalltalk
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.strengths import (
     COMMITMENT,
     CONFIRMED,
@@ -393,8 +394,17 @@ def _arranged(s: str, raw: str) -> float:
     return 0.0
 
 
+_FRAME_CUES = Cues(
+    *(_EXPLICIT, _WE_AGREE, _SETTLED, _IT_IS, _FINAL_PREDICATE, _DECISION_NOUN, _WE_CHANGED),
+    *(_PERSONAL_DONE, _PROGRESSIVE_PLAN, _BOOK_IT, _WANT_TO_BOOK, _WE_NOT_DOING, _IMPERATIVE),
+    *(_WE_RULE, _MODAL, _RULE_MARKER, _ANYMORE, _NO_LONGER, _LIMIT_NOUN, _LET_US, _WE_FUTURE),
+    *(_I_FUTURE, _ARRANGED, _SET_FOR),
+)
+"""What every frame below needs in ``s`` (``Cues``): most sentences have none of it."""
+
+
 def _frames(s: str, raw: str) -> float:
-    if _disqualified(s) or not _enough(s, raw=raw):
+    if not _FRAME_CUES.may_match(s) or _disqualified(s) or not _enough(s, raw=raw):
         return 0.0
     return max(
         _settled(s, raw), _rule(s, raw), _proposal(s, raw), _future(s, raw), _arranged(s, raw)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from aimind_memory.memory.compaction.analysis import stance
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
@@ -159,14 +160,23 @@ def _concrete_en(text: str) -> bool:
     return bool(words)
 
 
+_EN_CUES = Cues(
+    *(_EN_FAKE_IMPERATIVE, _EN_GENERIC, _EN_ADVICE, _EN_IMPERATIVE, _EN_MUST_GUESS),
+    *(_EN_GIVE_UP, _EN_LIFE_EVENT, _EN_CHEER, _EN_PROMISE),
+)
+"""What every English form below needs in ``s`` (``Cues``): most sentences have none of it."""
+
+
 def english(s: str, raw: str) -> bool:
     """Whether an English sentence (``s`` normalised: lower case, contractions spelled
     out; ``raw`` as written) is small talk, whatever decision frame it has."""
     if stance.english(s, raw):
         return True
-    if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s) or _EN_GIVE_UP.search(s):
-        return True
     if _opinion_en(s, raw) or _threat_en(s):
+        return True
+    if not _EN_CUES.may_match(s):
+        return False
+    if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s) or _EN_GIVE_UP.search(s):
         return True
     if (m := _EN_ADVICE.search(s)) and not (
         _EN_MONEY_OR_TIME.search(s) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 from aimind_memory.memory.compaction.analysis.words import anchors
 
@@ -55,9 +56,16 @@ _EN_SOCIAL = re.compile(
 )
 
 
+_EN_CUES = Cues(_EN_VIEW, _EN_STATE, _EN_IMPRESSION, _EN_SOCIAL, _EN_THIRD_PARTY_MUST)
+_EN_NAME_CUES = Cues(_EN_NAME_MUST)
+"""What the forms below need in ``s``, and in ``raw`` (``Cues``): most sentences have none."""
+
+
 def english(s: str, raw: str) -> bool:
     """Whether an English sentence (``s`` normalised: lower case, contractions spelled
     out; ``raw`` as written) is said in a stance's form or as a social imperative."""
+    if not _EN_CUES.may_match(s) and not _EN_NAME_CUES.may_match(raw):
+        return False
     if _EN_VIEW.search(s) or _EN_STATE.search(s) or _EN_IMPRESSION.search(s):
         return True
     if _EN_SOCIAL.match(s):

@@ -53,14 +53,20 @@ class _Phrases:
     fold's time; looking for those words alone (one pattern of plain words, no
     look-arounds) is a small fraction of one search."""
 
-    __slots__ = ("_needed", "pattern")
+    __slots__ = ("_needed", "_runs", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str], needed: Iterable[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], needed: Iterable[str], bounded: bool) -> None:
         self.pattern = pattern
         words = sorted(set(needed), key=lambda w: (-len(w), w))
         self._needed = re.compile("|".join(map(re.escape, words)) or r"(?!)")
+        # English parts match whole words: a part's first run of letters and digits is a
+        # whole run of the text's too, looked up in a set rather than searched for
+        runs = [_RUN.search(w) for w in words] if bounded else [None]
+        self._runs = frozenset(m.group() for m in runs if m) if all(runs) else None
 
     def _may_match(self, text: str) -> bool:
+        if self._runs is not None:
+            return not self._runs.isdisjoint(_runs_of(text))
         return self._needed.search(text) is not None
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -70,6 +76,15 @@ class _Phrases:
     def sub(self, repl: str, text: str) -> str:
         """``pattern.sub(repl, text)``."""
         return self.pattern.sub(repl, text) if self._may_match(text) else text
+
+
+_RUN = re.compile(r"[a-z0-9]+")
+
+
+@lru_cache(maxsize=4_096)
+def _runs_of(text: str) -> frozenset[str]:
+    """The text's runs of letters and digits (``_Phrases``), made once per text."""
+    return frozenset(_RUN.findall(text))
 
 
 def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
@@ -92,7 +107,7 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
                 for p in parts
             ]
         out.append(start + gap.join(parts) + end)
-    return _Phrases(re.compile("|".join(out)), needed)
+    return _Phrases(re.compile("|".join(out)), needed, bounded=not chinese)
 
 
 _EN = {

@@ -192,6 +192,8 @@ def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int
     sets = [w for _, _, w in mine]
     out: set[int] = set()
     for (i, part, words), near in zip(mine, _sharing(sets, BOILERPLATE_SIMILARITY), strict=True):
+        if len(near) < BOILERPLATE_REPLIES - 1:
+            continue  # too few near copies to be in that many replies
         replies = {
             mine[j][1]
             for j in near
@@ -242,7 +244,8 @@ def _read(said: str) -> tuple[str, bool] | None:
     table's row). Cached, like ``_kept``: the summary's sentences come back at every fold."""
     if _TABLE_ROW.fullmatch(said.strip()):
         return None
-    raw = _MARKUP.sub("", said).strip()
+    marked = "#" in said or "**" in said or "__" in said or "`" in said  # what _MARKUP needs
+    raw = (_MARKUP.sub("", said) if marked else said).strip()
     return raw, _QUOTED.search(raw) is not None
 
 
@@ -277,25 +280,29 @@ def _empty(sentence: str) -> bool:
     )
 
 
-def _said_again(old: frozenset[str], numbers: frozenset[str], new: frozenset[str]) -> bool:
-    """``new`` holds most of ``old``'s words and every one of its numbers."""
-    return bool(old) and len(old & new) >= RESTATED_SHARE * len(old) and numbers <= new
+def _said_again(old: frozenset[str], numbers: frozenset[str], newer: list[frozenset[str]]) -> bool:
+    """One of ``newer`` holds most of ``old``'s words and every one of its numbers."""
+    needed = RESTATED_SHARE * len(old)  # a newer one of fewer words cannot hold so many
+    return any(len(new) >= needed and len(old & new) >= needed and numbers <= new for new in newer)
 
 
 def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     """Each sentence said again later (the same, or its words within a newer one) keeps only
-    its newest place. A number of its own makes a sentence a different fact."""
+    its newest place. A number of its own makes a sentence a different fact: a newer
+    sentence says an older one again when it holds most of its words and every number."""
     words = [_word_set(c.text) for c in found]
-    numbers = [_numbers(c.text) for c in found]
     keys = [_key(c.text) for c in found]
     last = {key: i for i, key in enumerate(keys)}
     near = _sharing(words, RESTATED_SHARE)
-    return [
-        c
-        for i, c in enumerate(found)
-        if last[keys[i]] == i
-        and not any(j > i and _said_again(words[i], numbers[i], words[j]) for j in near[i])
-    ]
+    kept = []
+    for i, c in enumerate(found):
+        if last[keys[i]] != i:
+            continue
+        old = words[i]
+        if old and _said_again(old, _numbers(c.text), [words[j] for j in near[i] if j > i]):
+            continue
+        kept.append(c)
+    return kept
 
 
 @lru_cache(maxsize=8_192)
@@ -461,10 +468,10 @@ def _tail(
             cost = len(mention) + len(style.group_sep if group else style.sep)
             if (
                 key
+                and used + cost <= room
                 and len(mention) <= style.room_for(mention)
                 and key not in seen
-                and key not in text
-                and used + cost <= room
+                and key not in text  # the dearest test last
             ):
                 seen.add(key)
                 group.append(mention)

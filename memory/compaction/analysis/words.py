@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.segmenter import words as chinese_words
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese
 from aimind_memory.memory.text import word_set
@@ -83,13 +84,15 @@ _MONTHS = (
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tonight|tomorrow|today"
-_EN_ANCHOR = re.compile(
-    r"\d+(?:[:.,]\d+)*|[$€£¥%]|\b(?:" + _DAYS + r"|" + _MONTHS + r")\b|"
+_EN_NAMED_ANCHOR = (
+    r"\b(?:" + _DAYS + r"|" + _MONTHS + r")\b|"
     r"\b(?:next|this|last)\s+(?:week|month|year|time|spring|summer|fall|autumn|winter)\b|"
     r"\b(?:end|start|beginning|middle) of (?:the|this|next) (?:week|month|year|semester|term)\b|"
-    r"\b[a-z]+\.(?:js|io|ai|py|com|org|net)\b",
-    re.IGNORECASE,
+    r"\b[a-z]+\.(?:js|io|ai|py|com|org|net)\b"
 )
+_EN_ANCHOR = re.compile(r"\d+(?:[:.,]\d+)*|[$€£¥%]|" + _EN_NAMED_ANCHOR, re.IGNORECASE)
+_EN_ANCHOR_CUES = Cues(re.compile(_EN_NAMED_ANCHOR, re.IGNORECASE))
+"""What ``_EN_ANCHOR`` needs besides a digit or a currency sign (``Cues``): a named time."""
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][A-Za-z0-9]+")
 _ZH_ANCHOR = re.compile(
     r"[0-9０-９]+(?:[:.][0-9]+)?|[一二三四五六七八九十两百千万]+(?:点|号|日|月|年|元|块|岁|个|人|天|周|次|楼|层|万|千)|"
@@ -111,6 +114,8 @@ _GREETINGS = re.compile(
     re.IGNORECASE,
 )
 """Greetings and sign-offs, whose words ("morning", "早上") would otherwise count as content."""
+_GREETING_CUES = Cues(_GREETINGS)
+"""Most sentences greet no one: the words a greeting needs, looked up first (``Cues``)."""
 
 
 def _en_tokens(text: str) -> list[str]:
@@ -126,7 +131,7 @@ def _en_tokens(text: str) -> list[str]:
 def _ungreeted(text: str) -> str:
     """The text with its greetings blanked; ``content_words`` and ``anchors`` both read a
     sentence so, and most sentences are asked both (``salience.information``)."""
-    return _GREETINGS.sub(" ", text)
+    return _GREETINGS.sub(" ", text) if _GREETING_CUES.may_match(text) else text
 
 
 def _zh_tokens(text: str) -> list[str]:
@@ -172,4 +177,6 @@ def anchors(text: str) -> int:
     if is_chinese(text):
         return len(_ZH_ANCHOR.findall(text)) + len(_ZH_NAMED.findall(text))
     names = [w for w in _CAPITALISED.findall(text) if w not in _EN_PRONOUN_I]
-    return len(_EN_ANCHOR.findall(text)) + len(names)
+    if any(ch.isdecimal() or ch in "$€£¥%" for ch in text) or _EN_ANCHOR_CUES.may_match(text):
+        return len(_EN_ANCHOR.findall(text)) + len(names)  # (\d is str.isdecimal)
+    return len(names)
