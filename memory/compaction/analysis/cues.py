@@ -113,6 +113,16 @@ def _weakness(clause: Clause) -> tuple[int, int]:
     return len(clause[1]), len(clause[0])
 
 
+def _read(pattern: re.Pattern[str]) -> list[Clause]:
+    """The pattern's clauses, or none (every text possible) when its parse cannot be read:
+    ``re._parser`` is the standard library's own, private parser, so a Python that changes
+    it leaves the batteries slower, never wrong."""
+    try:
+        return _clauses(p.parse(pattern.pattern, pattern.flags), False, False)
+    except (AttributeError, IndexError, TypeError, ValueError):
+        return []
+
+
 @lru_cache(maxsize=4_096)
 def _words_of(text: str) -> frozenset[str]:
     """The text's words, made once: several batteries ask of one sentence."""
@@ -141,11 +151,7 @@ class Cues:
         self._blind = any(pattern.flags & re.IGNORECASE for pattern in patterns)
         each = []
         for pattern in patterns:
-            found = (
-                []
-                if pattern.flags & re.ASCII
-                else _clauses(p.parse(pattern.pattern, pattern.flags), False, False)
-            )
+            found = [] if pattern.flags & re.ASCII else _read(pattern)
             if self._blind:
                 found = [
                     (frozenset(w.lower() for w in words), tuple(t.lower() for t in texts))
