@@ -357,3 +357,57 @@ def test_two_parallel_decisions_each_naming_its_own_thing_both_stay() -> None:
         "Noted.",
     )
     assert len(out.pinned_decisions) == 2
+
+
+def test_a_setting_named_again_takes_a_bare_number_as_its_new_value() -> None:
+    filler = ("who asked for it?", "The mobile team.", "any risk?", "None I can see.")
+    out = fold(
+        "the batch size for the nightly export job is 500",
+        "Noted.",
+        *filler,
+        "nightly export batch size: 2000",
+        "Okay, 2000 per batch.",
+    )
+    assert out.pinned_decisions == ["nightly export batch size: 2000"]
+    assert out.replaced_why["the batch size for the nightly export job is 500"] == (
+        "a new value for the same thing: '2000'"
+    )
+    # one word shared names no setting: another item
+    first = "We decided to order 2 extra chairs for room 1."
+    second = "We decided to order 3 extra desks for room 2."
+    assert fold(second, "Noted.", pins=[first]).replaced_decisions == []
+
+
+def test_a_day_and_a_time_moved_together_are_one_slot() -> None:
+    out = fold(
+        "the vendor call is tuesday 9am",
+        "Noted, Tuesday at 9 am.",
+        "who joins?",
+        "Lea and Sam.",
+        "vendor call friday 4pm, room 2C",
+        "Okay, Friday at 4 pm in 2C.",
+    )
+    assert out.pinned_decisions == ["vendor call friday 4pm, room 2C"]
+    assert "the vendor call is tuesday 9am" in out.replaced_decisions + out.superseded
+
+
+def test_a_unit_or_zone_after_a_number_is_no_name() -> None:
+    from aimind_memory.memory.compaction.analysis.statements import said
+
+    assert "name" not in said("The backup runs at 03:00 UTC.").values
+    assert "name" not in said("Bump the cache to 512 MB.").values
+    assert "name" not in said("The standup is in room 3F.").values
+    assert said("We host it on AWS.").values["cloud"] == frozenset({"aws"})
+
+
+def test_an_echo_in_the_same_unit_goes_with_the_value_it_repeats() -> None:
+    out = fold(
+        "Log retention is 7 days.",
+        "Noted.",
+        "who reads them?",
+        "Mostly on-call.",
+        "7 days is not enough for audits. make it 30 days",
+        "Okay, 30 days.",
+    )
+    assert out.pinned_decisions == ["make it 30 days"]
+    assert "Log retention is 7 days." in out.replaced_decisions + out.superseded

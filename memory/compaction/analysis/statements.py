@@ -204,11 +204,14 @@ def _parsed(
     s = _english(source)
     found, rest, names = english_values(source, s)
     name_words = {w for n in names for w in n.split()}
-    subject = frozenset(
-        _stem(w)
-        for w in content_words(rest)
-        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
-    )
+    subject = (
+        frozenset(
+            _stem(w)
+            for w in content_words(rest)
+            if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
+        )
+        - cw.EN_ZONES
+    )  # "02:00 UTC": the time's, not what is decided
     words = tuple(w for w in _LETTERS.findall(s) if w not in EN_STOPWORDS)
     return _kinds(found), subject, words
 

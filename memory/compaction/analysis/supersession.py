@@ -117,15 +117,40 @@ def _new_values(new: Said, old: Said, *, weak: bool) -> set[str]:
 
 
 def _measured(kind: str, new: Said, old: Said) -> bool:
-    """Both say their numbers in one measure unit ("The API timeout is 30 seconds." →
-    "API timeout: 60 seconds", "接口超时设为30秒" → "接口超时60秒"): two values of one
-    setting, where a bare number ("room 1", "item 996") may be another item."""
-    return kind == "number" and bool(new.units & old.units)
+    """Two values of one setting, where a bare number ("room 1", "item 996") may be another
+    item: both say their numbers in one measure unit ("The API timeout is 30 seconds." →
+    "API timeout: 60 seconds", "接口超时设为30秒" → "接口超时60秒"), or the setting is named
+    again (``_setting_named``: "page size for the /orders endpoint is 50" → "orders page
+    size: 200")."""
+    return kind == "number" and (bool(new.units & old.units) or _setting_named(new, old))
+
+
+SETTING_WORDS = 2
+"""A setting named again shares this many subject words at least ("page size")."""
+
+
+def _setting_named(new: Said, old: Said) -> bool:
+    """Signal "a setting named again": one sentence's subject words all within the other's,
+    and at least ``SETTING_WORDS`` of them — the same setting, so a bare number in both is
+    its value said anew ("the retry count for the sync job is 3" → "sync job retry count:
+    5"). One shared word ("item 995" → "item 996") names no setting."""
+    return len(new.subject & old.subject) >= SETTING_WORDS and _same_subject(new, old)
 
 
 def _same_subject(new: Said, old: Said) -> bool:
     """One's subject words within the other's (either may have none)."""
     return new.subject <= old.subject or old.subject <= new.subject
+
+
+WHEN_KINDS = frozenset({"date", "time"})
+"""A day and a time of day said together are one slot: when."""
+
+
+def _slots(kinds: set[str]) -> set[str]:
+    """Kinds of value as the slots they fill: a date and a time given another value
+    together ("on Thursday at 11 am" after "on Wednesday at 2 pm") are one slot changed,
+    when — not two."""
+    return {"when" if k in WHEN_KINDS else k for k in kinds}
 
 
 def _new_value(new: Said, old: Said) -> bool:
@@ -141,7 +166,7 @@ def _new_value(new: Said, old: Said) -> bool:
     if not ((new.subject & old.subject or travelled) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
-    return len(differing) == 1 and "id" not in differing
+    return len(_slots(differing)) == 1 and "id" not in differing
 
 
 def _replugged(new: Said, old: Said) -> bool:
@@ -255,8 +280,13 @@ def _within(name: str, known: str) -> bool:
 
 def _asserts_replaced(echo: Said, old: Said, new: Said) -> bool:
     """The echo says a value the replaced decision held and that no longer holds: of a
-    kind the new sentence gives another value of."""
-    for kind in (new.values.keys() - WEAK_KINDS) & echo.values.keys() & old.values.keys():
+    kind the new sentence gives another value of — a number too when the echo says it in
+    the new one's unit (``_measured``: "Max upload size is 10 MB." goes with "10 MB is too
+    small" when "make it 250 MB" replaces it)."""
+    measured = {"number"} if _measured("number", new, echo) else set()
+    for kind in (
+        ((new.values.keys() - WEAK_KINDS) | measured) & echo.values.keys() & old.values.keys()
+    ):
         now = new.values.get(kind, frozenset())
         gone = _other(kind, echo.values[kind], now)  # what the echo says that holds no more
         if any(_same_value(kind, v, o) for v in gone for o in old.values[kind]):
@@ -436,7 +466,7 @@ def _same_slot(new: Said, old: Said) -> bool:
 def _one_slot_changed(differing: set[str]) -> bool:
     """Exactly one kind of value given another, and not which thing it is (an id, a code):
     one slot set anew, not another item."""
-    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+    return len(_slots(differing)) == 1 and not differing & IDENTIFYING_KINDS
 
 
 def _unknown_for_known(new: Said, old: Said) -> set[str]:
