@@ -411,3 +411,52 @@ def test_an_echo_in_the_same_unit_goes_with_the_value_it_repeats() -> None:
     )
     assert out.pinned_decisions == ["make it 30 days"]
     assert "Log retention is 7 days." in out.replaced_decisions + out.superseded
+
+
+def test_what_was_put_forward_is_the_decision_when_the_answer_takes_it_all_on() -> None:
+    advice = "Batch the emails every 10 minutes and send a digest after 20 alerts."
+    out = fold("alerts are flooding people, ideas?", advice, "great, do it", "Okay.")
+    assert out.pinned_decisions == [advice]
+    assert out.why[advice].startswith("a proposal accepted")
+    zh = "日志保留30天，超过的转到冷存储。"
+    assert fold("日志留多久合适", zh, "行，听你的", "好的。").pinned_decisions == [zh]
+    # a bare "ok" takes on an offer, not a statement; "don't do it" takes on nothing
+    assert fold("alerts are flooding people", advice, "ok", "Okay.").pinned_decisions == []
+    assert fold("alerts?", advice, "no, don't do it", "Okay.").pinned_decisions == []
+
+
+def test_an_offer_pointing_back_offers_the_sentence_before_it() -> None:
+    out = fold(
+        "when can we hold the retro?",
+        "Everyone is free Thursday at 4 pm. Shall I book that?",
+        "yes, book it",
+        "Booked.",
+    )
+    assert out.pinned_decisions == ["Everyone is free Thursday at 4 pm. Shall I book that?"]
+
+
+def test_an_accepted_offer_of_another_time_replaces_the_decision_it_moves() -> None:
+    out = fold(
+        "We run the data backfill Friday night.",
+        "Okay, Friday night for the backfill.",
+        "anything in the way?",
+        "Friday night clashes with the vendor's upgrade. Monday 01:00 UTC is free. "
+        "Want to move it there?",
+        "Yes, let's do that.",
+        "Done.",
+    )
+    assert "We run the data backfill Friday night." in out.superseded
+    assert any("Monday 01:00 UTC" in p for p in out.pinned_decisions)
+
+
+def test_an_accepted_thing_of_no_known_kind_replaces_a_known_one_and_its_echo() -> None:
+    out = fold(
+        "Sessions live in Redis like the other services.",
+        "Okay, I'll point the session store at Redis.",
+        "the licence worries legal",
+        "You could keep sessions in Valkey instead: same protocol, open licence.",
+        "ok yes let's do that",
+        "Okay.",
+    )
+    assert not any("Redis" in p for p in out.pinned_decisions), out.pinned_decisions
+    assert any("Valkey" in p for p in out.pinned_decisions)

@@ -113,6 +113,7 @@ _EN = {
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
     "rejection": _phrase_pattern(cw.EN_REJECTION, False),
     "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
+    "acceptance-strong": _phrase_pattern(cw.EN_ACCEPTANCE_STRONG, False),
     "offer": _phrase_pattern(cw.EN_OFFER, False),
     "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
 }
@@ -133,6 +134,7 @@ _ZH = {
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
     "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
     "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
+    "acceptance-strong": _phrase_pattern(cw.ZH_ACCEPTANCE_STRONG, True),
     "offer": _phrase_pattern(cw.ZH_OFFER, True),
     "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
 }
@@ -366,6 +368,34 @@ def is_acceptance(sentence: str) -> bool:
     if is_chinese(sentence):
         return bool(_ZH["acceptance"].search(sentence.strip()))
     return bool(_EN["acceptance"].search(_english(sentence).strip()))
+
+
+def takes_all_on(answer: str) -> bool:
+    """Signal "what you put forward, done": an answer that accepts whatever the other side
+    just said, not only an offer asked ("perfect, do it", "ok yes, let's do that", "行，听你的").
+    Its concrete statements just before (``concrete``) are the decision, in whatever form
+    they were said ("Cap it at 5 retries …")."""
+    first, text, patterns = _opening(answer)
+    if not first or "?" in first or "？" in first or said(first).change is not None:
+        return False
+    negated = " not " in f" {text} " or "不" in text.replace("不错", "")
+    return not negated and bool(patterns["acceptance-strong"].search(text))
+
+
+def concrete(sentence: str, *, asked: bool = False) -> bool:
+    """A statement with a value a decision may hold (a date, a number, a name …): not small
+    talk, and not a question or a hedge unless ``asked`` (an offer: "Shall we say Friday
+    at 3 pm?") — what an answer may take on as proposed."""
+    what = said(sentence)
+    if not what.values or (what.tentative and not asked):
+        return False
+    return not is_small_talk(sentence)
+
+
+def refers_back(offer: str) -> bool:
+    """An offer with nothing concrete of its own ("Shall I book that?", "Want to move it
+    there?", "要不就定这个？"): it offers what the sentence before it said."""
+    return not said(offer).values and anchors(offer) == 0
 
 
 def is_offer(sentence: str, message: str) -> bool:

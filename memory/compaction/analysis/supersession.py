@@ -284,9 +284,10 @@ def _asserts_replaced(echo: Said, old: Said, new: Said) -> bool:
     the new one's unit (``_measured``: "Max upload size is 10 MB." goes with "10 MB is too
     small" when "make it 250 MB" replaces it)."""
     measured = {"number"} if _measured("number", new, echo) else set()
-    for kind in (
-        ((new.values.keys() - WEAK_KINDS) | measured) & echo.values.keys() & old.values.keys()
-    ):
+    # a thing of no known kind in place of a known one: the known one no longer holds
+    swapped = old.values.keys() & THING_KINDS if _unknown_for_known(new, old) else set()
+    kinds = ((new.values.keys() - WEAK_KINDS) | measured) & old.values.keys() | swapped
+    for kind in kinds & echo.values.keys():
         now = new.values.get(kind, frozenset())
         gone = _other(kind, echo.values[kind], now)  # what the echo says that holds no more
         if any(_same_value(kind, v, o) for v in gone for o in old.values[kind]):
@@ -360,11 +361,18 @@ def _offer_changes(new: Said, old: Said) -> bool:
         k
         for k in _new_values(new, old, weak=True) - ({"code"} if own else WEAK_KINDS)
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
-    }
+    } | _unknown_for_known(new, old)  # "ship logs to Loki instead" after Elasticsearch
     if not differing:
         return False
-    detail = _bare_detail(old) or _bare_detail(new)  # "Should I try 12:30 pm?" after a time
+    # "Should I try 12:30 pm?" after a time; "Sunday is clear. Want to move it there?"
+    detail = _bare_detail(old) or _bare_detail(new) or _names_no_thing(new)
     return _tied(new, old) or (detail and bool(differing & DETAIL_KINDS))
+
+
+def _names_no_thing(offer: Said) -> bool:
+    """An offer naming no thing, only a detail ("Sunday 2 am would be clear. Want to move it
+    there?"): it offers another time, day or number for what is being decided."""
+    return not offer.values.keys() & (THING_KINDS | {"name"})
 
 
 def _bare_detail(old: Said) -> bool:
