@@ -460,3 +460,19 @@ def test_an_accepted_thing_of_no_known_kind_replaces_a_known_one_and_its_echo() 
     )
     assert not any("Redis" in p for p in out.pinned_decisions), out.pinned_decisions
     assert any("Valkey" in p for p in out.pinned_decisions)
+
+
+def test_the_old_value_dropped_by_name_replaces_it_without_a_decision() -> None:
+    out = fold(
+        "build artifacts go to the shared nexus server from now on",
+        "Okay, artifacts go to the shared Nexus server.",
+        "who owns it?",
+        "Platform.",
+        "security says no more nexus for artifacts, they get pushed to Artifactory",
+        "Understood: artifacts get pushed to Artifactory.",
+    )
+    assert not any("nexus" in p.lower() and "Artifactory" not in p for p in out.pinned_decisions)
+    # a weak "no"/"not" naming a word is no drop, nor is a question
+    kept = "the weekly report goes out on mondays from now on"
+    assert fold("not sure, mondays are busy", "Okay.", pins=[kept]).replaced_decisions == []
+    assert fold("no more mondays for it?", "Hm.", pins=[kept]).replaced_decisions == []

@@ -488,6 +488,31 @@ _ZH_PARTICLES = "了的吧啦啊呢"
 """Sentence-final particles after an old value named ("不用腾讯云了"): not part of it."""
 
 
+_EN_STRONG = "|".join(re.escape(p) for p in cw.EN_OLD_VALUE_STRONG)
+_EN_OLD_VALUE_STRONG = re.compile(rf"\b(?:{_EN_STRONG})\s+{_ARTICLE}(?P<value>[\w.+#-]+)")
+_ZH_OLD_VALUE_STRONG = re.compile(
+    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE_STRONG)})\s*"
+    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
+)
+
+
+@lru_cache(maxsize=4096)
+def dropped_by_name(sentence: str) -> frozenset[str]:
+    """Signal "the old value dropped by name": the words a sentence names after the clearest
+    old-value words ("no more X", "instead of X", "drop X", "取代X") — a change even when the
+    sentence is no decision of its own. Not a question or a hedge."""
+    if said(sentence).tentative:
+        return frozenset()
+    if is_chinese(sentence):
+        found = (
+            m.group("value").rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE_STRONG.finditer(sentence)
+        )
+        return frozenset(v.lower() for v in found if v)
+    text = _english(sentence).rstrip(".!?")
+    found = (m.group("value").strip(".").lower() for m in _EN_OLD_VALUE_STRONG.finditer(text))
+    return frozenset(v for v in found if v not in EN_STOPWORDS)
+
+
 @lru_cache(maxsize=4096)
 def named_old_values(sentence: str) -> frozenset[str]:
     """The words a sentence names as what it replaces ("instead of Java" → java, "不用

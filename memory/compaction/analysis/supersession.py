@@ -35,12 +35,18 @@ Never from a question or a hedge (unless accepted), or a sentence that adds a de
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
-from aimind_memory.memory.compaction.analysis.statements import Said, named_old_values, said
+from aimind_memory.memory.compaction.analysis.statements import (
+    Said,
+    dropped_by_name,
+    named_old_values,
+    said,
+)
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
     RELATIVE_DAYS,
@@ -520,12 +526,15 @@ def _named_again(new: Said, old: Said) -> bool:
     return _one_slot_changed(_new_values(new, old, weak=True))
 
 
-def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
+def _holding(
+    named: frozenset[str], olds: Sequence[Said], *, words: bool = False
+) -> tuple[int, ...]:
     """The earlier decisions holding a value the new sentence names as the one it
     replaces ("… instead of PostgreSQL"): the old value named is the clearest sign of
     which decision changes, however long ago it was said. A Chinese thing is no typed
     value: named in the decision's words it is held too ("不用腾讯云了" after
-    "短信服务用腾讯云的")."""
+    "短信服务用腾讯云的"); with ``words``, an English one too ("no more google drive" after
+    "recordings go in the google drive folder")."""
     if not named:
         return ()
     return tuple(
@@ -533,7 +542,11 @@ def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
         for i, old in enumerate(olds)
         if any(v in named or v.split()[0] in named for vs in old.values.values() for v in vs)
         or any(len(n) > 1 and not n.isascii() and n in old.source for n in named)
+        or (words and bool(named & {w.strip(".") for w in _WORD.findall(old.source.lower())}))
     )
+
+
+_WORD = re.compile(r"[\w.+#-]+")
 
 
 def replacement(
@@ -554,9 +567,11 @@ def replacement(
     decided = decided or new.labelled
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
-    if not (decided or new.change):
-        return NOTHING  # no decision and no change: nothing it could replace
     olds = [said(e) for e in earlier]
+    if not (decided or new.change):
+        # no decision and no change words: only the old value dropped by name replaces
+        dropped = _holding(dropped_by_name(sentence), olds, words=True)
+        return Replacement(dropped, "old value named", True) if dropped else NOTHING
     named = _holding(named_old_values(sentence), olds)
     if named:
         return Replacement(named, "old value named", True)
