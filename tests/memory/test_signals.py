@@ -476,3 +476,31 @@ def test_the_old_value_dropped_by_name_replaces_it_without_a_decision() -> None:
     kept = "the weekly report goes out on mondays from now on"
     assert fold("not sure, mondays are busy", "Okay.", pins=[kept]).replaced_decisions == []
     assert fold("no more mondays for it?", "Hm.", pins=[kept]).replaced_decisions == []
+
+
+def test_another_thing_of_the_same_kind_with_a_weak_change_word_changes_the_decision() -> None:
+    out = fold(
+        "运营后台重做，前端用Vue",
+        "Vue 3 加 Vite 就够了。",
+        "要不试试Svelte？",
+        "可以，那就用Svelte。",
+        "团队会的人多吗",
+        "只有一个人写过。",
+        "那别纠结了，还是Vue吧",
+        "好的。",
+    )
+    assert not any("Svelte" in p and "Vue" not in p for p in out.pinned_decisions)
+    assert any("Vue" in p for p in out.pinned_decisions)
+
+
+def test_a_return_to_the_very_first_option_said_in_other_words_brings_it_back() -> None:
+    out = fold(
+        "值班通知用邮件发",
+        "好的，值班通知走邮件。",
+        "邮件没人看，换成短信吧",
+        "好的，换成短信。",
+        "短信太贵了，还是按最初的来吧",
+        "好的。",
+    )
+    assert any("邮件" in p for p in out.pinned_decisions), out.pinned_decisions
+    assert not any("短信" in p and "邮件" not in p for p in out.pinned_decisions)

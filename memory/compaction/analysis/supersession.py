@@ -241,11 +241,19 @@ def _weakly(new: Said, old: Said, decided: bool, answered: bool = False) -> bool
     """Weak change words count when the sentence is a decision, tied to the earlier one or
     its answer, and a weak correction must bring a new value ("Actually, I need a taxi too"
     does not) — in answer to it, another thing named in plain words will do."""
-    if not (decided or answered or _tied(new, old)):
+    if not (decided or answered or _tied(new, old) or _rival(new, old)):
         return False
     if new.change == "reversal" or _new_values(new, old, weak=True):
         return True
     return answered and _swapped(new, old)
+
+
+def _rival(new: Said, old: Said) -> bool:
+    """Signal "another of the same kind": the sentence names another thing of a kind the
+    decision holds ("还是Vue吧" after "就用Svelte", "actually Postgres" after "we use MySQL"):
+    with a change word, that is the thing it changes, said in no words of its own."""
+    kinds = new.values.keys() & old.values.keys() & THING_KINDS
+    return any(new.values[k] - old.values[k] for k in kinds)
 
 
 def _answers(age: int | None, confirmed: bool = False) -> bool:
