@@ -504,3 +504,18 @@ def test_a_return_to_the_very_first_option_said_in_other_words_brings_it_back() 
     )
     assert any("邮件" in p for p in out.pinned_decisions), out.pinned_decisions
     assert not any("短信" in p and "邮件" not in p for p in out.pinned_decisions)
+
+
+def test_an_answer_opening_with_set_takes_the_setting_on_and_a_parallel_one_stays() -> None:
+    out = fold(
+        "cache TTL for the catalog service: 90 seconds",
+        "Set: a TTL of 90 seconds on the catalog cache.",
+        "how is the load test going?",
+        "Halfway through, no errors so far.",
+        "refresh interval on that same cache is 10 seconds",
+        "Okay, refresh every 10 seconds on that cache.",
+    )
+    assert out.pinned_decisions == [
+        "cache TTL for the catalog service: 90 seconds",
+        "refresh interval on that same cache is 10 seconds",
+    ]
