@@ -29,15 +29,16 @@ from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split
 from aimind_memory.memory.compaction.analysis.statements import (
     Said,
     acknowledged,
-    concrete,
     is_acceptance,
     is_bare_correction,
     is_offer,
     narrated_past,
+    offers_to_act,
     proposes,
     refers_back,
     returns_to,
     said,
+    stated,
     takes_all_on,
 )
 from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
@@ -266,7 +267,7 @@ def fold_pins(
                 ages = [None if at is None else index - 1 - at for _, _, at in held]
                 change = accepted_offer(offer, texts, ages=ages)
                 if not change.pin and (
-                    proposes(offer) or offer in taken or (strong and concrete(offer, asked=True))
+                    proposes(offer) or offer in taken or (strong and offers_to_act(offer))
                 ):
                     # "I suggest SonarQube." → "Sure."; "Free at 2 pm. Book it?" → "yes, book it"
                     change = replace(change, pin=True, reason="accepted proposal")
@@ -276,7 +277,8 @@ def fold_pins(
 
     offers: list[str] = []  # the previous message's offers (not pinned, or confirming a change
     # asked for): its answer may accept them
-    put: list[str] = []  # … and its concrete statements not pinned, for an answer taking all on
+    put: list[str] = []  # … and its last sentence, a statement not pinned, for an answer that
+    # takes all on ("Cap it at 5 retries." → "do it")
     changed = False  # the message before said a change
     for index, message in enumerate(folded):
         accept(offers, message, index, put)
@@ -329,7 +331,7 @@ def fold_pins(
                 offers.append(
                     _joined(marked[k - 1][0], sentence) if k and refers_back(sentence) else sentence
                 )
-            elif not change.pin and concrete(sentence):
+            elif not change.pin and k == len(marked) - 1 and stated(sentence):
                 put.append(sentence)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, after, len(folded), put)

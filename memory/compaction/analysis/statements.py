@@ -115,6 +115,7 @@ _EN = {
     "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
     "acceptance-strong": _phrase_pattern(cw.EN_ACCEPTANCE_STRONG, False),
     "offer": _phrase_pattern(cw.EN_OFFER, False),
+    "offer-to-act": _phrase_pattern(cw.EN_OFFER_TO_ACT, False),
     "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
 }
 _ZH = {
@@ -136,6 +137,7 @@ _ZH = {
     "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
     "acceptance-strong": _phrase_pattern(cw.ZH_ACCEPTANCE_STRONG, True),
     "offer": _phrase_pattern(cw.ZH_OFFER, True),
+    "offer-to-act": _phrase_pattern(cw.ZH_OFFER_TO_ACT, True),
     "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
 }
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
@@ -373,7 +375,7 @@ def is_acceptance(sentence: str) -> bool:
 def takes_all_on(answer: str) -> bool:
     """Signal "what you put forward, done": an answer that accepts whatever the other side
     just said, not only an offer asked ("perfect, do it", "ok yes, let's do that", "行，听你的").
-    Its concrete statements just before (``concrete``) are the decision, in whatever form
+    Its concrete statements just before (``stated``) are the decision, in whatever form
     they were said ("Cap it at 5 retries …")."""
     first, text, patterns = _opening(answer)
     if not first or "?" in first or "？" in first or said(first).change is not None:
@@ -382,14 +384,13 @@ def takes_all_on(answer: str) -> bool:
     return not negated and bool(patterns["acceptance-strong"].search(text))
 
 
-def concrete(sentence: str, *, asked: bool = False) -> bool:
-    """A statement with a value a decision may hold (a date, a number, a name …): not small
-    talk, and not a question or a hedge unless ``asked`` (an offer: "Shall we say Friday
-    at 3 pm?") — what an answer may take on as proposed."""
-    what = said(sentence)
-    if not what.values or (what.tentative and not asked):
-        return False
-    return not is_small_talk(sentence)
+def offers_to_act(offer: str) -> bool:
+    """An offer to act with a value in it ("Free on Friday at 2 pm. Shall I book that?",
+    "周五下午三点都有空，要不就定这个时间？"): taken on, it is a decision of its own."""
+    chinese = is_chinese(offer)
+    text = offer if chinese else _english(offer)
+    acts = (_ZH if chinese else _EN)["offer-to-act"].search(text)
+    return acts is not None and bool(said(offer).values.keys() - {"name"})
 
 
 def refers_back(offer: str) -> bool:
@@ -413,6 +414,8 @@ def proposes(sentence: str) -> bool:
     the other side may take it with a bare yes (contract §5, "an accepted proposal")."""
     chinese = is_chinese(sentence)
     text = sentence.strip() if chinese else _english(sentence).strip()
+    if _QUESTION_MARK.search(text):  # "能给我推荐几个吗？" asks for one
+        return False
     return bool((_ZH if chinese else _EN)["proposal"].search(text)) and anchors(sentence) > 0
 
 
