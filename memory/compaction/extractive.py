@@ -331,7 +331,7 @@ def fold_pins(
                 offers.append(
                     _joined(marked[k - 1][0], sentence) if k and refers_back(sentence) else sentence
                 )
-            elif not change.pin and k == len(marked) - 1 and stated(sentence):
+            elif not change.pin and k == len(marked) - 1 and stated(sentence) and what.values:
                 put.append(sentence)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
         accept(offers, after, len(folded), put)

@@ -372,6 +372,11 @@ def test_a_setting_named_again_takes_a_bare_number_as_its_new_value() -> None:
     assert out.replaced_why["the batch size for the nightly export job is 500"] == (
         "a new value for the same thing: '2000'"
     )
+    # a number naming which one is no value: "item 7" after "item 6" is another item
+    items = fold(
+        "Rule: we must keep crate 6 sealed.", "Noted.", "Rule: we must keep crate 7 sealed."
+    )
+    assert len(items.pinned_decisions) == 2, items.pinned_decisions
     # one word shared names no setting: another item
     first = "We decided to order 2 extra chairs for room 1."
     second = "We decided to order 3 extra desks for room 2."

@@ -140,7 +140,13 @@ def _setting_named(new: Said, old: Said) -> bool:
     and at least ``SETTING_WORDS`` of them — the same setting, so a bare number in both is
     its value said anew ("the retry count for the sync job is 3" → "sync job retry count:
     5"). One shared word ("item 995" → "item 996") names no setting."""
+    if not (_VALUE_SAID.search(new.source) and _VALUE_SAID.search(old.source)):
+        return False  # "item 995" → "item 996": a number naming which one, no value
     return len(new.subject & old.subject) >= SETTING_WORDS and _same_subject(new, old)
+
+
+_VALUE_SAID = re.compile(r"(?:\b(?:is|are|be|to|at|of)\s+|[:=]\s*)\d", re.IGNORECASE)
+"""A number said as a setting's value: after "is", "to", "at", "of", a colon or "="."""
 
 
 def _same_subject(new: Said, old: Said) -> bool:
