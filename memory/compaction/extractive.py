@@ -33,9 +33,13 @@ from aimind_memory.memory.compaction.analysis.statements import (
     is_bare_correction,
     is_offer,
     narrated_past,
+    offers_to_act,
     proposes,
+    refers_back,
     returns_to,
     said,
+    stated,
+    takes_all_on,
 )
 from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
 from aimind_memory.memory.compaction.analysis.supersession import (
@@ -137,6 +141,12 @@ def _marked(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(out)
 
 
+def _joined(first: str, second: str) -> str:
+    """Two sentences of a message as one ("Booked! Ref 7GAWK763."; "Friday is free. Book
+    it?"), Chinese without a space."""
+    return first + ("" if is_chinese(first) else " ") + second
+
+
 def decision_sentences(text: str) -> list[str]:
     """The message's sentences that state a decision, in order (``marked_sentences``)."""
     return [sentence for sentence, decided in marked_sentences(text) if decided]
@@ -234,21 +244,32 @@ def fold_pins(
             if change.reason:
                 changed_by[pinned] = (change.reason, sentence)
 
-    def accept(offers: Sequence[str], answer: ChatThreadMessage, index: int) -> None:
+    def accept(
+        offers: Sequence[str], answer: ChatThreadMessage, index: int, put: Sequence[str] = ()
+    ) -> None:
         """The offers of message ``index - 1`` accepted by ``answer``, the other side's next
-        message: "How about 6 pm instead?" → "Sure."; "I suggest SonarQube." → "Sure.".
-        Most messages offer nothing: the answer is read only when something was offered."""
-        if not offers:
+        message: "How about 6 pm instead?" → "Sure."; "I suggest SonarQube." → "Sure.";
+        and what it ``put`` forward (its concrete statements) when the answer takes it all
+        on ("Cap it at 5 retries." → "perfect, do it"). Most messages offer nothing: the
+        answer is read only when something was offered."""
+        if not (offers or put):
             return
         marked = _marked(answer.text)
         if not (marked and folded[index - 1].role != answer.role):
             return
-        if is_acceptance(marked[0][0]):
-            for offer in offers:
+        # "do it", "book it", "听你的": the offer taken as a decision, or what was put
+        # forward last when nothing was offered ("Cap it at 5 retries.")
+        strong = takes_all_on(answer.text)
+        taken = put[-1:] if strong and not offers else ()
+        if taken or (offers and (strong or is_acceptance(marked[0][0]))):
+            for offer in [*offers, *(t for t in taken if t not in offers)]:
                 texts = [t for t, _, _ in held]
                 ages = [None if at is None else index - 1 - at for _, _, at in held]
                 change = accepted_offer(offer, texts, ages=ages)
-                if not change.pin and proposes(offer):  # "I suggest SonarQube." → "Sure."
+                if not change.pin and (
+                    proposes(offer) or offer in taken or (strong and offers_to_act(offer))
+                ):
+                    # "I suggest SonarQube." → "Sure."; "Free at 2 pm. Book it?" → "yes, book it"
                     change = replace(change, pin=True, reason="accepted proposal")
                 if offer in texts:  # a confirmation pinned as said: it stays where it is
                     change = replace(change, pin=False)
@@ -256,13 +277,15 @@ def fold_pins(
 
     offers: list[str] = []  # the previous message's offers (not pinned, or confirming a change
     # asked for): its answer may accept them
+    put: list[str] = []  # … and its last sentence, a statement not pinned, for an answer that
+    # takes all on ("Cap it at 5 retries." → "do it")
     changed = False  # the message before said a change
     for index, message in enumerate(folded):
-        accept(offers, message, index)
+        accept(offers, message, index, put)
         # What the message before asked to confirm: a rejection answers the decision it
         # repeats ("… at 4:45 pm. Is that correct?" → "Nope! Please set at 3:30 pm.").
         confirming = offers if index and folded[index - 1].role != message.role else []
-        offers = []
+        offers, put = [], []
         # A decision pinned in a message asking to confirm the change just asked for
         # ("Actually, move it to Tuesday." → "I'll move the review to Tuesday at 3 pm. Is
         # that correct?") is an offer too: accepted, it replaces what the change changes.
@@ -275,7 +298,8 @@ def fold_pins(
             if answer is not None and message.role == "user" and answer.role != "user"
             else frozenset()
         )
-        for sentence, decided in _marked(message.text):
+        marked = _marked(message.text)
+        for k, (sentence, decided) in enumerate(marked):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
@@ -303,9 +327,14 @@ def fold_pins(
             change = replacement(spoken, texts, decided=decided, ages=ages, confirming=confirming)
             apply(change, sentence, index)
             if (not change.pin or asked) and is_offer(sentence, message.text):
-                offers.append(sentence)
+                # "Sunday 2 am is clear. Want to move it there?": it offers the sentence before
+                offers.append(
+                    _joined(marked[k - 1][0], sentence) if k and refers_back(sentence) else sentence
+                )
+            elif not change.pin and k == len(marked) - 1 and stated(sentence) and what.values:
+                put.append(sentence)
     if after is not None:  # the answer is still in the window: the fold ends at the offer
-        accept(offers, after, len(folded))
+        accept(offers, after, len(folded), put)
     pins = [t for t, previous, _ in held if not previous]
     # replaced, then brought back: it holds, it is no history
     replaced = [t for t in replaced if t not in restored]

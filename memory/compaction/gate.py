@@ -442,7 +442,8 @@ def _zh_time(m: re.Match[str]) -> list[Anchor]:
 
 def _zh_anchors(text: str) -> list[Anchor]:
     """A Chinese pin's numerals before a unit (not 1, not an idiom's), its place and
-    organisation names, and its Latin words (names, in Chinese text)."""
+    organisation names, and its Latin words (names, in Chinese text; not a unit written
+    right after a number: "100MB")."""
     found: list[Anchor] = []
     for m in _ZH_UNIT_NUMERAL.finditer(text):
         value = zh_number(m.group(1))
@@ -452,7 +453,8 @@ def _zh_anchors(text: str) -> list[Anchor]:
         found.append(Anchor("number", frozenset({str(value)}), m.group(1)))
     for m in _ZH_NAME.finditer(text):
         found.append(Anchor("zh-name", frozenset({m.group()})))
-    for m in re.finditer(r"[A-Za-z][A-Za-z0-9.+#-]*[A-Za-z0-9+#]", text):
+    # a Latin word glued to a number is its unit ("10MB", "5G"), not a name
+    for m in re.finditer(r"(?<![A-Za-z0-9.])[A-Za-z][A-Za-z0-9.+#-]*[A-Za-z0-9+#]", text):
         word = m.group()
         if word.lower() not in NOT_NAMES and not _NUMERIC_TOKEN.match(word):
             found.append(Anchor("name", frozenset({fold(word)}), word))

@@ -268,6 +268,9 @@ def test_the_previous_memory_backs_a_pin() -> None:
         ("我们住北京鹏润国际大酒店。", "住在北京鹏润国际大酒店。"),
         ("前端还是用Vue吧。", "前端用Vue。"),
         ("十分重要：别迟到。", "十分重要，一起准时到。"),
+        # a unit written right after its number is no name of its own
+        ("附件大小上限改成20MB。", "附件上限20MB"),
+        ("带宽先给5G。", "带宽5G"),
     ],
 )
 def test_chinese_values_are_read_as_values(said: str, pin: str) -> None:
@@ -283,6 +286,7 @@ def test_chinese_values_are_read_as_values(said: str, pin: str) -> None:
         ("我们住北京鹏润国际大酒店。", "住在北京希尔顿国际大酒店。"),
         ("前端还是用Vue吧。", "前端用React。"),
         ("每周三开会。", "每周五开会。"),
+        ("附件大小上限改成20MB。", "附件上限30MB"),
     ],
 )
 def test_a_chinese_value_nobody_said_is_dropped(said: str, pin: str) -> None:

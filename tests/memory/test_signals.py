@@ -357,3 +357,170 @@ def test_two_parallel_decisions_each_naming_its_own_thing_both_stay() -> None:
         "Noted.",
     )
     assert len(out.pinned_decisions) == 2
+
+
+def test_a_setting_named_again_takes_a_bare_number_as_its_new_value() -> None:
+    filler = ("who asked for it?", "The mobile team.", "any risk?", "None I can see.")
+    out = fold(
+        "the batch size for the nightly export job is 500",
+        "Noted.",
+        *filler,
+        "nightly export batch size: 2000",
+        "Okay, 2000 per batch.",
+    )
+    assert out.pinned_decisions == ["nightly export batch size: 2000"]
+    assert out.replaced_why["the batch size for the nightly export job is 500"] == (
+        "a new value for the same thing: '2000'"
+    )
+    # a number naming which one is no value: "item 7" after "item 6" is another item
+    items = fold(
+        "Rule: we must keep crate 6 sealed.", "Noted.", "Rule: we must keep crate 7 sealed."
+    )
+    assert len(items.pinned_decisions) == 2, items.pinned_decisions
+    # one word shared names no setting: another item
+    first = "We decided to order 2 extra chairs for room 1."
+    second = "We decided to order 3 extra desks for room 2."
+    assert fold(second, "Noted.", pins=[first]).replaced_decisions == []
+
+
+def test_a_day_and_a_time_moved_together_are_one_slot() -> None:
+    out = fold(
+        "the vendor call is tuesday 9am",
+        "Noted, Tuesday at 9 am.",
+        "who joins?",
+        "Lea and Sam.",
+        "vendor call friday 4pm, room 2C",
+        "Okay, Friday at 4 pm in 2C.",
+    )
+    assert out.pinned_decisions == ["vendor call friday 4pm, room 2C"]
+    assert "the vendor call is tuesday 9am" in out.replaced_decisions + out.superseded
+
+
+def test_a_unit_or_zone_after_a_number_is_no_name() -> None:
+    from aimind_memory.memory.compaction.analysis.statements import said
+
+    assert "name" not in said("The backup runs at 03:00 UTC.").values
+    assert "name" not in said("Bump the cache to 512 MB.").values
+    assert "name" not in said("The standup is in room 3F.").values
+    assert said("We host it on AWS.").values["cloud"] == frozenset({"aws"})
+
+
+def test_an_echo_in_the_same_unit_goes_with_the_value_it_repeats() -> None:
+    out = fold(
+        "Log retention is 7 days.",
+        "Noted.",
+        "who reads them?",
+        "Mostly on-call.",
+        "7 days is not enough for audits. make it 30 days",
+        "Okay, 30 days.",
+    )
+    assert out.pinned_decisions == ["make it 30 days"]
+    assert "Log retention is 7 days." in out.replaced_decisions + out.superseded
+
+
+def test_what_was_put_forward_is_the_decision_when_the_answer_takes_it_all_on() -> None:
+    advice = "Batch the emails every 10 minutes and send a digest after 20 alerts."
+    out = fold("alerts are flooding people, ideas?", advice, "great, do it", "Okay.")
+    assert out.pinned_decisions == [advice]
+    assert out.why[advice].startswith("a proposal accepted")
+    zh = "日志保留30天，超过的转到冷存储。"
+    assert fold("日志留多久合适", zh, "行，听你的", "好的。").pinned_decisions == [zh]
+    # a bare "ok" takes on an offer, not a statement; "don't do it" takes on nothing
+    assert fold("alerts are flooding people", advice, "ok", "Okay.").pinned_decisions == []
+    assert fold("alerts?", advice, "no, don't do it", "Okay.").pinned_decisions == []
+
+
+def test_an_offer_pointing_back_offers_the_sentence_before_it() -> None:
+    out = fold(
+        "when can we hold the retro?",
+        "Everyone is free Thursday at 4 pm. Shall I book that?",
+        "yes, book it",
+        "Booked.",
+    )
+    assert out.pinned_decisions == ["Everyone is free Thursday at 4 pm. Shall I book that?"]
+
+
+def test_an_accepted_offer_of_another_time_replaces_the_decision_it_moves() -> None:
+    out = fold(
+        "We run the data backfill Friday night.",
+        "Okay, Friday night for the backfill.",
+        "anything in the way?",
+        "Friday night clashes with the vendor's upgrade. Monday 01:00 UTC is free. "
+        "Want to move it there?",
+        "Yes, let's do that.",
+        "Done.",
+    )
+    assert "We run the data backfill Friday night." in out.superseded
+    assert any("Monday 01:00 UTC" in p for p in out.pinned_decisions)
+
+
+def test_an_accepted_thing_of_no_known_kind_replaces_a_known_one_and_its_echo() -> None:
+    out = fold(
+        "Sessions live in Redis like the other services.",
+        "Okay, I'll point the session store at Redis.",
+        "the licence worries legal",
+        "You could keep sessions in Valkey instead: same protocol, open licence.",
+        "ok yes let's do that",
+        "Okay.",
+    )
+    assert not any("Redis" in p for p in out.pinned_decisions), out.pinned_decisions
+    assert any("Valkey" in p for p in out.pinned_decisions)
+
+
+def test_the_old_value_dropped_by_name_replaces_it_without_a_decision() -> None:
+    out = fold(
+        "build artifacts go to the shared nexus server from now on",
+        "Okay, artifacts go to the shared Nexus server.",
+        "who owns it?",
+        "Platform.",
+        "security says no more nexus for artifacts, they get pushed to Artifactory",
+        "Understood: artifacts get pushed to Artifactory.",
+    )
+    assert not any("nexus" in p.lower() and "Artifactory" not in p for p in out.pinned_decisions)
+    # a weak "no"/"not" naming a word is no drop, nor is a question
+    kept = "the weekly report goes out on mondays from now on"
+    assert fold("not sure, mondays are busy", "Okay.", pins=[kept]).replaced_decisions == []
+    assert fold("no more mondays for it?", "Hm.", pins=[kept]).replaced_decisions == []
+
+
+def test_another_thing_of_the_same_kind_with_a_weak_change_word_changes_the_decision() -> None:
+    out = fold(
+        "运营后台重做，前端用Vue",
+        "Vue 3 加 Vite 就够了。",
+        "要不试试Svelte？",
+        "可以，那就用Svelte。",
+        "团队会的人多吗",
+        "只有一个人写过。",
+        "那别纠结了，还是Vue吧",
+        "好的。",
+    )
+    assert not any("Svelte" in p and "Vue" not in p for p in out.pinned_decisions)
+    assert any("Vue" in p for p in out.pinned_decisions)
+
+
+def test_a_return_to_the_very_first_option_said_in_other_words_brings_it_back() -> None:
+    out = fold(
+        "值班通知用邮件发",
+        "好的，值班通知走邮件。",
+        "邮件没人看，换成短信吧",
+        "好的，换成短信。",
+        "短信太贵了，还是按最初的来吧",
+        "好的。",
+    )
+    assert any("邮件" in p for p in out.pinned_decisions), out.pinned_decisions
+    assert not any("短信" in p and "邮件" not in p for p in out.pinned_decisions)
+
+
+def test_an_answer_opening_with_set_takes_the_setting_on_and_a_parallel_one_stays() -> None:
+    out = fold(
+        "cache TTL for the catalog service: 90 seconds",
+        "Set: a TTL of 90 seconds on the catalog cache.",
+        "how is the load test going?",
+        "Halfway through, no errors so far.",
+        "refresh interval on that same cache is 10 seconds",
+        "Okay, refresh every 10 seconds on that cache.",
+    )
+    assert out.pinned_decisions == [
+        "cache TTL for the catalog service: 90 seconds",
+        "refresh interval on that same cache is 10 seconds",
+    ]

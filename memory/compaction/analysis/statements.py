@@ -128,7 +128,9 @@ _EN = {
     "closing": _phrase_pattern(cw.EN_CLOSING, False),
     "rejection": _phrase_pattern(cw.EN_REJECTION, False),
     "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
+    "acceptance-strong": _phrase_pattern(cw.EN_ACCEPTANCE_STRONG, False),
     "offer": _phrase_pattern(cw.EN_OFFER, False),
+    "offer-to-act": _phrase_pattern(cw.EN_OFFER_TO_ACT, False),
     "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
 }
 _ZH = {
@@ -148,7 +150,9 @@ _ZH = {
     "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
     "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
     "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
+    "acceptance-strong": _phrase_pattern(cw.ZH_ACCEPTANCE_STRONG, True),
     "offer": _phrase_pattern(cw.ZH_OFFER, True),
+    "offer-to-act": _phrase_pattern(cw.ZH_OFFER_TO_ACT, True),
     "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
 }
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
@@ -219,11 +223,14 @@ def _parsed(
     s = _english(source)
     found, rest, names = english_values(source, s)
     name_words = {w for n in names for w in n.split()}
-    subject = frozenset(
-        _stem(w)
-        for w in content_words(rest)
-        if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
-    )
+    subject = (
+        frozenset(
+            _stem(w)
+            for w in content_words(rest)
+            if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
+        )
+        - cw.EN_ZONES
+    )  # "02:00 UTC": the time's, not what is decided
     words = tuple(w for w in _LETTERS.findall(s) if w not in EN_STOPWORDS)
     return _kinds(found), subject, words
 
@@ -380,6 +387,33 @@ def is_acceptance(sentence: str) -> bool:
     return bool(_EN["acceptance"].search(_english(sentence).strip()))
 
 
+def takes_all_on(answer: str) -> bool:
+    """Signal "what you put forward, done": an answer that accepts whatever the other side
+    just said, not only an offer asked ("perfect, do it", "ok yes, let's do that", "行，听你的").
+    Its concrete statements just before (``stated``) are the decision, in whatever form
+    they were said ("Cap it at 5 retries …")."""
+    first, text, patterns = _opening(answer)
+    if not first or "?" in first or "？" in first or said(first).change is not None:
+        return False
+    negated = " not " in f" {text} " or "不" in text.replace("不错", "")
+    return not negated and bool(patterns["acceptance-strong"].search(text))
+
+
+def offers_to_act(offer: str) -> bool:
+    """An offer to act with a value in it ("Free on Friday at 2 pm. Shall I book that?",
+    "周五下午三点都有空，要不就定这个时间？"): taken on, it is a decision of its own."""
+    chinese = is_chinese(offer)
+    text = offer if chinese else _english(offer)
+    acts = (_ZH if chinese else _EN)["offer-to-act"].search(text)
+    return acts is not None and bool(said(offer).values.keys() - {"name"})
+
+
+def refers_back(offer: str) -> bool:
+    """An offer with nothing concrete of its own ("Shall I book that?", "Want to move it
+    there?", "要不就定这个？"): it offers what the sentence before it said."""
+    return not said(offer).values and anchors(offer) == 0
+
+
 def is_offer(sentence: str, message: str) -> bool:
     """A sentence the answer after it may accept: a question that offers or proposes
     ("Should I try 12:30 pm?", "How about 6 pm instead?", "… at 4:45 pm, correct?"; not
@@ -395,6 +429,8 @@ def proposes(sentence: str) -> bool:
     the other side may take it with a bare yes (contract §5, "an accepted proposal")."""
     chinese = is_chinese(sentence)
     text = sentence.strip() if chinese else _english(sentence).strip()
+    if _QUESTION_MARK.search(text):  # "能给我推荐几个吗？" asks for one
+        return False
     return bool((_ZH if chinese else _EN)["proposal"].search(text)) and anchors(sentence) > 0
 
 
@@ -468,6 +504,31 @@ _ZH_OLD_VALUE = re.compile(
 
 _ZH_PARTICLES = "了的吧啦啊呢"
 """Sentence-final particles after an old value named ("不用腾讯云了"): not part of it."""
+
+
+_EN_STRONG = "|".join(re.escape(p) for p in cw.EN_OLD_VALUE_STRONG)
+_EN_OLD_VALUE_STRONG = re.compile(rf"\b(?:{_EN_STRONG})\s+{_ARTICLE}(?P<value>[\w.+#-]+)")
+_ZH_OLD_VALUE_STRONG = re.compile(
+    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE_STRONG)})\s*"
+    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
+)
+
+
+@lru_cache(maxsize=4096)
+def dropped_by_name(sentence: str) -> frozenset[str]:
+    """Signal "the old value dropped by name": the words a sentence names after the clearest
+    old-value words ("no more X", "instead of X", "drop X", "取代X") — a change even when the
+    sentence is no decision of its own. Not a question or a hedge."""
+    if said(sentence).tentative:
+        return frozenset()
+    if is_chinese(sentence):
+        found = (
+            m.group("value").rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE_STRONG.finditer(sentence)
+        )
+        return frozenset(v.lower() for v in found if v)
+    text = _english(sentence).rstrip(".!?")
+    found = (m.group("value").strip(".").lower() for m in _EN_OLD_VALUE_STRONG.finditer(text))
+    return frozenset(v for v in found if v not in EN_STOPWORDS)
 
 
 @lru_cache(maxsize=4096)

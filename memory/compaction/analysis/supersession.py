@@ -35,12 +35,18 @@ Never from a question or a hedge (unless accepted), or a sentence that adds a de
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
-from aimind_memory.memory.compaction.analysis.statements import Said, named_old_values, said
+from aimind_memory.memory.compaction.analysis.statements import (
+    Said,
+    dropped_by_name,
+    named_old_values,
+    said,
+)
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
     RELATIVE_DAYS,
@@ -117,15 +123,46 @@ def _new_values(new: Said, old: Said, *, weak: bool) -> set[str]:
 
 
 def _measured(kind: str, new: Said, old: Said) -> bool:
-    """Both say their numbers in one measure unit ("The API timeout is 30 seconds." →
-    "API timeout: 60 seconds", "接口超时设为30秒" → "接口超时60秒"): two values of one
-    setting, where a bare number ("room 1", "item 996") may be another item."""
-    return kind == "number" and bool(new.units & old.units)
+    """Two values of one setting, where a bare number ("room 1", "item 996") may be another
+    item: both say their numbers in one measure unit ("The API timeout is 30 seconds." →
+    "API timeout: 60 seconds", "接口超时设为30秒" → "接口超时60秒"), or the setting is named
+    again (``_setting_named``: "page size for the /orders endpoint is 50" → "orders page
+    size: 200")."""
+    return kind == "number" and (bool(new.units & old.units) or _setting_named(new, old))
+
+
+SETTING_WORDS = 2
+"""A setting named again shares this many subject words at least ("page size")."""
+
+
+def _setting_named(new: Said, old: Said) -> bool:
+    """Signal "a setting named again": one sentence's subject words all within the other's,
+    and at least ``SETTING_WORDS`` of them — the same setting, so a bare number in both is
+    its value said anew ("the retry count for the sync job is 3" → "sync job retry count:
+    5"). One shared word ("item 995" → "item 996") names no setting."""
+    if not (_VALUE_SAID.search(new.source) and _VALUE_SAID.search(old.source)):
+        return False  # "item 995" → "item 996": a number naming which one, no value
+    return len(new.subject & old.subject) >= SETTING_WORDS and _same_subject(new, old)
+
+
+_VALUE_SAID = re.compile(r"(?:\b(?:is|are|be|to|at|of)\s+|[:=]\s*)\d", re.IGNORECASE)
+"""A number said as a setting's value: after "is", "to", "at", "of", a colon or "="."""
 
 
 def _same_subject(new: Said, old: Said) -> bool:
     """One's subject words within the other's (either may have none)."""
     return new.subject <= old.subject or old.subject <= new.subject
+
+
+WHEN_KINDS = frozenset({"date", "time"})
+"""A day and a time of day said together are one slot: when."""
+
+
+def _slots(kinds: set[str]) -> set[str]:
+    """Kinds of value as the slots they fill: a date and a time given another value
+    together ("on Thursday at 11 am" after "on Wednesday at 2 pm") are one slot changed,
+    when — not two."""
+    return {"when" if k in WHEN_KINDS else k for k in kinds}
 
 
 def _new_value(new: Said, old: Said) -> bool:
@@ -141,7 +178,7 @@ def _new_value(new: Said, old: Said) -> bool:
     if not ((new.subject & old.subject or travelled) and _same_subject(new, old)):
         return False
     differing = _new_values(new, old, weak=False)
-    return len(differing) == 1 and "id" not in differing
+    return len(_slots(differing)) == 1 and "id" not in differing
 
 
 def _replugged(new: Said, old: Said) -> bool:
@@ -210,11 +247,19 @@ def _weakly(new: Said, old: Said, decided: bool, answered: bool = False) -> bool
     """Weak change words count when the sentence is a decision, tied to the earlier one or
     its answer, and a weak correction must bring a new value ("Actually, I need a taxi too"
     does not) — in answer to it, another thing named in plain words will do."""
-    if not (decided or answered or _tied(new, old)):
+    if not (decided or answered or _tied(new, old) or _rival(new, old)):
         return False
     if new.change == "reversal" or _new_values(new, old, weak=True):
         return True
     return answered and _swapped(new, old)
+
+
+def _rival(new: Said, old: Said) -> bool:
+    """Signal "another of the same kind": the sentence names another thing of a kind the
+    decision holds ("还是Vue吧" after "就用Svelte", "actually Postgres" after "we use MySQL"):
+    with a change word, that is the thing it changes, said in no words of its own."""
+    kinds = new.values.keys() & old.values.keys() & THING_KINDS
+    return any(new.values[k] - old.values[k] for k in kinds)
 
 
 def _answers(age: int | None, confirmed: bool = False) -> bool:
@@ -255,8 +300,14 @@ def _within(name: str, known: str) -> bool:
 
 def _asserts_replaced(echo: Said, old: Said, new: Said) -> bool:
     """The echo says a value the replaced decision held and that no longer holds: of a
-    kind the new sentence gives another value of."""
-    for kind in (new.values.keys() - WEAK_KINDS) & echo.values.keys() & old.values.keys():
+    kind the new sentence gives another value of — a number too when the echo says it in
+    the new one's unit (``_measured``: "Max upload size is 10 MB." goes with "10 MB is too
+    small" when "make it 250 MB" replaces it)."""
+    measured = {"number"} if _measured("number", new, echo) else set()
+    # a thing of no known kind in place of a known one: the known one no longer holds
+    swapped = old.values.keys() & THING_KINDS if _unknown_for_known(new, old) else set()
+    kinds = ((new.values.keys() - WEAK_KINDS) | measured) & old.values.keys() | swapped
+    for kind in kinds & echo.values.keys():
         now = new.values.get(kind, frozenset())
         gone = _other(kind, echo.values[kind], now)  # what the echo says that holds no more
         if any(_same_value(kind, v, o) for v in gone for o in old.values[kind]):
@@ -330,11 +381,18 @@ def _offer_changes(new: Said, old: Said) -> bool:
         k
         for k in _new_values(new, old, weak=True) - ({"code"} if own else WEAK_KINDS)
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
-    }
+    } | _unknown_for_known(new, old)  # "ship logs to Loki instead" after Elasticsearch
     if not differing:
         return False
-    detail = _bare_detail(old) or _bare_detail(new)  # "Should I try 12:30 pm?" after a time
+    # "Should I try 12:30 pm?" after a time; "Sunday is clear. Want to move it there?"
+    detail = _bare_detail(old) or _bare_detail(new) or _names_no_thing(new)
     return _tied(new, old) or (detail and bool(differing & DETAIL_KINDS))
+
+
+def _names_no_thing(offer: Said) -> bool:
+    """An offer naming no thing, only a detail ("Sunday 2 am would be clear. Want to move it
+    there?"): it offers another time, day or number for what is being decided."""
+    return not offer.values.keys() & (THING_KINDS | {"name"})
 
 
 def _bare_detail(old: Said) -> bool:
@@ -436,7 +494,7 @@ def _same_slot(new: Said, old: Said) -> bool:
 def _one_slot_changed(differing: set[str]) -> bool:
     """Exactly one kind of value given another, and not which thing it is (an id, a code):
     one slot set anew, not another item."""
-    return len(differing) == 1 and not differing & IDENTIFYING_KINDS
+    return len(_slots(differing)) == 1 and not differing & IDENTIFYING_KINDS
 
 
 def _unknown_for_known(new: Said, old: Said) -> set[str]:
@@ -482,12 +540,15 @@ def _named_again(new: Said, old: Said) -> bool:
     return _one_slot_changed(_new_values(new, old, weak=True))
 
 
-def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
+def _holding(
+    named: frozenset[str], olds: Sequence[Said], *, words: bool = False
+) -> tuple[int, ...]:
     """The earlier decisions holding a value the new sentence names as the one it
     replaces ("… instead of PostgreSQL"): the old value named is the clearest sign of
     which decision changes, however long ago it was said. A Chinese thing is no typed
     value: named in the decision's words it is held too ("不用腾讯云了" after
-    "短信服务用腾讯云的")."""
+    "短信服务用腾讯云的"); with ``words``, an English one too ("no more google drive" after
+    "recordings go in the google drive folder")."""
     if not named:
         return ()
     return tuple(
@@ -495,7 +556,11 @@ def _holding(named: frozenset[str], olds: Sequence[Said]) -> tuple[int, ...]:
         for i, old in enumerate(olds)
         if any(v in named or v.split()[0] in named for vs in old.values.values() for v in vs)
         or any(len(n) > 1 and not n.isascii() and n in old.source for n in named)
+        or (words and bool(named & {w.strip(".") for w in _WORD.findall(old.source.lower())}))
     )
+
+
+_WORD = re.compile(r"[\w.+#-]+")
 
 
 def replacement(
@@ -516,9 +581,11 @@ def replacement(
     decided = decided or new.labelled
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
-    if not (decided or new.change):
-        return NOTHING  # no decision and no change: nothing it could replace
     olds = [said(e) for e in earlier]
+    if not (decided or new.change):
+        # no decision and no change words: only the old value dropped by name replaces
+        dropped = _holding(dropped_by_name(sentence), olds, words=True)
+        return Replacement(dropped, "old value named", True) if dropped else NOTHING
     named = _holding(named_old_values(sentence), olds)
     if named:
         return Replacement(named, "old value named", True)

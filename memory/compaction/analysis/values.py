@@ -199,7 +199,7 @@ def _en_names(text: str) -> set[str]:
             plain = _CLITIC.sub("", plain)
         capitalised = word[0].isupper() and plain not in EN_STOPWORDS
         first = i == 0 or _SENTENCE_END.search(text, 0, m.start()) is not None
-        named = _INNER_CAPS.match(word) or (not first and capitalised)
+        named = (_INNER_CAPS.match(word) or (not first and capitalised)) and not _unit(text, m)
         joined = run and m.start() == end + 1
         if named and (joined or not run):
             run.append(word)
@@ -225,6 +225,21 @@ def _en_names(text: str) -> set[str]:
         if name and not {name, plain} & (cw.EN_WEEKDAYS.keys() | cw.EN_MONTHS.keys()):
             names.add(name)
     return names
+
+
+UNIT_LETTERS = 4
+"""A unit or a time zone said after a number is a short upper-case word ("10 MB", "UTC")."""
+_AFTER_NUMBER = re.compile(r"\d\s?$")
+
+
+def _unit(text: str, m: re.Match[str]) -> bool:
+    """The word is its number's unit or zone, no name: written right after the number
+    ("4B", "10MB") or, short and upper-case, after it and a space ("10 MB", "02:00 UTC")."""
+    if m.start() and text[m.start() - 1].isdigit():
+        return True
+    word = m.group()
+    short = word.isupper() and len(word) <= UNIT_LETTERS
+    return short and _AFTER_NUMBER.search(text, 0, m.start()) is not None
 
 
 class Found(NamedTuple):
