@@ -788,7 +788,24 @@ CrossWOZ's "已为您预订" frame went too). The team sets moved: team_tune EN 
 correct (3 → 1 stale), ZH 0.75 → 0.95 (0 stale); the first team set (its first run
 recorded, tuning data since) EN 0.50 (9 stale) as before, ZH 0.575 (11 → 13 stale). The
 fresh held-out team set's first run (d9fb1b9): EN 6 of 12 correct, 3 stale; ZH 10 of 12,
-1 stale."""
+1 stale.
+
+**Wave 38, session 4: a third team set, frozen first.** `team_heldout3` (12 a language, two
+of each of the second set's six kinds, new topics) was written and frozen (b452932) by
+someone who had not read the engine, before this session's engine changes; the second set
+joined the tuning side. Tuned on the tuning side only: a setting named again with a bare
+number said as its value, a day and time moved together as one slot, units and zones are
+no names, the old value dropped by name ("no more X", "instead of X", 取代X) even outside a
+decision, an answer taking everything on ("do it", 听你的) taking the last statement put
+forward, a weak change word with another thing of the same kind, and the gate backing a
+Chinese pin's unit written after its number ("100MB"). Tuning side, d389cf4 → 1f109fa:
+team_heldout EN 0.50 → 0.65 (9 → 5 stale), ZH 0.575 → 0.625 (13 stale); team_heldout2 EN
+0.50 → 0.833 (3 → 0 stale), ZH 0.833 → 0.917 (1 stale); team_tune and the issue-30 sets
+unchanged; SGD's stale dialogues 17/17/11/29/17 → 14/15/9/26/16, MultiWOZ test 29 → 28,
+CrossWOZ val 0 → 1. **The third set's first run (1f109fa): EN 10 of 12 correct, 1 stale
+(a parallel decision), and a control lost one of its two decisions; ZH 9 of 12, 3 stale
+(two parallel decisions, a new value). The goals (≥ 90 % correct, 0 stale) are missed;
+parallel decisions are what is left.**"""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:

@@ -335,7 +335,12 @@ had used: DREAM test dialogues 0–99 (everyday two-person dialogues from Englis
 exams) in English and XPersona's Chinese PersonaChat test dialogues 0–99 (two strangers
 getting to know each other, translated and corrected by hand) in Chinese — was fixed in its
 own commit before any of it was replayed, rubric unchanged, by someone who had not read the
-engine.
+engine. Its first run (the engine at 1f109fa, labelled after the run in 6691f7b by someone
+who had not tuned the engine): DREAM 0 of 7 final pins small talk, XPersona 6 of 27; **all
+6/34 (0.176): the goal is missed by 2.6 points**; decisions 10 of the 34 (DREAM's "I booked
+it last night.", XPersona's house rule 我不允许在我的房子里播放死亡金属音乐); the small talk
+left is a persona's banter said with a rule's words (我没意识到我们必须这样) and garbled
+translations.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on
@@ -438,7 +443,14 @@ History, final pins that are small talk:
   boring life.", "George will just have to make do with his billions."), advice
   ("When crossing the road you must always pay attention …"), platitudes and a sitcom's
   quarrels (咱不能输, 您不能见死不救). Labelled by the same author as the rules, after the
-  run, by the rubric."""
+  run, by the rubric.
+- eighth round (wave 38, session 4), tuned on the seen parts (the eighth part included,
+  its first run spent): an opinion announced ("I have to say…", 不得不承认), a spoken "I
+  mean" with no name, number or day after it, a threat or bargain with a person ("if you…,
+  I'll…", 不然你就…; not with a day, time or amount: a deadline's consequence is a rule),
+  a suggestion to the listener (你…吧 with no 我/咱, unless said for good). Seen parts
+  0.241 → 0.171 of final pins (labels of a88453a for both), CMU_DoG + MPDD 8/20 → 3/15,
+  decisions 125 → 130; the decision sets, the changes bench and meetings unchanged."""
 
 
 async def _print_split(split: chitchat.Split, show: bool, block: int) -> dict[str, Any]:
