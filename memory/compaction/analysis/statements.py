@@ -393,7 +393,7 @@ def takes_all_on(answer: str) -> bool:
     Its concrete statements just before (``stated``) are the decision, in whatever form
     they were said ("Cap it at 5 retries …")."""
     first, text, patterns = _opening(answer)
-    if not first or "?" in first or "？" in first or said(first).change is not None:
+    if not first or _QUESTION_MARK.search(first) or said(first).change is not None:
         return False
     negated = " not " in f" {text} " or "不" in text.replace("不错", "")
     return not negated and bool(patterns["acceptance-strong"].search(text))
@@ -439,7 +439,7 @@ def acknowledges(message: str) -> Literal["explicit", "weak"] | None:
     "Got it.", "好的，订单100。"), ``weak`` ("Okay, 25 seats per Team workspace.": words that
     also just say one is listening), or None."""
     first, text, patterns = _opening(message)
-    if not first or "?" in first or "？" in first:
+    if not first or _QUESTION_MARK.search(first):
         return None
     if patterns["acknowledgement"].search(text):
         return "explicit"
