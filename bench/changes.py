@@ -49,21 +49,27 @@ LANGUAGES = ("en", "zh")
 ChangeSet = Literal["tune", "heldout"]
 """A side: what is reported (held out) and what the rules may be tuned on."""
 ChangeFile = Literal[
-    "tune", "heldout", "team_tune", "team_heldout", "team_heldout2", "team_heldout3"
+    "tune",
+    "heldout",
+    "team_tune",
+    "team_heldout",
+    "team_heldout2",
+    "team_heldout3",
+    "team_heldout4",
 ]
 """One of our sets: ``tests/memory/data/changes/<file>_{en,zh}.jsonl``."""
 OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
-    "heldout": ("team_heldout3",),
-    "tune": ("team_tune", "team_heldout", "team_heldout2", "tune", "heldout"),
+    "heldout": ("team_heldout4",),
+    "tune": ("team_tune", "team_heldout", "team_heldout2", "team_heldout3", "tune", "heldout"),
 }
-"""Our sets of each side. The held-out side is the third software-team set of issue 43
-(``team_heldout3``: 12 conversations a language, two each of six kinds of change, other
-domains than the second's), written by someone who had not read the offline engine and
-frozen in its own commit (b452932) before any replay. The second team set (e1768a4) had its
-first run recorded (the engine at d9fb1b9), the first (669ddc8, 40 a language) its own
-in wave 38, and the sets held out before them (frozen before the supersession rules,
-reported through issue 30) have been read and tuned beside since: tuning data now, with
-the team set's tuning half."""
+"""Our sets of each side. The held-out side is the fourth software-team set of issue 43
+(``team_heldout4``: 12 conversations a language, two each of six kinds of change, other
+topics than the earlier sets'), written by someone who had not read the offline engine and
+frozen in its own commit (4b41987) before any replay. The third team set (b452932) had its
+first run recorded (the engine at 1f109fa), the second (e1768a4) its own at d9fb1b9, the
+first (669ddc8, 40 a language) its own in wave 38, and the sets held out before them
+(frozen before the supersession rules, reported through issue 30) have been read and tuned
+beside since: tuning data now, with the team set's tuning half."""
 
 
 class PublicSet(NamedTuple):

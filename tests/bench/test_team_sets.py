@@ -36,8 +36,8 @@ HELDOUT2_KINDS = (
     "new_value",
     "control",
 )
-"""The kinds of the second and third held-out team sets (``team_heldout2_*``,
-``team_heldout3_*``), two conversations each."""
+"""The kinds of the second, third and fourth held-out team sets (``team_heldout2_*``,
+``team_heldout3_*``, ``team_heldout4_*``), two conversations each."""
 SIZES = {"team_heldout": 40, "team_tune": 20, "heldout": 10, "tune": 3}
 """Conversations (meetings) a language in each file, as the READMEs say."""
 
@@ -74,11 +74,12 @@ def test_the_second_team_held_out_set_holds_two_of_each_of_its_six_kinds(languag
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_the_third_team_held_out_set_holds_two_of_each_of_the_same_six_kinds(
-    language: str,
+@pytest.mark.parametrize("which", [3, 4])
+def test_the_third_and_fourth_team_held_out_sets_hold_two_of_each_of_the_same_six_kinds(
+    which: int, language: str
 ) -> None:
-    rows = _rows(CHANGES / f"team_heldout3_{language}.jsonl")
-    assert [r["id"] for r in rows] == [f"{language}-h3-{n:02d}" for n in range(1, 13)]
+    rows = _rows(CHANGES / f"team_heldout{which}_{language}.jsonl")
+    assert [r["id"] for r in rows] == [f"{language}-h{which}-{n:02d}" for n in range(1, 13)]
     assert Counter(r["kind"] for r in rows) == dict.fromkeys(HELDOUT2_KINDS, 2)
     for row in rows:
         _well_formed(row)
