@@ -1,6 +1,6 @@
 """Public casual conversations for the small-talk bench: LoCoMo, DailyDialog, Topical-Chat,
-CPED, KdConv, MELD, Switchboard, C3, DiaASQ, CMU_DoG and MPDD — and, held out now, DREAM and
-XPersona's Chinese PersonaChat.
+CPED, KdConv, MELD, Switchboard, C3, DiaASQ, CMU_DoG, MPDD, DREAM and XPersona's Chinese
+PersonaChat — and, held out now, the Self-dialogue Corpus and DialogRE's Chinese version.
 
 People chatting, not booking: what the extractive compactor pins there is mostly what
 friends say to each other — cheering, advice, compliments, "let's catch up soon". None
@@ -17,13 +17,14 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
   (c25a2bf; first run 0480603), the second (ee59dd5; first run 8638b06), the third
   (6d1d6c4; first run 8d359c8), the fourth (first run 5eda2ab), the fifth (a728ffb;
   first run 988adb4), the sixth (wave 37; first run at 0b7043f), the seventh (wave 38,
-  6d7a20d: MELD, Switchboard, C3 and DiaASQ; first run labelled in 5b5c31f) and the eighth
-  (issue 43, 43f0cd3: CMU_DoG and MPDD; first run at d9fb1b9, labelled in ea05de5);
-- ``heldout``: the ninth held-out part: two more corpora nobody here had used — DREAM in
-  English, XPersona's Chinese PersonaChat in Chinese — fixed in their own commit before
-  anything of them was replayed, by someone who had not read the engine. The bench reports
-  this part; it is never tuned on, and these two have no other part. The other eleven
-  corpora have no held-out part any more.
+  6d7a20d: MELD, Switchboard, C3 and DiaASQ; first run labelled in 5b5c31f), the eighth
+  (issue 43, 43f0cd3: CMU_DoG and MPDD; first run at d9fb1b9, labelled in ea05de5) and the
+  ninth (37b9faa: DREAM and XPersona; first run at 1f109fa, labelled in 6691f7b);
+- ``heldout``: the tenth held-out part: two more corpora nobody here had used — the
+  Self-dialogue Corpus in English, DialogRE's Chinese version in Chinese — fixed in their
+  own commit before anything of them was replayed, by someone who had not read the engine.
+  The bench reports this part; it is never tuned on, and these two have no other part. The
+  other thirteen corpora have no held-out part any more.
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
   long multi-session chats between two people. Tuning: the five that hold a sentence
@@ -83,7 +84,7 @@ corpus:
   families, classmates and colleagues talking, several speakers): dialogues 0–99 as the
   file lists them (case indices 1–100), chained 25 to a conversation.
 
-Held out only (the ninth part), each read in file order, 100 dialogues a corpus:
+The ninth held-out part, seen now, each read in file order, 100 dialogues a corpus:
 
 - DREAM (``nlpdata/dream``, ``data/test.json``, a list of ``[lines, questions, id]``;
   English, "for non-commercial research purpose only" (its ``license.txt``); short everyday
@@ -97,6 +98,23 @@ Held out only (the ninth part), each read in file order, 100 dialogues a corpus:
   Chinese and corrected by hand, simplified characters): the test split's dialogues 0–99 as
   the file lists them (the personas are not said, so not replayed), chained 10 to a
   conversation.
+
+Held out only (the tenth part), each read in file order, 100 dialogues a corpus:
+
+- The Self-dialogue Corpus (``jfainberg/self_dialogue_corpus``,
+  ``corpus/movies/Batch_2814928_batch_results.csv``, Mechanical Turk results, one
+  assignment a row, its lines in ``Answer.sentence1``… ; English, BSD 3-Clause (its
+  ``LICENSE``); one crowd worker writing both sides of a casual chat between two people
+  about films): the file's first 100 assignments not rejected nor by a worker its
+  ``blocked_workers.txt`` lists (as its ``get_data.py`` reads them), rows in file order,
+  lines in number order (the empty ones and "{}" left out), the two sides taking turns,
+  chained 10 to a conversation.
+- DialogRE's Chinese version (``nlpdata/dialogre``, ``data_v2/cn/data/test.json``, a list
+  of ``[lines, relations]``; "for non-commercial research purpose only" (its
+  ``license.txt``); scenes of the sitcom Friends translated into Chinese, several speakers,
+  each line ``Speaker N: …``; the relations are not said, so not replayed): the test split's
+  dialogues 0–99 as the file lists them, the speaker labels taken off the lines, chained 10
+  to a conversation.
 
 ``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
 first 200 / 100 / 400 / 40, block by block — for more to tune on; it never reaches a test file.
@@ -124,7 +142,7 @@ Split = Literal["tune", "seen", "heldout"]
 SPLITS: tuple[Split, ...] = ("tune", "seen", "heldout")
 TUNING: tuple[Split, ...] = ("tune", "seen")
 """The parts the rules may be tuned on."""
-HELDOUT_PART = 9
+HELDOUT_PART = 10
 """Which held-out part ``heldout`` is: they were frozen one after another, each when the
 last one's first run was recorded (the module docstring lists them)."""
 
@@ -141,6 +159,8 @@ CMUDOG_ENV = BenchSettings.env_name("cmudog")
 MPDD_ENV = BenchSettings.env_name("mpdd")
 DREAM_ENV = BenchSettings.env_name("dream")
 XPERSONA_ENV = BenchSettings.env_name("xpersona")
+SELFDIALOGUE_ENV = BenchSettings.env_name("selfdialogue")
+DIALOGRE_ENV = BenchSettings.env_name("dialogre")
 
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
@@ -224,14 +244,27 @@ CMUDOG_DIALOGUES, CMUDOG_PER_CHAIN = 100, 10
 MPDD_FILES: dict[Split, Part] = {"seen": (("mpdd.zip/mpdd/dialogue.json", 0),), "heldout": ()}
 """One JSON object of dialogues by case index, inside the repository's zip archive."""
 MPDD_DIALOGUES, MPDD_PER_CHAIN = 100, 25
-DREAM_FILES: dict[Split, Part] = {"heldout": (("data/test.json", 0),)}
+DREAM_FILES: dict[Split, Part] = {"seen": (("data/test.json", 0),), "heldout": ()}
 DREAM_DIALOGUES, DREAM_PER_CHAIN = 100, 25
 DREAM_SPEAKER = re.compile(r"^([A-Z][A-Za-z.' ]{0,19}):\s*")
 """A DREAM line's speaker label ("M: ", "Woman: ", "Paul: "), taken off the text it says."""
 XPERSONA_FILES: dict[Split, Part] = {
-    "heldout": (("dataset/Zh_persona_split_test_human_annotated.json", 0),)
+    "seen": (("dataset/Zh_persona_split_test_human_annotated.json", 0),),
+    "heldout": (),
 }
 XPERSONA_DIALOGUES, XPERSONA_PER_CHAIN = 100, 10
+SELFDIALOGUE_FILES: dict[Split, Part] = {
+    "heldout": (("corpus/movies/Batch_2814928_batch_results.csv", 0),)
+}
+"""Mechanical Turk results, one assignment a row; the start counts kept assignments."""
+SELFDIALOGUE_DIALOGUES, SELFDIALOGUE_PER_CHAIN = 100, 10
+SELFDIALOGUE_BLOCKED = "blocked_workers.txt"
+"""The workers whose assignments the corpus's own reader leaves out, one id a line."""
+SELFDIALOGUE_LINE = re.compile(r"^Answer\.sentence(\d+)$")
+DIALOGRE_FILES: dict[Split, Part] = {"heldout": (("data_v2/cn/data/test.json", 0),)}
+DIALOGRE_DIALOGUES, DIALOGRE_PER_CHAIN = 100, 10
+DIALOGRE_SPEAKER = re.compile(r"^(Speaker \d+(?:\s*[,，]\s*Speaker \d+)*)\s*[:：]\s*")
+"""A DialogRE line's speaker label ("Speaker 2: ", "Speaker 1, Speaker 3: "), taken off."""
 
 Turns = list[tuple[str, str]]
 
@@ -517,6 +550,40 @@ def xpersona(source: Path, split: Split, block: int = 0) -> list[Chat]:
     return _chains("xpersona", "zh", dialogues, XPERSONA_PER_CHAIN)
 
 
+def selfdialogue(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    try:
+        blocked = set(_read(source, SELFDIALOGUE_BLOCKED).decode("utf-8").split())
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        blocked = set()
+    dialogues: list[Turns] = []
+    for inside, start in SELFDIALOGUE_FILES.get(split, ()):
+        rows = csv.DictReader(io.StringIO(_read(source, inside).decode("utf-8")))
+        kept = [r for r in rows if not r.get("Reject") and r.get("WorkerId") not in blocked]
+        for row in kept[start : start + SELFDIALOGUE_DIALOGUES]:
+            numbered = sorted(
+                (int(m.group(1)), text.strip())
+                for key, text in row.items()
+                if key and text and (m := SELFDIALOGUE_LINE.match(key))
+            )
+            said = [text for _, text in numbered if text and text != "{}"]
+            dialogues.append(alternate([(str(i % 2), u) for i, u in enumerate(said)]))
+    return _chains("selfdialogue", "en", dialogues, SELFDIALOGUE_PER_CHAIN)
+
+
+def dialogre(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    dialogues: list[Turns] = []
+    for inside, start in DIALOGRE_FILES.get(split, ()):
+        data = json.loads(_read(source, inside))
+        for lines, *_ in data[start : start + DIALOGRE_DIALOGUES]:
+            said = []
+            for i, line in enumerate(lines):
+                label = DIALOGRE_SPEAKER.match(line)
+                speaker = label.group(1) if label else str(i % 2)
+                said.append((speaker, line[label.end() :] if label else line))
+            dialogues.append(alternate(said))
+    return _chains("dialogre", "zh", dialogues, DIALOGRE_PER_CHAIN)
+
+
 def _chains(
     name: str, language: Literal["en", "zh"], dialogues: list[Turns], per: int
 ) -> list[Chat]:
@@ -540,6 +607,8 @@ LOADERS = {
     "mpdd": (MPDD_ENV, mpdd),
     "dream": (DREAM_ENV, dream),
     "xpersona": (XPERSONA_ENV, xpersona),
+    "selfdialogue": (SELFDIALOGUE_ENV, selfdialogue),
+    "dialogre": (DIALOGRE_ENV, dialogre),
 }
 LANGUAGE = {
     "locomo": "en",
@@ -555,6 +624,8 @@ LANGUAGE = {
     "mpdd": "zh",
     "dream": "en",
     "xpersona": "zh",
+    "selfdialogue": "en",
+    "dialogre": "zh",
 }
 
 

@@ -97,12 +97,23 @@ class BenchSettings(AIMindSettings):
     dream: Path | None = setting(
         None,
         "A local copy of DREAM (nlpdata/dream: everyday dialogues from English listening "
-        "exams; English) for the small-talk benchmark's held-out part.",
+        "exams; English) for the small-talk benchmark.",
     )
     xpersona: Path | None = setting(
         None,
         "A local copy of XPersona (HLTCHKUST/Xpersona: PersonaChat translated and corrected "
-        "by hand; its Chinese) for the small-talk benchmark's held-out part.",
+        "by hand; its Chinese) for the small-talk benchmark.",
+    )
+    selfdialogue: Path | None = setting(
+        None,
+        "A local copy of the Self-dialogue Corpus (jfainberg/self_dialogue_corpus: casual "
+        "chats about films written by one person playing both sides; English) for the "
+        "small-talk benchmark's held-out part.",
+    )
+    dialogre: Path | None = setting(
+        None,
+        "A local copy of DialogRE (nlpdata/dialogre: scenes of Friends; its Chinese "
+        "version) for the small-talk benchmark's held-out part.",
     )
 
     def of(self, variable: str) -> Any:

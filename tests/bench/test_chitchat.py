@@ -3,6 +3,8 @@ project's own layout: the split a corpus is read from, turns as the bench replay
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 import zipfile
@@ -350,8 +352,8 @@ def test_dream_takes_the_speaker_labels_off_the_lines(
     (copy / "data").mkdir(parents=True)
     (copy / "data/test.json").write_text(json.dumps(dialogues), encoding="utf-8")
     monkeypatch.setenv(chitchat.DREAM_ENV, str(copy))
-    heldout, where = chitchat.load("dream", "heldout")
-    assert where == "dream heldout (dream)" and len(heldout) == 4  # 100 dialogues, 25 a chat
+    heldout, where = chitchat.load("dream", "seen")  # the ninth held-out part, seen now
+    assert where == "dream seen (dream)" and len(heldout) == 4  # 100 dialogues, 25 a chat
     assert heldout[0].language == "en"
     # one speaker's lines are one message; a line with no label takes its place's side
     assert heldout[0].turns[:3] == [
@@ -361,7 +363,7 @@ def test_dream_takes_the_speaker_labels_off_the_lines(
     ]
     assert heldout[-1].turns[-1] == ("Dialogue 99, shall we eat out? It's Friday.", "Sure: at 7.")
     assert not any("Dialogue 100," in m for c in heldout for t in c.turns for m in t)
-    assert chitchat.load("dream", "tune")[0] == [] and chitchat.load("dream", "seen")[0] == []
+    assert chitchat.load("dream", "tune")[0] == [] and chitchat.load("dream", "heldout")[0] == []
 
 
 def test_xpersona_reads_the_chinese_test_split_s_dialogues_not_the_personas(
@@ -384,20 +386,100 @@ def test_xpersona_reads_the_chinese_test_split_s_dialogues_not_the_personas(
         },
     )
     monkeypatch.setenv(chitchat.XPERSONA_ENV, str(bare))
-    heldout, where = chitchat.load("xpersona", "heldout")
-    assert where == "xpersona heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    heldout, where = chitchat.load("xpersona", "seen")  # the ninth held-out part, seen now
+    assert where == "xpersona seen (repo.git)" and len(heldout) == 10  # 100, 10 a chat
     assert heldout[0].language == "zh"
     assert heldout[0].turns[:2] == [("第0段，你好！", "你好呀。"), ("周末干嘛？", "去游泳。")]
     assert all(len(c.turns) == 20 for c in heldout)
     assert heldout[-1].turns[-2] == ("第99段，你好！", "你好呀。")
     assert not any("喜欢游泳" in m for c in heldout for t in c.turns for m in t)
     assert not any("第100段" in m for c in heldout for t in c.turns for m in t)
-    assert chitchat.load("xpersona", "tune")[0] == [] and chitchat.load("xpersona", "seen")[0] == []
+    assert chitchat.load("xpersona", "tune")[0] == []
+    assert chitchat.load("xpersona", "heldout") == ([], "xpersona has no heldout part")
 
 
-def test_the_held_out_part_is_the_ninth_two_new_corpora() -> None:
-    held = {c for c in chitchat.LOADERS if c in ("dream", "xpersona")}
-    assert chitchat.HELDOUT_PART == 9 and len(held) == 2
+def test_selfdialogue_reads_the_kept_assignments_lines_in_number_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    header = ["AssignmentId", "WorkerId", "Answer.sentence1", "Answer.sentence10"]
+    header += [f"Answer.sentence{n}" for n in range(2, 10)] + ["Approve", "Reject"]
+    out = io.StringIO()
+    written = csv.writer(out)
+    written.writerow(header)
+    for n in range(130):
+        lines = {f"Answer.sentence{k}": f"line {k}" for k in range(1, 11)}
+        lines["Answer.sentence1"] = f"Chat {n}, seen any good films?"
+        lines["Answer.sentence10"] = "Bye!"
+        lines["Answer.sentence5"] = "{}" if n == 0 else "line 5"  # Turk's empty answer
+        worker = "BLOCKED1" if n == 1 else f"W{n}"
+        reject = "x" if n == 2 else ""
+        written.writerow([f"A{n}", worker, *(lines[h] for h in header[2:-2]), "", reject])
+    bare = _git_repo(
+        tmp_path,
+        {
+            chitchat.SELFDIALOGUE_FILES["heldout"][0][0]: out.getvalue(),
+            "blocked_workers.txt": "BLOCKED1\n",
+        },
+    )
+    monkeypatch.setenv(chitchat.SELFDIALOGUE_ENV, str(bare))
+    heldout, where = chitchat.load("selfdialogue", "heldout")
+    assert where == "selfdialogue heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    assert heldout[0].language == "en"
+    # the two sides take turns, line by line in number order (10 after 9), "{}" left out
+    assert heldout[0].turns[:3] == [
+        ("Chat 0, seen any good films?", "line 2"),
+        ("line 3", "line 4"),
+        ("line 6", "line 7"),
+    ]
+    firsts = [t[0] for c in heldout for t in c.turns if t[0].startswith("Chat ")]
+    # a blocked worker's and a rejected assignment are not kept: 0, 3, 4, … 101
+    assert firsts[:3] == [f"Chat {n}, seen any good films?" for n in (0, 3, 4)]
+    assert len(firsts) == 100 and firsts[-1] == "Chat 101, seen any good films?"
+    assert heldout[1].turns[4] == ("line 9", "Bye!")
+    assert chitchat.load("selfdialogue", "seen")[0] == []
+    assert chitchat.load("selfdialogue", "tune")[0] == []
+
+
+def test_dialogre_takes_the_speaker_labels_off_its_chinese_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    relation = [{"x": "菲比", "y": "50", "r": ["per:age"], "t": [""]}]
+    dialogues = [
+        [[f"Speaker 1: 第{n}场，嘿！", "Speaker 1: 看这个！", "Speaker 2: 哇。"], relation]
+        for n in range(130)
+    ]
+    dialogues[1][0] = [
+        "Speaker 1: 第1场，你好。",
+        "Speaker 2: 嗨。",
+        "Speaker 3: 我也在！",
+        "Speaker 1, Speaker 2: 对！",
+    ]
+    bare = _git_repo(
+        tmp_path,
+        {
+            "data_v2/cn/data/test.json": json.dumps(dialogues, ensure_ascii=False),
+            "data_v2/en/data/test.json": "[]",
+        },
+    )
+    monkeypatch.setenv(chitchat.DIALOGRE_ENV, str(bare))
+    heldout, where = chitchat.load("dialogre", "heldout")
+    assert where == "dialogre heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    assert heldout[0].language == "zh"
+    # one speaker's lines are one message; a third speaker takes the next side
+    assert heldout[0].turns[:3] == [
+        ("第0场，嘿！看这个！", "哇。"),
+        ("第1场，你好。", "嗨。"),
+        ("我也在！", "对！"),
+    ]
+    assert heldout[-1].turns[-1] == ("第99场，嘿！看这个！", "哇。")
+    assert not any("第100场" in m for c in heldout for t in c.turns for m in t)
+    assert not any("per:age" in m or "菲比" in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("dialogre", "seen")[0] == [] and chitchat.load("dialogre", "tune")[0] == []
+
+
+def test_the_held_out_part_is_the_tenth_two_new_corpora() -> None:
+    held = {c for c in chitchat.LOADERS if c in ("selfdialogue", "dialogre")}
+    assert chitchat.HELDOUT_PART == 10 and len(held) == 2
     assert {chitchat.LANGUAGE[c] for c in held} == {"en", "zh"}
     for files in (
         chitchat.DAILYDIALOG_FILES,
@@ -409,5 +491,7 @@ def test_the_held_out_part_is_the_ninth_two_new_corpora() -> None:
         chitchat.DIAASQ_FILES,
         chitchat.CMUDOG_FILES,
         chitchat.MPDD_FILES,
+        chitchat.DREAM_FILES,
+        chitchat.XPERSONA_FILES,
     ):
         assert files["heldout"] == ()  # the earlier held-out parts are seen now
