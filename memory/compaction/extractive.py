@@ -32,6 +32,7 @@ from aimind_memory.memory.compaction.analysis.statements import (
     is_acceptance,
     is_bare_correction,
     is_offer,
+    kept_apart,
     narrated_past,
     offers_to_act,
     proposes,
@@ -316,7 +317,9 @@ def fold_pins(
             if decided and _restates(sentence, texts):
                 continue
             newest = held[-1][0] if held else ""
-            if (how := changed_by.get(newest)) and says_back(what, how[0], newest):
+            if (how := changed_by.get(newest)) and says_back(
+                said(kept_apart(spoken)), how[0], newest
+            ):
                 continue  # "订单服务连接池改成200" → "好的，订单服务改为200。": said back
             ages = [None if at is None else index - at for _, _, at in held]
             if chain and (back := _returned(spoken, texts, chain)):

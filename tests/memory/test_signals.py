@@ -524,3 +524,47 @@ def test_an_answer_opening_with_set_takes_the_setting_on_and_a_parallel_one_stay
         "cache TTL for the catalog service: 90 seconds",
         "refresh interval on that same cache is 10 seconds",
     ]
+
+
+def test_a_change_of_one_of_two_parallel_decisions_replaces_its_own_slot() -> None:
+    # two slots of one kind (a date), told apart by what each is about (iOS, Android): a
+    # change naming one, in either order of the pins, replaces that one only
+    ios, android = "We ship the iOS app on May 5.", "We ship the Android app on May 12."
+    for pins in ([ios, android], [android, ios]):
+        out = fold("Actually, make the Android app May 20.", "OK.", pins=pins)
+        assert out.replaced_decisions == [android]
+        assert out.replaced_why[android] == (
+            "a change of one of two parallel decisions: 'Actually' + 'Android'"
+        )
+    # the other one named in other words than its pin's ("goes out", "releasing")
+    pins = ["Android goes out on May 12.", "We're releasing iOS on May 5."]
+    out = fold("Okay, Android moves to May 20.", "OK.", pins=pins)
+    assert out.replaced_decisions == ["Android goes out on May 12."]
+    # Chinese: two modules' dates
+    pins = ["iOS版15号提审", "安卓版18号上架"]
+    assert fold("iOS改到20号", "好的。", pins=pins).replaced_decisions == ["iOS版15号提审"]
+
+
+def test_a_clause_keeping_the_other_slot_is_not_what_changes() -> None:
+    staging, prod = "Staging uses m5.large nodes.", "Prod uses m5.2xlarge nodes."
+    change = "Switch staging to t3.medium nodes, prod stays as it is."
+    for pins in ([staging, prod], [prod, staging]):
+        out = fold(change, "OK.", pins=pins)
+        assert out.replaced_decisions == [staging]
+        assert out.pinned_decisions == [change]
+        assert out.replaced_why[staging] == (
+            "a change of one of two parallel decisions: 'switch staging to nodes'"
+        )
+    # Chinese: 生产不动 keeps production where it is
+    pins = ["预发环境放华东1", "生产放华东2"]
+    out = fold("华东1要做机房维护，预发挪到华北2，生产不动", "好的。", pins=pins)
+    assert out.replaced_decisions == ["预发环境放华东1"]
+    assert out.replaced_why["预发环境放华东1"] == "并列两项中一项的更改：「挪到」"
+    # an answer saying the change back with the kept slot beside it is no further change
+    out = fold(
+        "安卓上架改到22号吧",
+        "好的，安卓改为22号上架，iOS不变。",
+        pins=["iOS版15号提审", "安卓版18号上架"],
+    )
+    assert out.pinned_decisions == ["安卓上架改到22号吧"]
+    assert out.replaced_decisions == ["安卓版18号上架"]

@@ -132,6 +132,7 @@ _EN = {
     "offer": _phrase_pattern(cw.EN_OFFER, False),
     "offer-to-act": _phrase_pattern(cw.EN_OFFER_TO_ACT, False),
     "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
+    "kept": _phrase_pattern(cw.EN_KEPT, False),
 }
 _ZH = {
     "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
@@ -154,6 +155,7 @@ _ZH = {
     "offer": _phrase_pattern(cw.ZH_OFFER, True),
     "offer-to-act": _phrase_pattern(cw.ZH_OFFER_TO_ACT, True),
     "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
+    "kept": _phrase_pattern(cw.ZH_KEPT, True),
 }
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
@@ -324,6 +326,32 @@ def _said_english(sentence: str) -> Said:
     )
 
 
+_CLAUSE = re.compile(r"[^,;，；]+[,;，；]?")
+
+
+@lru_cache(maxsize=4_096)
+def kept_apart(sentence: str) -> str:
+    """Signal "the other slot stays": a clause saying a decision stays as it is ("orders
+    stays on PostgreSQL", "prod dont touch", "生产不动", "iOS不变"), beside a clause that
+    changes another ("notifications moves to DynamoDB; …"). The sentence without its kept
+    clauses is what it changes: the slot a kept clause names is left as it was. A clause
+    with change words of its own ("还是用MySQL吧") is no kept clause; a sentence that is all
+    kept clauses is returned whole."""
+    clauses = _CLAUSE.findall(sentence)
+    if len(clauses) < 2:
+        return sentence
+    chinese = is_chinese(sentence)
+    patterns = _ZH if chinese else _EN
+    rest = [
+        c
+        for c in clauses
+        if not patterns["kept"].search(c if chinese else _english(c)) or said(c).change
+    ]
+    if not rest or len(rest) == len(clauses):
+        return sentence
+    return "".join(rest).rstrip(",;，； ")
+
+
 _OPENER = re.compile(r"^[^,:;]{1,20}[,:;]\s*(?=\S)")
 
 
@@ -477,7 +505,8 @@ CUE_WORDS_AFTER = 2
 def change_cue(sentence: str) -> tuple[str, bool]:
     """The words that mark the sentence's change ("switch to MySQL", "改成"), for its
     ``why``, and whether they are weak words ("actually": then they are quoted alone and
-    the new value beside them); empty when none does."""
+    the new value beside them); empty when none does. Not a kept clause's words."""
+    sentence = kept_apart(sentence)
     chinese = is_chinese(sentence)
     text = sentence if chinese else _english(sentence)
     patterns = _ZH if chinese else _EN

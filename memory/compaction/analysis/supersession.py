@@ -44,6 +44,7 @@ from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import (
     Said,
     dropped_by_name,
+    kept_apart,
     named_old_values,
     said,
 )
@@ -476,6 +477,35 @@ def _beyond(one: Said, other: Said) -> bool:
     )
 
 
+def _qualifiers(what: Said, names: bool) -> frozenset[str]:
+    """What a decision is about beside its typed values: its subject words, and with
+    ``names`` its plain names too ("Android" is a name inside a sentence and a subject word
+    opening one) — not when a name is the value that changes ("use CSS modules")."""
+    if not names:
+        return what.subject
+    return what.subject | {w for n in what.values.get("name", ()) for w in n.split()}
+
+
+def _other_slot(new: Said, old: Said, held: Sequence[Said]) -> bool:
+    """Signal "another slot of the same kind": two decisions held side by side give values
+    of one kind to two things ("Staging runs on m5.large." beside "Prod gets m5.2xlarge.",
+    "iOS ships March 4" beside "Android ships March 11", "订单服务用MySQL" beside "用户画像上
+    ClickHouse"). What tells the slots apart is what each is about and the other is not
+    (its qualifiers: "prod", "Android", "订单"); a change naming the other's and none of
+    this one's changes the other slot, never this one."""
+    changed = _new_values(new, old, weak=True)
+    names = bool(changed - {"name"})  # another kind is the value
+    mine, named = _qualifiers(old, names), _qualifiers(new, names)
+    for rival in held:
+        # a slot of its own: a value of the kind that changes, not the new one said before
+        if rival is old or not _new_values(rival, new, weak=True) & changed:
+            continue
+        theirs = _qualifiers(rival, names)
+        if named & (theirs - mine) and not named & (mine - theirs):
+            return True
+    return False
+
+
 def _same_slot(new: Said, old: Said) -> bool:
     """The same slot: the same subject words (some, and neither's beyond the other's) and
     exactly one kind of value — not a mere number — given another value ("deploy on
@@ -577,27 +607,31 @@ def replacement(
     earlier decision was said (None: long ago; default: all just now); ``confirming``:
     what the message before asked to confirm (a rejection answers the decision it
     repeats)."""
-    new = said(sentence)
+    changing = kept_apart(sentence)  # "…; orders stays on PostgreSQL": not what changes
+    new = said(changing)
     decided = decided or new.labelled
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
     if not (decided or new.change):
         # no decision and no change words: only the old value dropped by name replaces
-        dropped = _holding(dropped_by_name(sentence), olds, words=True)
+        dropped = _holding(dropped_by_name(changing), olds, words=True)
         return Replacement(dropped, "old value named", True) if dropped else NOTHING
-    named = _holding(named_old_values(sentence), olds)
+    named = _holding(named_old_values(changing), olds)
     if named:
         return Replacement(named, "old value named", True)
     ages = [0] * len(olds) if ages is None else ages
     recent = _recent(new, olds, ages)
     gone: set[int] = set()
+    beside: set[int] = set()  # decisions of another slot of the same kind, left as they are
     reason = ""
     if new.change is not None:
         score = _correction_score if new.change == "correction" else _reversal_score
         # the same slot with another thing in it, sharing nothing else ("Use Memcached for
         # the cache instead." after "… Redis for the cache"): the slot is the tie
         scores = [score(new, o) or int(_same_slot(new, o)) for o in olds]
+        beside = {i for i, s in enumerate(scores) if s and _other_slot(new, olds[i], olds)}
+        scores = [0 if i in beside else s for i, s in enumerate(scores)]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
@@ -625,6 +659,8 @@ def replacement(
         # UTC") or not ("We deploy on Tuesdays." after "We deploy on Fridays."): a setting
         # said anew is its new value
         same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
+        beside |= {i for i in same if _other_slot(new, olds[i], olds)}
+        same -= beside
         if same - gone:
             reason = reason or "new value"
         gone |= same
@@ -635,4 +671,6 @@ def replacement(
     gone |= _echoes(new, gone, olds, ages)
     if not gone:
         return Replacement(pin=decided)
+    if (beside or changing != sentence) and reason in ("correction", "new value"):
+        reason = "own slot"  # one of two parallel decisions changed, the other left
     return Replacement(tuple(sorted(gone)), reason, True)
