@@ -568,3 +568,29 @@ def test_a_clause_keeping_the_other_slot_is_not_what_changes() -> None:
     )
     assert out.pinned_decisions == ["安卓上架改到22号吧"]
     assert out.replaced_decisions == ["安卓版18号上架"]
+
+
+def test_an_accepted_proposal_of_another_thing_of_the_kind_replaces_the_decision() -> None:
+    # another CI system proposed and taken on ("听你的", "do that"): the held CI goes, and
+    # the confirmation after it takes no replacement meant for the held one
+    zh = fold(
+        "持续集成用Jenkins",
+        "好的，我来搭Jenkins。",
+        "又挂了？",
+        "是的。我建议换GitHub Actions，不用自己维护。",
+        "行，听你的",
+        "好的。",
+    )
+    assert zh.pinned_decisions == ["我建议换GitHub Actions，不用自己维护。"]
+    assert zh.superseded == ["持续集成用Jenkins"]
+    assert zh.replaced_why["持续集成用Jenkins"].startswith("接受的提议")
+    en = fold(
+        "We use Jenkins for CI, like the last project.",
+        "Okay, I'll set up the Jenkins pipeline.",
+        "it broke again?",
+        "Yes, the plugin update broke it. I suggest CircleCI: hosted, no plugins to maintain.",
+        "makes sense, do that",
+        "Okay, moving CI to CircleCI this week.",
+    )
+    assert not any("Jenkins" in p for p in en.pinned_decisions)
+    assert "Okay, moving CI to CircleCI this week." in en.pinned_decisions

@@ -40,7 +40,9 @@ ZH_PROPOSAL = _W.phrases("zh_proposal")
 EN_PAST = _W.phrases("en_past")
 ZH_PAST = _W.phrases("zh_past")
 NAME_KINDS = {
-    name: kind for kind, names in _W.table("name_kinds").items() for name in str(names).split()
+    name.replace("_", " "): kind
+    for kind, names in _W.table("name_kinds").items()
+    for name in str(names).split()
 }
 """A named thing → the kind of thing it is ("mysql" → "database"): a slot a decision fills."""
 EN_CORRECTION_WEAK = _W.phrases("en_correction_weak")

@@ -387,7 +387,8 @@ def _offer_changes(new: Said, old: Said) -> bool:
         return False
     # "Should I try 12:30 pm?" after a time; "Sunday is clear. Want to move it there?"
     detail = _bare_detail(old) or _bare_detail(new) or _names_no_thing(new)
-    return _tied(new, old) or (detail and bool(differing & DETAIL_KINDS))
+    # "I suggest GitLab CI" after "Jenkins for CI": another thing of the kind it holds
+    return _tied(new, old) or _rival(new, old) or (detail and bool(differing & DETAIL_KINDS))
 
 
 def _names_no_thing(offer: Said) -> bool:
@@ -497,8 +498,10 @@ def _other_slot(new: Said, old: Said, held: Sequence[Said]) -> bool:
     names = bool(changed - {"name"})  # another kind is the value
     mine, named = _qualifiers(old, names), _qualifiers(new, names)
     for rival in held:
-        # a slot of its own: a value of the kind that changes, not the new one said before
-        if rival is old or not _new_values(rival, new, weak=True) & changed:
+        # a slot of its own: a value of the kind that changes, neither the new one said
+        # before nor the old one said again
+        own = _new_values(rival, new, weak=True) & _new_values(rival, old, weak=True)
+        if rival is old or not own & changed:
             continue
         theirs = _qualifiers(rival, names)
         if named & (theirs - mine) and not named & (mine - theirs):
