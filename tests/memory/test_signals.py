@@ -428,6 +428,9 @@ def test_what_was_put_forward_is_the_decision_when_the_answer_takes_it_all_on() 
     # a bare "ok" takes on an offer, not a statement; "don't do it" takes on nothing
     assert fold("alerts are flooding people", advice, "ok", "Okay.").pinned_decisions == []
     assert fold("alerts?", advice, "no, don't do it", "Okay.").pinned_decisions == []
+    # negated in Chinese too (the negation words are data); 不错 ("not bad") negates nothing
+    assert fold("日志留多久合适", zh, "不行，别听你的那套", "好的。").pinned_decisions == []
+    assert fold("日志留多久合适", zh, "不错，就这么办", "好的。").pinned_decisions == [zh]
 
 
 def test_an_offer_pointing_back_offers_the_sentence_before_it() -> None:

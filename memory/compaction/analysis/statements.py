@@ -208,9 +208,24 @@ class Said:
         return _units(self.source)
 
     @property
+    def negated(self) -> bool:
+        """It says "not" (``change_words``' negators: "do not do that", "不行"), not in an
+        idiom that negates nothing ("不错")."""
+        return _negated(self.source)
+
+    @property
     def words(self) -> tuple[str, ...]:
         """Its content words in order (English), for a thing named in place of another."""
         return _parsed(self.source)[2]
+
+
+@lru_cache(maxsize=1_024)
+def _negated(source: str) -> bool:
+    if is_chinese(source):
+        for idiom in cw.ZH_NEGATION_IDIOMS:
+            source = source.replace(idiom, "")
+        return any(n in source for n in cw.ZH_NEGATORS)
+    return not cw.EN_NEGATORS.isdisjoint(_english(source).split())
 
 
 @lru_cache(maxsize=4_096)
@@ -421,10 +436,12 @@ def takes_all_on(answer: str) -> bool:
     Its concrete statements just before (``stated``) are the decision, in whatever form
     they were said ("Cap it at 5 retries …")."""
     first, text, patterns = _opening(answer)
-    if not first or _QUESTION_MARK.search(first) or said(first).change is not None:
+    if not first or _QUESTION_MARK.search(first):
         return False
-    negated = " not " in f" {text} " or "不" in text.replace("不错", "")
-    return not negated and bool(patterns["acceptance-strong"].search(text))
+    what = said(first)
+    if what.change is not None or what.negated:
+        return False
+    return bool(patterns["acceptance-strong"].search(text))
 
 
 def offers_to_act(offer: str) -> bool:
