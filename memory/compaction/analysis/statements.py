@@ -29,6 +29,7 @@ from typing import Literal
 
 from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import decisions_en
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
@@ -46,68 +47,38 @@ correct.", "不对。"."""
 
 
 class _Phrases:
-    """A phrase list's pattern, searched only in a text that holds, for some phrase, its
-    longest literal part: every alternative of the pattern needs all of its parts
-    verbatim, so a text holding none of those words has no match and is not searched.
-    The pattern's many alternatives, gaps and word-boundary checks were most of a
-    fold's time; looking for those words alone (one pattern of plain words, no
-    look-arounds) is a small fraction of one search."""
+    """A phrase list's pattern, searched only in a text that may match it (``cues.Cues``:
+    each phrase needs its words, so a text holding none of them is not searched). The
+    pattern's many alternatives, gaps and word-boundary checks were most of a fold's time;
+    a set lookup of the text's words is a small fraction of one search."""
 
-    __slots__ = ("_needed", "_runs", "pattern")
+    __slots__ = ("_cues", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str], needed: Iterable[str], bounded: bool) -> None:
+    def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
-        words = sorted(set(needed), key=lambda w: (-len(w), w))
-        self._needed = re.compile("|".join(map(re.escape, words)) or r"(?!)")
-        # English parts match whole words: a part's first run of letters and digits is a
-        # whole run of the text's too, looked up in a set rather than searched for
-        runs = [_RUN.search(w) for w in words] if bounded else [None]
-        self._runs = frozenset(m.group() for m in runs if m) if all(runs) else None
-
-    def _may_match(self, text: str) -> bool:
-        if self._runs is not None:
-            return not self._runs.isdisjoint(_runs_of(text))
-        return self._needed.search(text) is not None
+        self._cues = Cues(pattern)
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
-        return self.pattern.search(text) if self._may_match(text) else None
-
-    def sub(self, repl: str, text: str) -> str:
-        """``pattern.sub(repl, text)``."""
-        return self.pattern.sub(repl, text) if self._may_match(text) else text
-
-
-_RUN = re.compile(r"[a-z0-9]+")
-
-
-@lru_cache(maxsize=4_096)
-def _runs_of(text: str) -> frozenset[str]:
-    """The text's runs of letters and digits (``_Phrases``), made once per text."""
-    return frozenset(_RUN.findall(text))
+        return self.pattern.search(text) if self._cues.may_match(text) else None
 
 
 def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
     """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
     its end; English parts match whole words."""
     gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
-    out = [r"(?!)"]  # an empty list matches nothing
-    needed: list[str] = []  # each phrase's longest literal part
+    out = []
     for phrase in phrases:
         start = "^" if phrase.startswith("^") else ""
         end = r"(?=\s*[.!?;]|\W*$)" if phrase.endswith("$") else ""
-        literals = [p.strip() for p in phrase.lstrip("^").rstrip("$").split("…")]
-        needed.append(max(literals, key=len))
-        parts = [re.escape(p) for p in literals]
+        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").rstrip("$").split("…")]
         if not chinese:
             parts = [
-                (r"(?<![a-z0-9])" if p[0].isalnum() else "")
-                + p
-                + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
+                (r"\b" if p[0].isalnum() else "") + p + (r"\b" if p[-1].isalnum() else "")
                 for p in parts
             ]
         out.append(start + gap.join(parts) + end)
-    return _Phrases(re.compile("|".join(out)), needed, bounded=not chinese)
+    return _Phrases(re.compile("|".join(out) or r"(?!)"))  # an empty list matches nothing
 
 
 _EN = {
