@@ -510,25 +510,39 @@ def change_cue(sentence: str) -> tuple[str, bool]:
 
 
 _ARTICLE = r"(?:(?:the|a|an|our|my|your|that|this)\s+)?"
-_EN_OLD_VALUE = re.compile(
-    rf"\b(?:{'|'.join(re.escape(p) for p in cw.EN_OLD_VALUE)})\s+{_ARTICLE}(?P<value>[\w.+#-]+)"
-)
-_ZH_OLD_VALUE = re.compile(
-    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE)})\s*"
-    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
-)
-
-
 _ZH_PARTICLES = "了的吧啦啊呢"
 """Sentence-final particles after an old value named ("不用腾讯云了"): not part of it."""
 
 
-_EN_STRONG = "|".join(re.escape(p) for p in cw.EN_OLD_VALUE_STRONG)
-_EN_OLD_VALUE_STRONG = re.compile(rf"\b(?:{_EN_STRONG})\s+{_ARTICLE}(?P<value>[\w.+#-]+)")
-_ZH_OLD_VALUE_STRONG = re.compile(
-    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE_STRONG)})\s*"
-    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
-)
+def _old_value_pattern(words: Iterable[str], chinese: bool) -> re.Pattern[str]:
+    """Old-value words ("instead of", "不用") and the value named right after them."""
+    either = "|".join(map(re.escape, words))
+    if chinese:
+        return re.compile(rf"(?:{either})\s*(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{{1,6}})")
+    return re.compile(rf"\b(?:{either})\s+{_ARTICLE}(?P<value>[\w.+#-]+)")
+
+
+_OLD_VALUE = {  # (Chinese, the clearest words only)
+    (False, False): _old_value_pattern(cw.EN_OLD_VALUE, False),
+    (True, False): _old_value_pattern(cw.ZH_OLD_VALUE, True),
+    (False, True): _old_value_pattern(cw.EN_OLD_VALUE_STRONG, False),
+    (True, True): _old_value_pattern(cw.ZH_OLD_VALUE_STRONG, True),
+}
+
+
+def _old_values(sentence: str, strong: bool) -> frozenset[str]:
+    """The values named after old-value words, lower-cased as ``Said.values`` holds them."""
+    if chinese := is_chinese(sentence):
+        found = (
+            m.group("value").lower().rstrip(_ZH_PARTICLES)
+            for m in _OLD_VALUE[chinese, strong].finditer(sentence)
+        )
+        return frozenset(v for v in found if v)
+    text = _english(sentence).rstrip(".!?")
+    found = (
+        m.group("value").strip(".").lower() for m in _OLD_VALUE[chinese, strong].finditer(text)
+    )
+    return frozenset(v for v in found if not (strong and v in EN_STOPWORDS))
 
 
 @lru_cache(maxsize=4096)
@@ -536,37 +550,20 @@ def dropped_by_name(sentence: str) -> frozenset[str]:
     """Signal "the old value dropped by name": the words a sentence names after the clearest
     old-value words ("no more X", "instead of X", "drop X", "取代X") — a change even when the
     sentence is no decision of its own. Not a question or a hedge."""
-    if said(sentence).tentative:
-        return frozenset()
-    if is_chinese(sentence):
-        found = (
-            m.group("value").rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE_STRONG.finditer(sentence)
-        )
-        return frozenset(v.lower() for v in found if v)
-    text = _english(sentence).rstrip(".!?")
-    found = (m.group("value").strip(".").lower() for m in _EN_OLD_VALUE_STRONG.finditer(text))
-    return frozenset(v for v in found if v not in EN_STOPWORDS)
+    return frozenset() if said(sentence).tentative else _old_values(sentence, strong=True)
 
 
 @lru_cache(maxsize=4096)
 def named_old_values(sentence: str) -> frozenset[str]:
     """The words a sentence names as what it replaces ("instead of Java" → java, "不用
-    MySQL" → mysql), lower-cased as ``Said.values`` holds them."""
-    if is_chinese(sentence):
-        found = (
-            m.group("value").lower().rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE.finditer(sentence)
-        )
-        return frozenset(v for v in found if v)
-    text = _english(sentence).rstrip(".!?")
-    return frozenset(m.group("value").strip(".").lower() for m in _EN_OLD_VALUE.finditer(text))
+    MySQL" → mysql)."""
+    return _old_values(sentence, strong=False)
 
 
 def old_value_cue(sentence: str) -> str:
     """The words naming what a change replaces ("instead of PostgreSQL"), or empty."""
     chinese = is_chinese(sentence)
-    m = (_ZH_OLD_VALUE if chinese else _EN_OLD_VALUE).search(
-        sentence if chinese else _english(sentence)
-    )
+    m = _OLD_VALUE[chinese, False].search(sentence if chinese else _english(sentence))
     return m.group().strip(" ,.") if m else ""
 
 
