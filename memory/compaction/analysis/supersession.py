@@ -470,19 +470,11 @@ IDENTIFYING_KINDS = frozenset({"id", "code"})
 another thing, never a new value of the same slot."""
 
 
-def _beyond(one: Said, other: Said) -> bool:
-    """``one`` names something ``other`` does not: a subject word, or a name where the
-    other names none ("iOS ships on May 5" beside "Android ships on May 12")."""
-    return bool(one.subject - other.subject) or (
-        "name" in one.values and "name" not in other.values
-    )
-
-
-def _qualifiers(what: Said, names: bool) -> frozenset[str]:
-    """What a decision is about beside its typed values: its subject words, and with
-    ``names`` its plain names too ("Android" is a name inside a sentence and a subject word
-    opening one) — not when a name is the value that changes ("use CSS modules")."""
-    if not names:
+def _qualifiers(what: Said, changed: set[str]) -> frozenset[str]:
+    """What a decision is about beside the values that change (``changed``, their kinds):
+    its subject words and its plain names ("Android" is a name inside a sentence and a
+    subject word opening one) — not when a name is what changes ("use CSS modules")."""
+    if not changed - {"name"}:
         return what.subject
     return what.subject | {w for n in what.values.get("name", ()) for w in n.split()}
 
@@ -495,33 +487,32 @@ def _other_slot(new: Said, old: Said, held: Sequence[Said]) -> bool:
     (its qualifiers: "prod", "Android", "订单"); a change naming the other's and none of
     this one's changes the other slot, never this one."""
     changed = _new_values(new, old, weak=True)
-    names = bool(changed - {"name"})  # another kind is the value
-    mine, named = _qualifiers(old, names), _qualifiers(new, names)
+    mine, named = _qualifiers(old, changed), _qualifiers(new, changed)
     for rival in held:
         # a slot of its own: a value of the kind that changes, neither the new one said
         # before nor the old one said again
         own = _new_values(rival, new, weak=True) & _new_values(rival, old, weak=True)
         if rival is old or not own & changed:
             continue
-        theirs = _qualifiers(rival, names)
+        theirs = _qualifiers(rival, changed)
         if named & (theirs - mine) and not named & (mine - theirs):
             return True
     return False
 
 
 def _same_slot(new: Said, old: Said) -> bool:
-    """The same slot: the same subject words (some, and neither's beyond the other's) and
-    exactly one kind of value — not a mere number — given another value ("deploy on
-    Monday" after "deploy on Friday"). With a change word it means that decision, however
-    long ago it was said."""
+    """The same slot: the same subject words (some, and neither's qualifiers beyond the
+    other's: "iOS ships on May 5" beside "Android ships on May 12" are two parallel
+    decisions) and exactly one kind of value — not a mere number — given another value
+    ("deploy on Monday" after "deploy on Friday"). With a change word it means that
+    decision, however long ago it was said."""
     if not new.subject & old.subject:
         return False
-    if _beyond(new, old) and _beyond(old, new):
-        return False  # each names something the other does not: two parallel decisions
     # a number or a code alone is another item ("item 996" after "item 995") unless a
     # change word says it is a new value of the same one ("raise the cap to 40")
     differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
-    return _one_slot_changed(differing)
+    mine, theirs = _qualifiers(new, differing), _qualifiers(old, differing)
+    return not (mine - theirs and theirs - mine) and _one_slot_changed(differing)
 
 
 def _one_slot_changed(differing: set[str]) -> bool:
