@@ -296,22 +296,6 @@ def _tentative(hedges: _Phrases, text: str) -> bool:
 _LETTERS = re.compile(r"[a-z]+")
 
 
-def _said_english(sentence: str) -> Said:
-    s = _english(sentence)
-    change, weak = _change(_EN, s)
-    if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
-        change, weak = None, False
-    return Said(
-        source=sentence,
-        change="correction" if change is None and _EN["label"].search(s) else change,
-        weak=weak,
-        labelled=bool(_EN["label"].search(s)),
-        additive=bool(_EN["additive"].search(s)),
-        tentative=_tentative(_EN["tentative"], s),
-        rejects=change == "correction" and bool(_EN["rejection"].search(s)),
-    )
-
-
 _CLAUSE = re.compile(r"[^,;，；]+[,;，；]?")
 
 
@@ -354,27 +338,33 @@ def _acknowledging(sentence: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in content_words(text))
 
 
-def _said_chinese(sentence: str) -> Said:
-    change, weak = _change(_ZH, sentence)
-    if change is None:
-        m = _ZH_NOT_ANYMORE.search(sentence)
-        if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
-            change, weak = "reversal", True
-    return Said(
-        source=sentence,
-        change="correction" if change is None and _ZH["label"].search(sentence) else change,
-        weak=weak,
-        labelled=bool(_ZH["label"].search(sentence)),
-        additive=bool(_ZH["additive"].search(sentence)),
-        tentative=_tentative(_ZH["tentative"], sentence),
-        rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
-    )
+def _no_longer(text: str) -> bool:
+    """不X了 ("柯基不养了"): X no longer, unless an idiom (不错了) or a decline (不用了)."""
+    if (m := _ZH_NOT_ANYMORE.search(text)) is None:
+        return False
+    return m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES
 
 
 @lru_cache(maxsize=4_096)
 def said(sentence: str) -> Said:
     """What one sentence says (cached: pins come back at every compaction)."""
-    return _said_chinese(sentence) if is_chinese(sentence) else _said_english(sentence)
+    chinese = is_chinese(sentence)
+    patterns, s = (_ZH, sentence) if chinese else (_EN, _english(sentence))
+    change, weak = _change(patterns, s)
+    if weak and not chinese and _EN["closing"].search(s):  # "No thanks, that's all for today."
+        change, weak = None, False
+    if change is None and chinese and _no_longer(s):
+        change, weak = "reversal", True
+    labelled = bool(patterns["label"].search(s))
+    return Said(
+        source=sentence,
+        change="correction" if change is None and labelled else change,
+        weak=weak,
+        labelled=labelled,
+        additive=bool(patterns["additive"].search(s)),
+        tentative=_tentative(patterns["tentative"], s),
+        rejects=change == "correction" and bool(patterns["rejection"].search(s)),
+    )
 
 
 def is_bare_correction(sentence: str) -> bool:
