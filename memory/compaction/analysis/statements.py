@@ -81,53 +81,19 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
     return _Phrases(re.compile("|".join(out) or r"(?!)"))  # an empty list matches nothing
 
 
-_EN = {
-    "correction": _phrase_pattern(cw.EN_CORRECTION, False),
-    "return": _phrase_pattern(cw.EN_RETURN, False),
-    "original": _phrase_pattern(cw.EN_ORIGINAL, False),
-    "acknowledgement": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT, False),
-    "acknowledgement-weak": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT_WEAK, False),
-    "proposal": _phrase_pattern(cw.EN_PROPOSAL, False),
-    "next-step": _phrase_pattern(cw.EN_NEXT_STEP, False),
-    "past": _phrase_pattern(cw.EN_PAST, False),
-    "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
-    "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
-    "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
-    "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
-    "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
-    "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
-    "closing": _phrase_pattern(cw.EN_CLOSING, False),
-    "rejection": _phrase_pattern(cw.EN_REJECTION, False),
-    "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
-    "acceptance-strong": _phrase_pattern(cw.EN_ACCEPTANCE_STRONG, False),
-    "offer": _phrase_pattern(cw.EN_OFFER, False),
-    "offer-to-act": _phrase_pattern(cw.EN_OFFER_TO_ACT, False),
-    "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
-    "kept": _phrase_pattern(cw.EN_KEPT, False),
-}
-_ZH = {
-    "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
-    "return": _phrase_pattern(cw.ZH_RETURN, True),
-    "original": _phrase_pattern(cw.ZH_ORIGINAL, True),
-    "acknowledgement": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT, True),
-    "acknowledgement-weak": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT_WEAK, True),
-    "proposal": _phrase_pattern(cw.ZH_PROPOSAL, True),
-    "next-step": _phrase_pattern(cw.ZH_NEXT_STEP, True),
-    "past": _phrase_pattern(cw.ZH_PAST, True),
-    "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
-    "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
-    "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
-    "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
-    "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
-    "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
-    "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
-    "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
-    "acceptance-strong": _phrase_pattern(cw.ZH_ACCEPTANCE_STRONG, True),
-    "offer": _phrase_pattern(cw.ZH_OFFER, True),
-    "offer-to-act": _phrase_pattern(cw.ZH_OFFER_TO_ACT, True),
-    "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
-    "kept": _phrase_pattern(cw.ZH_KEPT, True),
-}
+_LISTS = (
+    "correction", "return", "original", "acknowledgement", "acknowledgement-weak", "proposal",
+    "next-step", "past", "reversal", "correction-weak", "reversal-weak", "change-labels",
+    "additive", "tentative", "closing", "rejection", "acceptance", "acceptance-strong", "offer",
+    "offer-to-act", "confirm-request", "kept",
+)  # fmt: skip
+"""The phrase lists read here, each ``change_words``' ``EN_``/``ZH_`` list of its name (a
+language without one: none — Chinese has no closing words)."""
+_EN, _ZH = (
+    {k: _phrase_pattern(getattr(cw, f"{lang}_{k.upper().replace('-', '_')}", ()), lang == "ZH")
+     for k in _LISTS}
+    for lang in ("EN", "ZH")
+)  # fmt: skip
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
 _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
@@ -351,11 +317,11 @@ def said(sentence: str) -> Said:
     chinese = is_chinese(sentence)
     patterns, s = (_ZH, sentence) if chinese else (_EN, _english(sentence))
     change, weak = _change(patterns, s)
-    if weak and not chinese and _EN["closing"].search(s):  # "No thanks, that's all for today."
+    if weak and patterns["closing"].search(s):  # "No thanks, that's all for today."
         change, weak = None, False
     if change is None and chinese and _no_longer(s):
         change, weak = "reversal", True
-    labelled = bool(patterns["label"].search(s))
+    labelled = bool(patterns["change-labels"].search(s))
     return Said(
         source=sentence,
         change="correction" if change is None and labelled else change,
@@ -472,8 +438,8 @@ def _asks_to_confirm(message: str) -> bool:
     """The message asks to confirm ("… Please confirm."): read once per message, not once
     per sentence of it."""
     if is_chinese(message):
-        return bool(_ZH["confirm"].search(message))
-    return bool(_EN["confirm"].search(_english(message)))
+        return bool(_ZH["confirm-request"].search(message))
+    return bool(_EN["confirm-request"].search(_english(message)))
 
 
 CUE_WORDS_AFTER = 2
