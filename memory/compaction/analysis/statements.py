@@ -311,15 +311,20 @@ def _no_longer(text: str) -> bool:
     return m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES
 
 
+def _read(sentence: str) -> tuple[Mapping[str, _Phrases], str]:
+    """A sentence's language's patterns and its text as they read it: Chinese as said,
+    English normalised."""
+    return (_ZH, sentence) if is_chinese(sentence) else (_EN, _english(sentence))
+
+
 @lru_cache(maxsize=4_096)
 def said(sentence: str) -> Said:
     """What one sentence says (cached: pins come back at every compaction)."""
-    chinese = is_chinese(sentence)
-    patterns, s = (_ZH, sentence) if chinese else (_EN, _english(sentence))
+    patterns, s = _read(sentence)
     change, weak = _change(patterns, s)
     if weak and patterns["closing"].search(s):  # "No thanks, that's all for today."
         change, weak = None, False
-    if change is None and chinese and _no_longer(s):
+    if change is None and patterns is _ZH and _no_longer(s):
         change, weak = "reversal", True
     labelled = bool(patterns["change-labels"].search(s))
     return Said(
@@ -352,9 +357,8 @@ def is_acceptance(sentence: str) -> bool:
     what = said(sentence)
     if what.change is not None or what.values.keys() & DETAIL_KINDS:
         return False
-    if is_chinese(sentence):
-        return bool(_ZH["acceptance"].search(sentence.strip()))
-    return bool(_EN["acceptance"].search(_english(sentence).strip()))
+    patterns, text = _read(sentence)
+    return bool(patterns["acceptance"].search(text.strip()))
 
 
 def takes_all_on(answer: str) -> bool:
@@ -374,9 +378,8 @@ def takes_all_on(answer: str) -> bool:
 def offers_to_act(offer: str) -> bool:
     """An offer to act with a value in it ("Free on Friday at 2 pm. Shall I book that?",
     "周五下午三点都有空，要不就定这个时间？"): taken on, it is a decision of its own."""
-    chinese = is_chinese(offer)
-    text = offer if chinese else _english(offer)
-    acts = (_ZH if chinese else _EN)["offer-to-act"].search(text)
+    patterns, text = _read(offer)
+    acts = patterns["offer-to-act"].search(text)
     return acts is not None and bool(said(offer).values.keys() - {"name"})
 
 
@@ -399,11 +402,10 @@ def is_offer(sentence: str, message: str) -> bool:
 def proposes(sentence: str) -> bool:
     """A proposal with something concrete in it ("I suggest SonarQube.", "建议用SonarQube"):
     the other side may take it with a bare yes (contract §5, "an accepted proposal")."""
-    chinese = is_chinese(sentence)
-    text = sentence.strip() if chinese else _english(sentence).strip()
+    patterns, text = _read(sentence)
     if _QUESTION_MARK.search(text):  # "能给我推荐几个吗？" asks for one
         return False
-    return bool((_ZH if chinese else _EN)["proposal"].search(text)) and anchors(sentence) > 0
+    return bool(patterns["proposal"].search(text.strip())) and anchors(sentence) > 0
 
 
 def acknowledges(message: str) -> Literal["explicit", "weak"] | None:
@@ -424,12 +426,10 @@ _YEAR = re.compile(r"\b(?:in|back in|since)\s+(?P<year>(?:19|20)\d\d)\b")
 def narrated_past(sentence: str) -> bool:
     """Said of the past ("I decided to learn Rust back in 2020", "我前年决定转行"): a narrated
     event for the summary, not a decision that holds (contract §5)."""
-    if is_chinese(sentence):
-        return bool(_ZH["past"].search(sentence))
-    text = _english(sentence)
-    if _EN["past"].search(text):
+    patterns, text = _read(sentence)
+    if patterns["past"].search(text):
         return True
-    year = _YEAR.search(text)
+    year = _YEAR.search(text) if patterns is _EN else None
     return year is not None and int(year.group("year")) < datetime.now(UTC).year
 
 
@@ -437,9 +437,8 @@ def narrated_past(sentence: str) -> bool:
 def _asks_to_confirm(message: str) -> bool:
     """The message asks to confirm ("… Please confirm."): read once per message, not once
     per sentence of it."""
-    if is_chinese(message):
-        return bool(_ZH["confirm-request"].search(message))
-    return bool(_EN["confirm-request"].search(_english(message)))
+    patterns, text = _read(message)
+    return bool(patterns["confirm-request"].search(text))
 
 
 CUE_WORDS_AFTER = 2
@@ -450,10 +449,8 @@ def change_cue(sentence: str) -> tuple[str, bool]:
     """The words that mark the sentence's change ("switch to MySQL", "改成"), for its
     ``why``, and whether they are weak words ("actually": then they are quoted alone and
     the new value beside them); empty when none does. Not a kept clause's words."""
-    sentence = kept_apart(sentence)
-    chinese = is_chinese(sentence)
-    text = sentence if chinese else _english(sentence)
-    patterns = _ZH if chinese else _EN
+    patterns, text = _read(kept_apart(sentence))
+    chinese = patterns is _ZH
     for key, _, weak in _CHANGES:
         if m := patterns[key].search(text):
             cue = m.group().strip("，,。 :;!-")
@@ -590,9 +587,8 @@ def _opening(message: str) -> tuple[str, str, Mapping[str, _Phrases]]:
     """A message's first sentence, as said and as the patterns read it (Chinese as said,
     English normalised), and its language's patterns: how an answer opens."""
     first = next(iter(split_sentences(message)), "")
-    if is_chinese(first):
-        return first, first.strip(), _ZH
-    return first, _english(first).strip(), _EN
+    patterns, text = _read(first)
+    return first, text.strip(), patterns
 
 
 _NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")
@@ -611,11 +607,10 @@ def returns_to(sentence: str) -> Literal["named", "original"] | None:
     """A return to an earlier option: ``named`` when the sentence names it ("go back to
     Tailwind", "用回飞书"), ``original`` when it means the first one ("we're using the
     original one", "还是用最早那个吧"), None when it returns to nothing."""
-    chinese = is_chinese(sentence)
-    text = sentence if chinese else _english(sentence)
-    if (_ZH if chinese else _EN)["original"].search(text):
+    patterns, text = _read(sentence)
+    if patterns["original"].search(text):
         return "original"
-    if (_ZH if chinese else _EN)["return"].search(text) or (chinese and _ZH_STILL.search(text)):
+    if patterns["return"].search(text) or (patterns is _ZH and _ZH_STILL.search(text)):
         return "named"
     return None
 
