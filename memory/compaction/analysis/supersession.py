@@ -665,6 +665,8 @@ def replacement(
     gone |= _echoes(new, gone, olds, ages)
     if not gone:
         return Replacement(pin=decided)
-    if (beside or changing != sentence) and reason in ("correction", "new value"):
+    kept = said(sentence).subject - new.subject  # what a kept clause names: "prod stays"
+    beside |= {i for i, o in enumerate(olds) if i not in gone and kept & o.subject}
+    if beside and reason in ("correction", "new value"):
         reason = "own slot"  # one of two parallel decisions changed, the other left
     return Replacement(tuple(sorted(gone)), reason, True)
