@@ -18,15 +18,17 @@ point to, and the reason it gives is the replaced pin's ``why`` (``why.change_wh
    on Fridays" drops nothing about AWS).
 4. **Same slot** (a decision, no change word needed): the same subject words and exactly
    one kind of value given another ("deploy on Monday" after "deploy on Friday"), however
-   long ago it was said: a setting said anew is its new value. A changed id
-   or code is another item (``IDENTIFYING_KINDS``); two subjects each beyond the other are
-   two parallel decisions.
+   long ago it was said: a setting said anew is its new value. A changed id or code is
+   another item (``IDENTIFYING_KINDS``). **Parallel decisions** ("staging" and "prod",
+   iOS and Android) are told apart by their qualifiers: a change replaces its own slot
+   only (``_other_slot``), and a kept clause ("prod stays") is not what it changes.
 5. **Echoes**: a replaced decision takes with it the decisions said beside it
    (``ECHO_SPAN``) that assert the value that no longer holds and name nothing else: one
    change replaces the old value everywhere it was said.
 6. **Accepted offer** (``accepted_offer``): an offer, a proposal or a confirmation asked
    ("How about 6 pm instead?", "I suggest SonarQube.") and accepted with a bare yes is
-   the decision; it replaces the recent decision it gives another value of.
+   the decision; it replaces the recent decision it gives another value of, or another
+   thing of the kind it holds ("I suggest GitLab CI" after Jenkins).
 
 Never from a question or a hedge (unless accepted), or a sentence that adds a decision
 ("also", "另外"). A correction or reversal that replaces something is a decision itself
