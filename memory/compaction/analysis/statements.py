@@ -276,13 +276,8 @@ def kept_apart(sentence: str) -> str:
     clauses = _CLAUSE.findall(sentence)
     if len(clauses) < 2:
         return sentence
-    chinese = is_chinese(sentence)
-    patterns = _ZH if chinese else _EN
-    rest = [
-        c
-        for c in clauses
-        if not patterns["kept"].search(c if chinese else _english(c)) or said(c).change
-    ]
+    patterns = _read(sentence)[0]
+    rest = [c for c in clauses if not patterns["kept"].search(_read(c)[1]) or said(c).change]
     if not rest or len(rest) == len(clauses):
         return sentence
     return "".join(rest).rstrip(",;，； ")
