@@ -27,11 +27,11 @@ from aimind_memory.memory.compaction.analysis.decisions import (
 from aimind_memory.memory.compaction.analysis.segmenter import ready_for
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import (
-    Said,
     acknowledged,
     is_acceptance,
     is_bare_correction,
     is_offer,
+    kept_apart,
     narrated_past,
     offers_to_act,
     proposes,
@@ -123,21 +123,15 @@ def _marked(text: str) -> tuple[tuple[str, bool], ...]:
     i = 0
     while i < len(sentences):
         sentence = sentences[i]
-        if is_bare_confirmation(sentence) and i + 1 < len(sentences):
-            after = sentences[i + 1]
-            joined = sentence + ("" if is_chinese(sentence) else " ") + after
-            if decision_strength(joined) > 0:
-                out.append((joined, True))
-                i += 2
-                continue
-        if is_bare_correction(sentence) and i + 1 < len(sentences):
-            after = sentences[i + 1]
-            joined = sentence + ("" if is_chinese(sentence) else " ") + after
+        after = sentences[i + 1] if i + 1 < len(sentences) else ""
+        joined, i = _joined(sentence, after), i + 2
+        if after and is_bare_confirmation(sentence) and decision_strength(joined) > 0:
+            out.append((joined, True))
+        elif after and is_bare_correction(sentence):
             out.append((joined, max(decision_strength(joined), decision_strength(after)) > 0))
-            i += 2
-            continue
-        out.append((sentence, decision_strength(sentence) > 0))
-        i += 1
+        else:
+            out.append((sentence, decision_strength(sentence) > 0))
+            i -= 1
     return tuple(out)
 
 
@@ -165,12 +159,6 @@ def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
             break
         together += 1
     return max(together, 1)
-
-
-def _changes(what: Said) -> bool:
-    """A sentence said in a stance's words that still changes a decision: a rejection that
-    gives the new value ("Nope. I wish to have 4 tickets.")."""
-    return what.rejects and bool(what.values)
 
 
 class FoldedPins(NamedTuple):
@@ -310,13 +298,17 @@ def fold_pins(
                 taken_on.add(sentence)
             what = said(spoken)
             changed = changed or what.change is not None
-            if not decided and is_small_talk(sentence) and not _changes(what):
-                continue  # never a pin, nor a change of one
+            # never a pin, nor a change of one — but a rejection giving the new value in a
+            # stance's words ("Nope. I wish to have 4 tickets.")
+            if not decided and is_small_talk(sentence) and not (what.rejects and what.values):
+                continue
             texts = [t for t, _, _ in held]
             if decided and _restates(sentence, texts):
                 continue
             newest = held[-1][0] if held else ""
-            if (how := changed_by.get(newest)) and says_back(what, how[0], newest):
+            if (how := changed_by.get(newest)) and says_back(
+                said(kept_apart(spoken)), how[0], newest
+            ):
                 continue  # "订单服务连接池改成200" → "好的，订单服务改为200。": said back
             ages = [None if at is None else index - at for _, _, at in held]
             if chain and (back := _returned(spoken, texts, chain)):

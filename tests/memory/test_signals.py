@@ -428,6 +428,9 @@ def test_what_was_put_forward_is_the_decision_when_the_answer_takes_it_all_on() 
     # a bare "ok" takes on an offer, not a statement; "don't do it" takes on nothing
     assert fold("alerts are flooding people", advice, "ok", "Okay.").pinned_decisions == []
     assert fold("alerts?", advice, "no, don't do it", "Okay.").pinned_decisions == []
+    # negated in Chinese too (the negation words are data); 不错 ("not bad") negates nothing
+    assert fold("日志留多久合适", zh, "不行，别听你的那套", "好的。").pinned_decisions == []
+    assert fold("日志留多久合适", zh, "不错，就这么办", "好的。").pinned_decisions == [zh]
 
 
 def test_an_offer_pointing_back_offers_the_sentence_before_it() -> None:
@@ -524,3 +527,73 @@ def test_an_answer_opening_with_set_takes_the_setting_on_and_a_parallel_one_stay
         "cache TTL for the catalog service: 90 seconds",
         "refresh interval on that same cache is 10 seconds",
     ]
+
+
+def test_a_change_of_one_of_two_parallel_decisions_replaces_its_own_slot() -> None:
+    # two slots of one kind (a date), told apart by what each is about (iOS, Android): a
+    # change naming one, in either order of the pins, replaces that one only
+    ios, android = "We ship the iOS app on May 5.", "We ship the Android app on May 12."
+    for pins in ([ios, android], [android, ios]):
+        out = fold("Actually, make the Android app May 20.", "OK.", pins=pins)
+        assert out.replaced_decisions == [android]
+        assert out.replaced_why[android] == (
+            "a change of one of two parallel decisions: 'Actually' + 'Android'"
+        )
+    # the other one named in other words than its pin's ("goes out", "releasing")
+    pins = ["Android goes out on May 12.", "We're releasing iOS on May 5."]
+    out = fold("Okay, Android moves to May 20.", "OK.", pins=pins)
+    assert out.replaced_decisions == ["Android goes out on May 12."]
+    # Chinese: two modules' dates
+    pins = ["iOS版15号提审", "安卓版18号上架"]
+    assert fold("iOS改到20号", "好的。", pins=pins).replaced_decisions == ["iOS版15号提审"]
+
+
+def test_a_clause_keeping_the_other_slot_is_not_what_changes() -> None:
+    staging, prod = "Staging uses m5.large nodes.", "Prod uses m5.2xlarge nodes."
+    change = "Switch staging to t3.medium nodes, prod stays as it is."
+    for pins in ([staging, prod], [prod, staging]):
+        out = fold(change, "OK.", pins=pins)
+        assert out.replaced_decisions == [staging]
+        assert out.pinned_decisions == [change]
+        assert out.replaced_why[staging] == (
+            "a change of one of two parallel decisions: 'switch staging to nodes'"
+        )
+    # Chinese: 生产不动 keeps production where it is
+    pins = ["预发环境放华东1", "生产放华东2"]
+    out = fold("华东1要做机房维护，预发挪到华北2，生产不动", "好的。", pins=pins)
+    assert out.replaced_decisions == ["预发环境放华东1"]
+    assert out.replaced_why["预发环境放华东1"] == "并列两项中一项的更改：「挪到」"
+    # an answer saying the change back with the kept slot beside it is no further change
+    out = fold(
+        "安卓上架改到22号吧",
+        "好的，安卓改为22号上架，iOS不变。",
+        pins=["iOS版15号提审", "安卓版18号上架"],
+    )
+    assert out.pinned_decisions == ["安卓上架改到22号吧"]
+    assert out.replaced_decisions == ["安卓版18号上架"]
+
+
+def test_an_accepted_proposal_of_another_thing_of_the_kind_replaces_the_decision() -> None:
+    # another CI system proposed and taken on ("听你的", "do that"): the held CI goes, and
+    # the confirmation after it takes no replacement meant for the held one
+    zh = fold(
+        "持续集成用Jenkins",
+        "好的，我来搭Jenkins。",
+        "又挂了？",
+        "是的。我建议换GitHub Actions，不用自己维护。",
+        "行，听你的",
+        "好的。",
+    )
+    assert zh.pinned_decisions == ["我建议换GitHub Actions，不用自己维护。"]
+    assert zh.superseded == ["持续集成用Jenkins"]
+    assert zh.replaced_why["持续集成用Jenkins"].startswith("接受的提议")
+    en = fold(
+        "We use Jenkins for CI, like the last project.",
+        "Okay, I'll set up the Jenkins pipeline.",
+        "it broke again?",
+        "Yes, the plugin update broke it. I suggest CircleCI: hosted, no plugins to maintain.",
+        "makes sense, do that",
+        "Okay, moving CI to CircleCI this week.",
+    )
+    assert not any("Jenkins" in p for p in en.pinned_decisions)
+    assert "Okay, moving CI to CircleCI this week." in en.pinned_decisions

@@ -29,6 +29,7 @@ from typing import Literal
 
 from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import decisions_en
+from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
@@ -46,115 +47,53 @@ correct.", "不对。"."""
 
 
 class _Phrases:
-    """A phrase list's pattern, searched only in a text that holds, for some phrase, its
-    longest literal part: every alternative of the pattern needs all of its parts
-    verbatim, so a text holding none of those words has no match and is not searched.
-    The pattern's many alternatives, gaps and word-boundary checks were most of a
-    fold's time; looking for those words alone (one pattern of plain words, no
-    look-arounds) is a small fraction of one search."""
+    """A phrase list's pattern, searched only in a text that may match it (``cues.Cues``:
+    each phrase needs its words, so a text holding none of them is not searched). The
+    pattern's many alternatives, gaps and word-boundary checks were most of a fold's time;
+    a set lookup of the text's words is a small fraction of one search."""
 
-    __slots__ = ("_needed", "_runs", "pattern")
+    __slots__ = ("_cues", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str], needed: Iterable[str], bounded: bool) -> None:
+    def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
-        words = sorted(set(needed), key=lambda w: (-len(w), w))
-        self._needed = re.compile("|".join(map(re.escape, words)) or r"(?!)")
-        # English parts match whole words: a part's first run of letters and digits is a
-        # whole run of the text's too, looked up in a set rather than searched for
-        runs = [_RUN.search(w) for w in words] if bounded else [None]
-        self._runs = frozenset(m.group() for m in runs if m) if all(runs) else None
-
-    def _may_match(self, text: str) -> bool:
-        if self._runs is not None:
-            return not self._runs.isdisjoint(_runs_of(text))
-        return self._needed.search(text) is not None
+        self._cues = Cues(pattern)
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
-        return self.pattern.search(text) if self._may_match(text) else None
-
-    def sub(self, repl: str, text: str) -> str:
-        """``pattern.sub(repl, text)``."""
-        return self.pattern.sub(repl, text) if self._may_match(text) else text
-
-
-_RUN = re.compile(r"[a-z0-9]+")
-
-
-@lru_cache(maxsize=4_096)
-def _runs_of(text: str) -> frozenset[str]:
-    """The text's runs of letters and digits (``_Phrases``), made once per text."""
-    return frozenset(_RUN.findall(text))
+        return self.pattern.search(text) if self._cues.may_match(text) else None
 
 
 def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
     """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
     its end; English parts match whole words."""
     gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
-    out = [r"(?!)"]  # an empty list matches nothing
-    needed: list[str] = []  # each phrase's longest literal part
+    out = []
     for phrase in phrases:
         start = "^" if phrase.startswith("^") else ""
         end = r"(?=\s*[.!?;]|\W*$)" if phrase.endswith("$") else ""
-        literals = [p.strip() for p in phrase.lstrip("^").rstrip("$").split("…")]
-        needed.append(max(literals, key=len))
-        parts = [re.escape(p) for p in literals]
+        parts = [re.escape(p.strip()) for p in phrase.lstrip("^").rstrip("$").split("…")]
         if not chinese:
             parts = [
-                (r"(?<![a-z0-9])" if p[0].isalnum() else "")
-                + p
-                + (r"(?![a-z0-9])" if p[-1].isalnum() else "")
+                (r"\b" if p[0].isalnum() else "") + p + (r"\b" if p[-1].isalnum() else "")
                 for p in parts
             ]
         out.append(start + gap.join(parts) + end)
-    return _Phrases(re.compile("|".join(out)), needed, bounded=not chinese)
+    return _Phrases(re.compile("|".join(out) or r"(?!)"))  # an empty list matches nothing
 
 
-_EN = {
-    "correction": _phrase_pattern(cw.EN_CORRECTION, False),
-    "return": _phrase_pattern(cw.EN_RETURN, False),
-    "original": _phrase_pattern(cw.EN_ORIGINAL, False),
-    "acknowledgement": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT, False),
-    "acknowledgement-weak": _phrase_pattern(cw.EN_ACKNOWLEDGEMENT_WEAK, False),
-    "proposal": _phrase_pattern(cw.EN_PROPOSAL, False),
-    "next-step": _phrase_pattern(cw.EN_NEXT_STEP, False),
-    "past": _phrase_pattern(cw.EN_PAST, False),
-    "reversal": _phrase_pattern(cw.EN_REVERSAL, False),
-    "correction-weak": _phrase_pattern(cw.EN_CORRECTION_WEAK, False),
-    "reversal-weak": _phrase_pattern(cw.EN_REVERSAL_WEAK, False),
-    "label": _phrase_pattern(cw.EN_CHANGE_LABELS, False),
-    "additive": _phrase_pattern(cw.EN_ADDITIVE, False),
-    "tentative": _phrase_pattern(cw.EN_TENTATIVE, False),
-    "closing": _phrase_pattern(cw.EN_CLOSING, False),
-    "rejection": _phrase_pattern(cw.EN_REJECTION, False),
-    "acceptance": _phrase_pattern(cw.EN_ACCEPTANCE, False),
-    "acceptance-strong": _phrase_pattern(cw.EN_ACCEPTANCE_STRONG, False),
-    "offer": _phrase_pattern(cw.EN_OFFER, False),
-    "offer-to-act": _phrase_pattern(cw.EN_OFFER_TO_ACT, False),
-    "confirm": _phrase_pattern(cw.EN_CONFIRM_REQUEST, False),
-}
-_ZH = {
-    "correction": _phrase_pattern(cw.ZH_CORRECTION, True),
-    "return": _phrase_pattern(cw.ZH_RETURN, True),
-    "original": _phrase_pattern(cw.ZH_ORIGINAL, True),
-    "acknowledgement": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT, True),
-    "acknowledgement-weak": _phrase_pattern(cw.ZH_ACKNOWLEDGEMENT_WEAK, True),
-    "proposal": _phrase_pattern(cw.ZH_PROPOSAL, True),
-    "next-step": _phrase_pattern(cw.ZH_NEXT_STEP, True),
-    "past": _phrase_pattern(cw.ZH_PAST, True),
-    "reversal": _phrase_pattern(cw.ZH_REVERSAL, True),
-    "correction-weak": _phrase_pattern(cw.ZH_CORRECTION_WEAK, True),
-    "reversal-weak": _phrase_pattern(cw.ZH_REVERSAL_WEAK, True),
-    "label": _phrase_pattern(cw.ZH_CHANGE_LABELS, True),
-    "additive": _phrase_pattern(cw.ZH_ADDITIVE, True),
-    "tentative": _phrase_pattern(cw.ZH_TENTATIVE, True),
-    "rejection": _phrase_pattern(cw.ZH_REJECTION, True),
-    "acceptance": _phrase_pattern(cw.ZH_ACCEPTANCE, True),
-    "acceptance-strong": _phrase_pattern(cw.ZH_ACCEPTANCE_STRONG, True),
-    "offer": _phrase_pattern(cw.ZH_OFFER, True),
-    "offer-to-act": _phrase_pattern(cw.ZH_OFFER_TO_ACT, True),
-    "confirm": _phrase_pattern(cw.ZH_CONFIRM_REQUEST, True),
-}
+_LISTS = (
+    "correction", "return", "original", "acknowledgement", "acknowledgement-weak", "proposal",
+    "next-step", "past", "reversal", "correction-weak", "reversal-weak", "change-labels",
+    "additive", "tentative", "closing", "rejection", "acceptance", "acceptance-strong", "offer",
+    "offer-to-act", "confirm-request", "kept",
+)  # fmt: skip
+"""The phrase lists read here, each ``change_words``' ``EN_``/``ZH_`` list of its name (a
+language without one: none — Chinese has no closing words)."""
+_EN, _ZH = (
+    {k: _phrase_pattern(getattr(cw, f"{lang}_{k.upper().replace('-', '_')}", ()), lang == "ZH")
+     for k in _LISTS}
+    for lang in ("EN", "ZH")
+)  # fmt: skip
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
 _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
@@ -206,9 +145,24 @@ class Said:
         return _units(self.source)
 
     @property
+    def negated(self) -> bool:
+        """It says "not" (``change_words``' negators: "do not do that", "不行"), not in an
+        idiom that negates nothing ("不错")."""
+        return _negated(self.source)
+
+    @property
     def words(self) -> tuple[str, ...]:
         """Its content words in order (English), for a thing named in place of another."""
         return _parsed(self.source)[2]
+
+
+@lru_cache(maxsize=1_024)
+def _negated(source: str) -> bool:
+    if is_chinese(source):
+        for idiom in cw.ZH_NEGATION_IDIOMS:
+            source = source.replace(idiom, "")
+        return any(n in source for n in cw.ZH_NEGATORS)
+    return not cw.EN_NEGATORS.isdisjoint(_english(source).split())
 
 
 @lru_cache(maxsize=4_096)
@@ -308,20 +262,25 @@ def _tentative(hedges: _Phrases, text: str) -> bool:
 _LETTERS = re.compile(r"[a-z]+")
 
 
-def _said_english(sentence: str) -> Said:
-    s = _english(sentence)
-    change, weak = _change(_EN, s)
-    if weak and _EN["closing"].search(s):  # "No thanks, that's all for today."
-        change, weak = None, False
-    return Said(
-        source=sentence,
-        change="correction" if change is None and _EN["label"].search(s) else change,
-        weak=weak,
-        labelled=bool(_EN["label"].search(s)),
-        additive=bool(_EN["additive"].search(s)),
-        tentative=_tentative(_EN["tentative"], s),
-        rejects=change == "correction" and bool(_EN["rejection"].search(s)),
-    )
+_CLAUSE = re.compile(r"[^,;，；]+[,;，；]?")
+
+
+@lru_cache(maxsize=4_096)
+def kept_apart(sentence: str) -> str:
+    """Signal "the other slot stays": a clause saying a decision stays as it is ("orders
+    stays on PostgreSQL", "prod dont touch", "生产不动", "iOS不变"), beside a clause that
+    changes another ("notifications moves to DynamoDB; …"). The sentence without its kept
+    clauses is what it changes: the slot a kept clause names is left as it was. A clause
+    with change words of its own ("还是用MySQL吧") is no kept clause; a sentence that is all
+    kept clauses is returned whole."""
+    clauses = _CLAUSE.findall(sentence)
+    if len(clauses) < 2:
+        return sentence
+    patterns = _read(sentence)[0]
+    rest = [c for c in clauses if not patterns["kept"].search(_read(c)[1]) or said(c).change]
+    if not rest or len(rest) == len(clauses):
+        return sentence
+    return "".join(rest).rstrip(",;，； ")
 
 
 _OPENER = re.compile(r"^[^,:;]{1,20}[,:;]\s*(?=\S)")
@@ -340,27 +299,38 @@ def _acknowledging(sentence: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in content_words(text))
 
 
-def _said_chinese(sentence: str) -> Said:
-    change, weak = _change(_ZH, sentence)
-    if change is None:
-        m = _ZH_NOT_ANYMORE.search(sentence)
-        if m and m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES:
-            change, weak = "reversal", True
-    return Said(
-        source=sentence,
-        change="correction" if change is None and _ZH["label"].search(sentence) else change,
-        weak=weak,
-        labelled=bool(_ZH["label"].search(sentence)),
-        additive=bool(_ZH["additive"].search(sentence)),
-        tentative=_tentative(_ZH["tentative"], sentence),
-        rejects=change == "correction" and bool(_ZH["rejection"].search(sentence)),
-    )
+def _no_longer(text: str) -> bool:
+    """不X了 ("柯基不养了"): X no longer, unless an idiom (不错了) or a decline (不用了)."""
+    if (m := _ZH_NOT_ANYMORE.search(text)) is None:
+        return False
+    return m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES
+
+
+def _read(sentence: str) -> tuple[Mapping[str, _Phrases], str]:
+    """A sentence's language's patterns and its text as they read it: Chinese as said,
+    English normalised."""
+    return (_ZH, sentence) if is_chinese(sentence) else (_EN, _english(sentence))
 
 
 @lru_cache(maxsize=4_096)
 def said(sentence: str) -> Said:
     """What one sentence says (cached: pins come back at every compaction)."""
-    return _said_chinese(sentence) if is_chinese(sentence) else _said_english(sentence)
+    patterns, s = _read(sentence)
+    change, weak = _change(patterns, s)
+    if weak and patterns["closing"].search(s):  # "No thanks, that's all for today."
+        change, weak = None, False
+    if change is None and patterns is _ZH and _no_longer(s):
+        change, weak = "reversal", True
+    labelled = bool(patterns["change-labels"].search(s))
+    return Said(
+        source=sentence,
+        change="correction" if change is None and labelled else change,
+        weak=weak,
+        labelled=labelled,
+        additive=bool(patterns["additive"].search(s)),
+        tentative=_tentative(patterns["tentative"], s),
+        rejects=change == "correction" and bool(patterns["rejection"].search(s)),
+    )
 
 
 def is_bare_correction(sentence: str) -> bool:
@@ -382,9 +352,8 @@ def is_acceptance(sentence: str) -> bool:
     what = said(sentence)
     if what.change is not None or what.values.keys() & DETAIL_KINDS:
         return False
-    if is_chinese(sentence):
-        return bool(_ZH["acceptance"].search(sentence.strip()))
-    return bool(_EN["acceptance"].search(_english(sentence).strip()))
+    patterns, text = _read(sentence)
+    return bool(patterns["acceptance"].search(text.strip()))
 
 
 def takes_all_on(answer: str) -> bool:
@@ -393,18 +362,19 @@ def takes_all_on(answer: str) -> bool:
     Its concrete statements just before (``stated``) are the decision, in whatever form
     they were said ("Cap it at 5 retries …")."""
     first, text, patterns = _opening(answer)
-    if not first or _QUESTION_MARK.search(first) or said(first).change is not None:
+    if not first or _QUESTION_MARK.search(first):
         return False
-    negated = " not " in f" {text} " or "不" in text.replace("不错", "")
-    return not negated and bool(patterns["acceptance-strong"].search(text))
+    what = said(first)
+    if what.change is not None or what.negated:
+        return False
+    return bool(patterns["acceptance-strong"].search(text))
 
 
 def offers_to_act(offer: str) -> bool:
     """An offer to act with a value in it ("Free on Friday at 2 pm. Shall I book that?",
     "周五下午三点都有空，要不就定这个时间？"): taken on, it is a decision of its own."""
-    chinese = is_chinese(offer)
-    text = offer if chinese else _english(offer)
-    acts = (_ZH if chinese else _EN)["offer-to-act"].search(text)
+    patterns, text = _read(offer)
+    acts = patterns["offer-to-act"].search(text)
     return acts is not None and bool(said(offer).values.keys() - {"name"})
 
 
@@ -427,11 +397,10 @@ def is_offer(sentence: str, message: str) -> bool:
 def proposes(sentence: str) -> bool:
     """A proposal with something concrete in it ("I suggest SonarQube.", "建议用SonarQube"):
     the other side may take it with a bare yes (contract §5, "an accepted proposal")."""
-    chinese = is_chinese(sentence)
-    text = sentence.strip() if chinese else _english(sentence).strip()
+    patterns, text = _read(sentence)
     if _QUESTION_MARK.search(text):  # "能给我推荐几个吗？" asks for one
         return False
-    return bool((_ZH if chinese else _EN)["proposal"].search(text)) and anchors(sentence) > 0
+    return bool(patterns["proposal"].search(text.strip())) and anchors(sentence) > 0
 
 
 def acknowledges(message: str) -> Literal["explicit", "weak"] | None:
@@ -452,12 +421,10 @@ _YEAR = re.compile(r"\b(?:in|back in|since)\s+(?P<year>(?:19|20)\d\d)\b")
 def narrated_past(sentence: str) -> bool:
     """Said of the past ("I decided to learn Rust back in 2020", "我前年决定转行"): a narrated
     event for the summary, not a decision that holds (contract §5)."""
-    if is_chinese(sentence):
-        return bool(_ZH["past"].search(sentence))
-    text = _english(sentence)
-    if _EN["past"].search(text):
+    patterns, text = _read(sentence)
+    if patterns["past"].search(text):
         return True
-    year = _YEAR.search(text)
+    year = _YEAR.search(text) if patterns is _EN else None
     return year is not None and int(year.group("year")) < datetime.now(UTC).year
 
 
@@ -465,9 +432,8 @@ def narrated_past(sentence: str) -> bool:
 def _asks_to_confirm(message: str) -> bool:
     """The message asks to confirm ("… Please confirm."): read once per message, not once
     per sentence of it."""
-    if is_chinese(message):
-        return bool(_ZH["confirm"].search(message))
-    return bool(_EN["confirm"].search(_english(message)))
+    patterns, text = _read(message)
+    return bool(patterns["confirm-request"].search(text))
 
 
 CUE_WORDS_AFTER = 2
@@ -477,10 +443,9 @@ CUE_WORDS_AFTER = 2
 def change_cue(sentence: str) -> tuple[str, bool]:
     """The words that mark the sentence's change ("switch to MySQL", "改成"), for its
     ``why``, and whether they are weak words ("actually": then they are quoted alone and
-    the new value beside them); empty when none does."""
-    chinese = is_chinese(sentence)
-    text = sentence if chinese else _english(sentence)
-    patterns = _ZH if chinese else _EN
+    the new value beside them); empty when none does. Not a kept clause's words."""
+    patterns, text = _read(kept_apart(sentence))
+    chinese = patterns is _ZH
     for key, _, weak in _CHANGES:
         if m := patterns[key].search(text):
             cue = m.group().strip("，,。 :;!-")
@@ -493,25 +458,39 @@ def change_cue(sentence: str) -> tuple[str, bool]:
 
 
 _ARTICLE = r"(?:(?:the|a|an|our|my|your|that|this)\s+)?"
-_EN_OLD_VALUE = re.compile(
-    rf"\b(?:{'|'.join(re.escape(p) for p in cw.EN_OLD_VALUE)})\s+{_ARTICLE}(?P<value>[\w.+#-]+)"
-)
-_ZH_OLD_VALUE = re.compile(
-    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE)})\s*"
-    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
-)
-
-
 _ZH_PARTICLES = "了的吧啦啊呢"
 """Sentence-final particles after an old value named ("不用腾讯云了"): not part of it."""
 
 
-_EN_STRONG = "|".join(re.escape(p) for p in cw.EN_OLD_VALUE_STRONG)
-_EN_OLD_VALUE_STRONG = re.compile(rf"\b(?:{_EN_STRONG})\s+{_ARTICLE}(?P<value>[\w.+#-]+)")
-_ZH_OLD_VALUE_STRONG = re.compile(
-    rf"(?:{'|'.join(re.escape(p) for p in cw.ZH_OLD_VALUE_STRONG)})\s*"
-    r"(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{1,6})"
-)
+def _old_value_pattern(words: Iterable[str], chinese: bool) -> re.Pattern[str]:
+    """Old-value words ("instead of", "不用") and the value named right after them."""
+    either = "|".join(map(re.escape, words))
+    if chinese:
+        return re.compile(rf"(?:{either})\s*(?P<value>[A-Za-z0-9][\w.+#-]*|[\u4e00-\u9fff]{{1,6}})")
+    return re.compile(rf"\b(?:{either})\s+{_ARTICLE}(?P<value>[\w.+#-]+)")
+
+
+_OLD_VALUE = {  # (Chinese, the clearest words only)
+    (False, False): _old_value_pattern(cw.EN_OLD_VALUE, False),
+    (True, False): _old_value_pattern(cw.ZH_OLD_VALUE, True),
+    (False, True): _old_value_pattern(cw.EN_OLD_VALUE_STRONG, False),
+    (True, True): _old_value_pattern(cw.ZH_OLD_VALUE_STRONG, True),
+}
+
+
+def _old_values(sentence: str, strong: bool) -> frozenset[str]:
+    """The values named after old-value words, lower-cased as ``Said.values`` holds them."""
+    if chinese := is_chinese(sentence):
+        found = (
+            m.group("value").lower().rstrip(_ZH_PARTICLES)
+            for m in _OLD_VALUE[chinese, strong].finditer(sentence)
+        )
+        return frozenset(v for v in found if v)
+    text = _english(sentence).rstrip(".!?")
+    found = (
+        m.group("value").strip(".").lower() for m in _OLD_VALUE[chinese, strong].finditer(text)
+    )
+    return frozenset(v for v in found if not (strong and v in EN_STOPWORDS))
 
 
 @lru_cache(maxsize=4096)
@@ -519,37 +498,20 @@ def dropped_by_name(sentence: str) -> frozenset[str]:
     """Signal "the old value dropped by name": the words a sentence names after the clearest
     old-value words ("no more X", "instead of X", "drop X", "取代X") — a change even when the
     sentence is no decision of its own. Not a question or a hedge."""
-    if said(sentence).tentative:
-        return frozenset()
-    if is_chinese(sentence):
-        found = (
-            m.group("value").rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE_STRONG.finditer(sentence)
-        )
-        return frozenset(v.lower() for v in found if v)
-    text = _english(sentence).rstrip(".!?")
-    found = (m.group("value").strip(".").lower() for m in _EN_OLD_VALUE_STRONG.finditer(text))
-    return frozenset(v for v in found if v not in EN_STOPWORDS)
+    return frozenset() if said(sentence).tentative else _old_values(sentence, strong=True)
 
 
 @lru_cache(maxsize=4096)
 def named_old_values(sentence: str) -> frozenset[str]:
     """The words a sentence names as what it replaces ("instead of Java" → java, "不用
-    MySQL" → mysql), lower-cased as ``Said.values`` holds them."""
-    if is_chinese(sentence):
-        found = (
-            m.group("value").lower().rstrip(_ZH_PARTICLES) for m in _ZH_OLD_VALUE.finditer(sentence)
-        )
-        return frozenset(v for v in found if v)
-    text = _english(sentence).rstrip(".!?")
-    return frozenset(m.group("value").strip(".").lower() for m in _EN_OLD_VALUE.finditer(text))
+    MySQL" → mysql)."""
+    return _old_values(sentence, strong=False)
 
 
 def old_value_cue(sentence: str) -> str:
     """The words naming what a change replaces ("instead of PostgreSQL"), or empty."""
     chinese = is_chinese(sentence)
-    m = (_ZH_OLD_VALUE if chinese else _EN_OLD_VALUE).search(
-        sentence if chinese else _english(sentence)
-    )
+    m = _OLD_VALUE[chinese, False].search(sentence if chinese else _english(sentence))
     return m.group().strip(" ,.") if m else ""
 
 
@@ -620,9 +582,8 @@ def _opening(message: str) -> tuple[str, str, Mapping[str, _Phrases]]:
     """A message's first sentence, as said and as the patterns read it (Chinese as said,
     English normalised), and its language's patterns: how an answer opens."""
     first = next(iter(split_sentences(message)), "")
-    if is_chinese(first):
-        return first, first.strip(), _ZH
-    return first, _english(first).strip(), _EN
+    patterns, text = _read(first)
+    return first, text.strip(), patterns
 
 
 _NAMED = re.compile(r"(?<=\W)[A-Z][\w+#-]*(?:\.\w+)*")
@@ -641,11 +602,10 @@ def returns_to(sentence: str) -> Literal["named", "original"] | None:
     """A return to an earlier option: ``named`` when the sentence names it ("go back to
     Tailwind", "用回飞书"), ``original`` when it means the first one ("we're using the
     original one", "还是用最早那个吧"), None when it returns to nothing."""
-    chinese = is_chinese(sentence)
-    text = sentence if chinese else _english(sentence)
-    if (_ZH if chinese else _EN)["original"].search(text):
+    patterns, text = _read(sentence)
+    if patterns["original"].search(text):
         return "original"
-    if (_ZH if chinese else _EN)["return"].search(text) or (chinese and _ZH_STILL.search(text)):
+    if patterns["return"].search(text) or (patterns is _ZH and _ZH_STILL.search(text)):
         return "named"
     return None
 

@@ -18,15 +18,17 @@ point to, and the reason it gives is the replaced pin's ``why`` (``why.change_wh
    on Fridays" drops nothing about AWS).
 4. **Same slot** (a decision, no change word needed): the same subject words and exactly
    one kind of value given another ("deploy on Monday" after "deploy on Friday"), however
-   long ago it was said: a setting said anew is its new value. A changed id
-   or code is another item (``IDENTIFYING_KINDS``); two subjects each beyond the other are
-   two parallel decisions.
+   long ago it was said: a setting said anew is its new value. A changed id or code is
+   another item (``IDENTIFYING_KINDS``). **Parallel decisions** ("staging" and "prod",
+   iOS and Android) are told apart by their qualifiers: a change replaces its own slot
+   only (``_other_slot``), and a kept clause ("prod stays") is not what it changes.
 5. **Echoes**: a replaced decision takes with it the decisions said beside it
    (``ECHO_SPAN``) that assert the value that no longer holds and name nothing else: one
    change replaces the old value everywhere it was said.
 6. **Accepted offer** (``accepted_offer``): an offer, a proposal or a confirmation asked
    ("How about 6 pm instead?", "I suggest SonarQube.") and accepted with a bare yes is
-   the decision; it replaces the recent decision it gives another value of.
+   the decision; it replaces the recent decision it gives another value of, or another
+   thing of the kind it holds ("I suggest GitLab CI" after Jenkins).
 
 Never from a question or a hedge (unless accepted), or a sentence that adds a decision
 ("also", "另外"). A correction or reversal that replaces something is a decision itself
@@ -44,6 +46,7 @@ from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import (
     Said,
     dropped_by_name,
+    kept_apart,
     named_old_values,
     said,
 )
@@ -386,7 +389,8 @@ def _offer_changes(new: Said, old: Said) -> bool:
         return False
     # "Should I try 12:30 pm?" after a time; "Sunday is clear. Want to move it there?"
     detail = _bare_detail(old) or _bare_detail(new) or _names_no_thing(new)
-    return _tied(new, old) or (detail and bool(differing & DETAIL_KINDS))
+    # "I suggest GitLab CI" after "Jenkins for CI": another thing of the kind it holds
+    return _tied(new, old) or _rival(new, old) or (detail and bool(differing & DETAIL_KINDS))
 
 
 def _names_no_thing(offer: Said) -> bool:
@@ -468,27 +472,49 @@ IDENTIFYING_KINDS = frozenset({"id", "code"})
 another thing, never a new value of the same slot."""
 
 
-def _beyond(one: Said, other: Said) -> bool:
-    """``one`` names something ``other`` does not: a subject word, or a name where the
-    other names none ("iOS ships on May 5" beside "Android ships on May 12")."""
-    return bool(one.subject - other.subject) or (
-        "name" in one.values and "name" not in other.values
-    )
+def _qualifiers(what: Said, changed: set[str]) -> frozenset[str]:
+    """What a decision is about beside the values that change (``changed``, their kinds):
+    its subject words and its plain names ("Android" is a name inside a sentence and a
+    subject word opening one) — not when a name is what changes ("use CSS modules")."""
+    if not changed - {"name"}:
+        return what.subject
+    return what.subject | {w for n in what.values.get("name", ()) for w in n.split()}
+
+
+def _other_slot(new: Said, old: Said, held: Sequence[Said]) -> bool:
+    """Signal "another slot of the same kind": two decisions held side by side give values
+    of one kind to two things ("Staging runs on m5.large." beside "Prod gets m5.2xlarge.",
+    "iOS ships March 4" beside "Android ships March 11", "订单服务用MySQL" beside "用户画像上
+    ClickHouse"). What tells the slots apart is what each is about and the other is not
+    (its qualifiers: "prod", "Android", "订单"); a change naming the other's and none of
+    this one's changes the other slot, never this one."""
+    changed = _new_values(new, old, weak=True)
+    mine, named = _qualifiers(old, changed), _qualifiers(new, changed)
+    for rival in held:
+        # a slot of its own: a value of the kind that changes, neither the new one said
+        # before nor the old one said again
+        own = _new_values(rival, new, weak=True) & _new_values(rival, old, weak=True)
+        if rival is old or not own & changed:
+            continue
+        theirs = _qualifiers(rival, changed)
+        if named & (theirs - mine) and not named & (mine - theirs):
+            return True
+    return False
 
 
 def _same_slot(new: Said, old: Said) -> bool:
-    """The same slot: the same subject words (some, and neither's beyond the other's) and
-    exactly one kind of value — not a mere number — given another value ("deploy on
-    Monday" after "deploy on Friday"). With a change word it means that decision, however
-    long ago it was said."""
+    """The same slot: the same subject words (some, and neither's qualifiers beyond the
+    other's: "iOS ships on May 5" beside "Android ships on May 12" are two parallel
+    decisions) and exactly one kind of value — not a mere number — given another value
+    ("deploy on Monday" after "deploy on Friday"). With a change word it means that
+    decision, however long ago it was said."""
     if not new.subject & old.subject:
         return False
-    if _beyond(new, old) and _beyond(old, new):
-        return False  # each names something the other does not: two parallel decisions
     # a number or a code alone is another item ("item 996" after "item 995") unless a
     # change word says it is a new value of the same one ("raise the cap to 40")
     differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
-    return _one_slot_changed(differing)
+    mine, theirs = _qualifiers(new, differing), _qualifiers(old, differing)
+    return not (mine - theirs and theirs - mine) and _one_slot_changed(differing)
 
 
 def _one_slot_changed(differing: set[str]) -> bool:
@@ -577,27 +603,31 @@ def replacement(
     earlier decision was said (None: long ago; default: all just now); ``confirming``:
     what the message before asked to confirm (a rejection answers the decision it
     repeats)."""
-    new = said(sentence)
+    changing = kept_apart(sentence)  # "…; orders stays on PostgreSQL": not what changes
+    new = said(changing)
     decided = decided or new.labelled
     if new.tentative or new.additive or not earlier:
         return Replacement(pin=decided)
     olds = [said(e) for e in earlier]
     if not (decided or new.change):
         # no decision and no change words: only the old value dropped by name replaces
-        dropped = _holding(dropped_by_name(sentence), olds, words=True)
+        dropped = _holding(dropped_by_name(changing), olds, words=True)
         return Replacement(dropped, "old value named", True) if dropped else NOTHING
-    named = _holding(named_old_values(sentence), olds)
+    named = _holding(named_old_values(changing), olds)
     if named:
         return Replacement(named, "old value named", True)
     ages = [0] * len(olds) if ages is None else ages
     recent = _recent(new, olds, ages)
     gone: set[int] = set()
+    beside: set[int] = set()  # decisions of another slot of the same kind, left as they are
     reason = ""
     if new.change is not None:
         score = _correction_score if new.change == "correction" else _reversal_score
         # the same slot with another thing in it, sharing nothing else ("Use Memcached for
         # the cache instead." after "… Redis for the cache"): the slot is the tie
         scores = [score(new, o) or int(_same_slot(new, o)) for o in olds]
+        beside = {i for i, s in enumerate(scores) if s and _other_slot(new, olds[i], olds)}
+        scores = [0 if i in beside else s for i, s in enumerate(scores)]
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
@@ -625,6 +655,8 @@ def replacement(
         # UTC") or not ("We deploy on Tuesdays." after "We deploy on Fridays."): a setting
         # said anew is its new value
         same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
+        beside |= {i for i in same if _other_slot(new, olds[i], olds)}
+        same -= beside
         if same - gone:
             reason = reason or "new value"
         gone |= same
@@ -635,4 +667,8 @@ def replacement(
     gone |= _echoes(new, gone, olds, ages)
     if not gone:
         return Replacement(pin=decided)
+    kept = said(sentence).subject - new.subject  # what a kept clause names: "prod stays"
+    beside |= {i for i, o in enumerate(olds) if i not in gone and kept & o.subject}
+    if beside and reason in ("correction", "new value"):
+        reason = "own slot"  # one of two parallel decisions changed, the other left
     return Replacement(tuple(sorted(gone)), reason, True)

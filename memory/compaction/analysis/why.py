@@ -37,6 +37,7 @@ REPLACEMENT_SIGNALS = {
     "correction": "a correction",
     "reversal": "a reversal",
     "new value": "a new value for the same thing",
+    "own slot": "a change of one of two parallel decisions",
     "named again": "the same thing named with a new value",
     "old value named": "a correction",
     "accepted offer": "an offer accepted",
