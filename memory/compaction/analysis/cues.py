@@ -145,7 +145,7 @@ class Cues:
     ASCII text is ruled out, read lower-cased (so are the words: it can only let more
     texts through)."""
 
-    __slots__ = ("_blind", "_each", "_strings")
+    __slots__ = ("_any", "_blind", "_each", "_first", "_strings")
 
     def __init__(self, *patterns: re.Pattern[str]) -> None:
         self._blind = any(pattern.flags & re.IGNORECASE for pattern in patterns)
@@ -170,6 +170,12 @@ class Cues:
             else tuple(tuple(sorted((w | set(f) for w, f in cl), key=len)) for cl in each)
         )
         self._strings = tuple(sorted({s for cl in each for _, found in cl for s in found}))
+        # a match of a pattern meets its first (fewest) clause: the patterns a word may let in
+        self._first: dict[str, tuple[int, ...]] = {}
+        for k, clauses in enumerate(self._each or ()):
+            for word in clauses[0]:
+                self._first[word] = (*self._first.get(word, ()), k)
+        self._any = frozenset(self._first)
 
     def may_match(self, text: str) -> bool:
         """False when no pattern can match ``text``: a set of its words is missing."""
@@ -182,10 +188,8 @@ class Cues:
         found = _words_of(text)
         if self._strings:
             found = found.union([s for s in self._strings if s in text])
-        for clauses in self._each:
-            for clause in clauses:
-                if found.isdisjoint(clause):
-                    break
-            else:
+        first, each = self._first, self._each
+        for k in {k for word in found & self._any for k in first[word]}:
+            if all(not found.isdisjoint(clause) for clause in each[k][1:]):
                 return True
         return False

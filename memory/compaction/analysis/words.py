@@ -93,6 +93,8 @@ _EN_NAMED_ANCHOR = (
 _EN_ANCHOR = re.compile(r"\d+(?:[:.,]\d+)*|[$€£¥%]|" + _EN_NAMED_ANCHOR, re.IGNORECASE)
 _EN_ANCHOR_CUES = Cues(re.compile(_EN_NAMED_ANCHOR, re.IGNORECASE))
 """What ``_EN_ANCHOR`` needs besides a digit or a currency sign (``Cues``): a named time."""
+_DIGIT_OR_MONEY = re.compile(r"[\d$€£¥%]")
+"""What ``_EN_ANCHOR`` finds without a named time: a digit or a currency sign."""
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][A-Za-z0-9]+")
 _ZH_ANCHOR = re.compile(
     r"[0-9０-９]+(?:[:.][0-9]+)?|[一二三四五六七八九十两百千万]+(?:点|号|日|月|年|元|块|岁|个|人|天|周|次|楼|层|万|千)|"
@@ -177,6 +179,6 @@ def anchors(text: str) -> int:
     if is_chinese(text):
         return len(_ZH_ANCHOR.findall(text)) + len(_ZH_NAMED.findall(text))
     names = [w for w in _CAPITALISED.findall(text) if w not in _EN_PRONOUN_I]
-    if any(ch.isdecimal() or ch in "$€£¥%" for ch in text) or _EN_ANCHOR_CUES.may_match(text):
-        return len(_EN_ANCHOR.findall(text)) + len(names)  # (\d is str.isdecimal)
+    if _DIGIT_OR_MONEY.search(text) or _EN_ANCHOR_CUES.may_match(text):
+        return len(_EN_ANCHOR.findall(text)) + len(names)
     return len(names)
