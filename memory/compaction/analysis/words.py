@@ -90,11 +90,12 @@ _EN_NAMED_ANCHOR = (
     r"\b(?:end|start|beginning|middle) of (?:the|this|next) (?:week|month|year|semester|term)\b|"
     r"\b[a-z]+\.(?:js|io|ai|py|com|org|net)\b"
 )
-_EN_ANCHOR = re.compile(r"\d+(?:[:.,]\d+)*|[$€£¥%]|" + _EN_NAMED_ANCHOR, re.IGNORECASE)
-_EN_ANCHOR_CUES = Cues(re.compile(_EN_NAMED_ANCHOR, re.IGNORECASE))
-"""What ``_EN_ANCHOR`` needs besides a digit or a currency sign (``Cues``): a named time."""
-_DIGIT_OR_MONEY = re.compile(r"[\d$€£¥%]")
-"""What ``_EN_ANCHOR`` finds without a named time: a digit or a currency sign."""
+_EN_FIGURE = r"\d+(?:[:.,]\d+)*|[$€£¥%]"
+_EN_ANCHOR = re.compile(_EN_FIGURE + "|" + _EN_NAMED_ANCHOR, re.IGNORECASE)
+_EN_FIGURES = re.compile(_EN_FIGURE)
+"""``_EN_ANCHOR`` in a text where no named time can match (``_EN_NAMED_CUES``): the same
+matches, without trying a named time at every word."""
+_EN_NAMED_CUES = Cues(re.compile(_EN_NAMED_ANCHOR, re.IGNORECASE))
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][A-Za-z0-9]+")
 _ZH_ANCHOR = re.compile(
     r"[0-9０-９]+(?:[:.][0-9]+)?|[一二三四五六七八九十两百千万]+(?:点|号|日|月|年|元|块|岁|个|人|天|周|次|楼|层|万|千)|"
@@ -179,6 +180,5 @@ def anchors(text: str) -> int:
     if is_chinese(text):
         return len(_ZH_ANCHOR.findall(text)) + len(_ZH_NAMED.findall(text))
     names = [w for w in _CAPITALISED.findall(text) if w not in _EN_PRONOUN_I]
-    if _DIGIT_OR_MONEY.search(text) or _EN_ANCHOR_CUES.may_match(text):
-        return len(_EN_ANCHOR.findall(text)) + len(names)
-    return len(names)
+    found = (_EN_ANCHOR if _EN_NAMED_CUES.may_match(text) else _EN_FIGURES).findall(text)
+    return len(found) + len(names)
