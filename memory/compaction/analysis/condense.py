@@ -114,7 +114,8 @@ def _capitalised(text: str, original: str) -> str:
 def condense(sentence: str) -> str:
     """The sentence's informative span, its words kept verbatim (cached: the summary's
     sentences come back at every compaction)."""
-    whole = _WIDE_GAP.sub("", _SPACES.sub(" ", sentence)).strip()
+    whole = _SPACES.sub(" ", sentence)
+    whole = (whole if whole.isascii() else _WIDE_GAP.sub("", whole)).strip()  # no wide stop
     text = _without_empty_clauses(whole)
     if is_chinese(text):
         text = _cut(_ZH_LEAD, text, language="zh")

@@ -73,12 +73,12 @@ def _inside_quote(line: str, start: int, end: int) -> bool:
     A quoted message ('Your latest message: "Hi! We decided …"') stays one
     sentence; a stray quote mark that never closes does not stop the splitting.
     """
-    head = line[start:end]
     for opening, closing in _QUOTE_PAIRS:
+        opened = line.count(opening, start, end)
         if opening == closing:
-            if head.count(opening) % 2 and opening in line[end:]:
+            if opened % 2 and line.find(opening, end) >= 0:
                 return True
-        elif head.count(opening) > head.count(closing) and closing in line[end:]:
+        elif opened > line.count(closing, start, end) and line.find(closing, end) >= 0:
             return True
     return False
 

@@ -173,12 +173,14 @@ def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
         for word in words:
             postings.setdefault(word, []).append(i)
     # rarest first, ties by the word: each word's place in that order
-    rank = {w: k for k, w in enumerate(sorted(postings, key=lambda w: (len(postings[w]), w)))}
+    rank = {w: k for k, (_, w) in enumerate(sorted([(len(v), w) for w, v in postings.items()]))}
     out: list[set[int]] = []
     for i, words in enumerate(sets):
         needed = math.ceil(share * len(words) - 1e-9)
         rarest = sorted(words, key=rank.__getitem__)[: len(words) - needed + 1]
-        out.append({j for w in rarest for j in postings[w] if j != i})
+        near = set().union(*(postings[w] for w in rarest))
+        near.discard(i)
+        out.append(near)
     return out
 
 
@@ -471,8 +473,8 @@ def _tail(
             if (
                 key
                 and used + cost <= room
-                and len(mention) <= style.room_for(mention)
                 and key not in seen
+                and len(mention) <= style.room_for(mention)
                 and key not in text  # the dearest test last
             ):
                 seen.add(key)

@@ -51,6 +51,7 @@ EN_FEELING = word_set(
 )
 """Greeting, thanks, feeling and acknowledgement words: what chat is full of and memory needs
 least."""
+_EN_NO_CONTENT = EN_STOPWORDS | EN_FEELING
 
 ZH_STOPWORDS = word_set(
     """
@@ -123,11 +124,13 @@ _GREETING_CUES = Cues(_GREETINGS)
 
 def _en_tokens(text: str) -> list[str]:
     """Lower-case words, a clitic cut off ("must've" -> "must", "don't" -> "don"); only a
-    word with an apostrophe can have one, so only such a word is searched."""
-    return [
-        _CLITIC.sub("", w) if "'" in w or "’" in w else w
-        for w in (word.lower() for word in _EN_WORD.findall(text))
-    ]
+    word with an apostrophe can have one, so only such a word is searched. Plain ASCII text
+    is lowered whole (its letters stay letters); other text a word at a time."""
+    if text.isascii():
+        found = _EN_WORD.findall(text.lower())
+    else:
+        found = [word.lower() for word in _EN_WORD.findall(text)]
+    return [_CLITIC.sub("", w) if "'" in w or "’" in w else w for w in found]
 
 
 @lru_cache(maxsize=8_192)
@@ -167,9 +170,7 @@ def content_words(text: str) -> tuple[str, ...]:
             and w not in EN_STOPWORDS
         )
     return tuple(
-        w
-        for w in _en_tokens(text)
-        if w not in EN_STOPWORDS and w not in EN_FEELING and (len(w) > 1 or w.isdigit())
+        w for w in _en_tokens(text) if w not in _EN_NO_CONTENT and (len(w) > 1 or w.isdigit())
     )
 
 
