@@ -6,16 +6,24 @@ import json
 import re
 from pathlib import Path
 
-from aimind_memory.memory.compaction.analysis import decisions_en, smalltalk, stance
+import pytest
+
+from aimind_memory.memory.compaction.analysis import (
+    condense,
+    cues,
+    decisions_en,
+    smalltalk,
+    stance,
+    words,
+)
 from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.sentences import split_sentences
 
 DATA = Path(__file__).parent / "data"
 
 
-def _sentences() -> list[str]:
-    """Every sentence of the labelled data (held-out change sets left out), as written and
-    as the English rules read it."""
+def _written() -> set[str]:
+    """Every sentence of the labelled data (held-out change sets left out), as written."""
     texts: set[str] = set()
     for path in sorted(DATA.rglob("*.json*")):
         if "heldout4" in path.name:
@@ -25,6 +33,12 @@ def _sentences() -> list[str]:
                 texts.update(split_sentences(json.loads(f'"{found}"')))
             except json.JSONDecodeError:  # a string's tail read as a new one
                 continue
+    return texts
+
+
+def _sentences() -> list[str]:
+    """The sentences as written and as the English rules read them."""
+    texts = _written()
     return sorted(texts | {decisions_en.normalised(t) for t in texts})
 
 
@@ -53,3 +67,43 @@ def test_words_are_whole_words() -> None:
     assert not cues.may_match("they will go")
     assert Cues(re.compile(r"options?\b")).may_match("vegetarian options")  # no bound: a string
     assert Cues(re.compile(r"\d+")).may_match("anything")  # nothing to look for: all pass
+
+
+def _clear_caches() -> None:
+    """Forget every answer the analysis cached: the same sentences are asked again."""
+    for module in (condense, cues, decisions_en, smalltalk, stance, words):
+        for value in vars(module).values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
+
+
+def _answers(texts: list[str]) -> list[tuple[object, ...]]:
+    """What each guarded battery answers of each text (the English rules read the
+    normalised form, as ``decisions_en`` hands it to them)."""
+    _clear_caches()
+    out = []
+    for raw in texts:
+        s = decisions_en.normalised(raw)
+        out.append(
+            (
+                decisions_en.decision_strength(raw),
+                smalltalk.english(s, raw),
+                stance.english(s, raw),
+                condense.condense(raw),
+                words.content_words(raw),
+                words.anchors(raw),
+            )
+        )
+    _clear_caches()
+    return out
+
+
+def test_a_guard_only_saves_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pattern added to a guarded function but not to its ``Cues(...)`` would be skipped
+    on every text the cues rule out: with every cue let through, each battery (decision
+    frames, small talk, stance, condensing, greetings, anchors) answers the same."""
+    texts = sorted(_written())
+    guarded = _answers(texts)
+    monkeypatch.setattr(Cues, "may_match", lambda self, text: True)
+    for text, before, after in zip(texts, guarded, _answers(texts), strict=True):
+        assert before == after, text

@@ -129,6 +129,13 @@ def _words_of(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text))
 
 
+@lru_cache(maxsize=4_096)
+def _lowered(text: str) -> tuple[str, frozenset[str]]:
+    """The text lower-cased and its words, made once for the case-blind batteries."""
+    low = text.lower()
+    return low, _words_of(low)
+
+
 def _may_fold_to_ascii(text: str) -> bool:
     """Whether a case-blind pattern's ``text`` may match a character of plain ASCII text
     that it does not lower-case to ("K", the Kelvin sign, matches "k")."""
@@ -145,7 +152,7 @@ class Cues:
     ASCII text is ruled out, read lower-cased (so are the words: it can only let more
     texts through)."""
 
-    __slots__ = ("_blind", "_each", "_strings")
+    __slots__ = ("_any", "_ascii_strings", "_blind", "_each", "_first", "_strings")
 
     def __init__(self, *patterns: re.Pattern[str]) -> None:
         self._blind = any(pattern.flags & re.IGNORECASE for pattern in patterns)
@@ -170,22 +177,29 @@ class Cues:
             else tuple(tuple(sorted((w | set(f) for w, f in cl), key=len)) for cl in each)
         )
         self._strings = tuple(sorted({s for cl in each for _, found in cl for s in found}))
+        self._ascii_strings = tuple(s for s in self._strings if s.isascii())  # ASCII text's
+        # a match of a pattern meets its first (fewest) clause: the patterns a word may let in
+        self._first: dict[str, tuple[int, ...]] = {}
+        for k, clauses in enumerate(self._each or ()):
+            for word in clauses[0]:
+                self._first[word] = (*self._first.get(word, ()), k)
+        self._any = frozenset(self._first)
 
     def may_match(self, text: str) -> bool:
         """False when no pattern can match ``text``: a set of its words is missing."""
         if self._each is None:
             return True
+        plain = text.isascii()
         if self._blind:
-            if not text.isascii():
+            if not plain:
                 return True
-            text = text.lower()
-        found = _words_of(text)
-        if self._strings:
-            found = found.union([s for s in self._strings if s in text])
-        for clauses in self._each:
-            for clause in clauses:
-                if found.isdisjoint(clause):
-                    break
-            else:
+            text, found = _lowered(text)
+        else:
+            found = _words_of(text)
+        if strings := self._ascii_strings if plain else self._strings:
+            found = found.union([s for s in strings if s in text])
+        first, each = self._first, self._each
+        for k in {k for word in found & self._any for k in first[word]}:
+            if all(not found.isdisjoint(clause) for clause in each[k][1:]):
                 return True
         return False

@@ -11,7 +11,7 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _TERMINATOR = re.compile(r"[.!?。！？…]+[\"'”’」』）)\]]*")
 _FULL_STOP = re.compile(r"[。！？]")
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、])\s+")
-_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_LETTERS_AND_DOTS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz."
 _NEXT_TEXT = re.compile(r"\s*(\S)")
 _GOES_ON = frozenset(";,:)]}，；：、")
 _QUOTE_PAIRS = (('"', '"'), ("“", "”"), ("「", "」"), ("『", "』"))
@@ -54,10 +54,11 @@ def _ends_sentence(line: str, match: re.Match[str]) -> bool:
         return False  # Fly.io, v2.1, 3.5, e.g.x, ?!
     if "!" in punct or "?" in punct or "…" in punct or punct.startswith(".."):
         return True
-    word = _WORD_BEFORE.search(line[: match.start()])
-    if word is None:
+    head = line[: match.start()]
+    # the word before the stop: its trailing run of letters and dots, from its first letter
+    token = head[len(head.rstrip(_LETTERS_AND_DOTS)) :].lstrip(".")
+    if not token:
         return True
-    token = word.group(1)
     if len(token) == 1 and token.isupper():
         return False  # an initial: J. K. Rowling
     if token.lower() == "no":
@@ -72,12 +73,12 @@ def _inside_quote(line: str, start: int, end: int) -> bool:
     A quoted message ('Your latest message: "Hi! We decided …"') stays one
     sentence; a stray quote mark that never closes does not stop the splitting.
     """
-    head = line[start:end]
     for opening, closing in _QUOTE_PAIRS:
+        opened = line.count(opening, start, end)
         if opening == closing:
-            if head.count(opening) % 2 and opening in line[end:]:
+            if opened % 2 and line.find(opening, end) >= 0:
                 return True
-        elif head.count(opening) > head.count(closing) and closing in line[end:]:
+        elif opened > line.count(closing, start, end) and line.find(closing, end) >= 0:
             return True
     return False
 

@@ -147,7 +147,8 @@ def _threat_en(s: str) -> bool:
     regret it") or a hostile act ("I'll teach him a lesson"): a quarrel's threat or bargain
     with a person, not a plan about a thing. With a day, time or number it is a deadline's
     consequence ("until Friday at noon, otherwise you'll redo it"): a rule."""
-    return bool(_EN_THREAT.search(s)) and not _EN_MONEY_OR_TIME.search(s)
+    found = _EN_THREAT_CUES.may_match(s) and _EN_THREAT.search(s)
+    return bool(found) and not _EN_MONEY_OR_TIME.search(s)
 
 
 def _concrete_en(text: str) -> bool:
@@ -165,6 +166,9 @@ _EN_CUES = Cues(
     *(_EN_GIVE_UP, _EN_LIFE_EVENT, _EN_CHEER, _EN_PROMISE),
 )
 """What every English form below needs in ``s`` (``Cues``): most sentences have none of it."""
+_EN_GENERIC_CUES, _EN_THREAT_CUES = Cues(_EN_GENERIC), Cues(_EN_THREAT)
+"""The dearest searches' own words: a sentence let through for a cheer is not searched for
+a generic statement."""
 
 
 def english(s: str, raw: str) -> bool:
@@ -176,7 +180,8 @@ def english(s: str, raw: str) -> bool:
         return True
     if not _EN_CUES.may_match(s):
         return False
-    if _EN_FAKE_IMPERATIVE.match(s) or _EN_GENERIC.search(s) or _EN_GIVE_UP.search(s):
+    generic = _EN_GENERIC_CUES.may_match(s) and _EN_GENERIC.search(s)
+    if _EN_FAKE_IMPERATIVE.match(s) or generic or _EN_GIVE_UP.search(s):
         return True
     if (m := _EN_ADVICE.search(s)) and not (
         _EN_MONEY_OR_TIME.search(s) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))

@@ -172,13 +172,15 @@ def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
     for i, words in enumerate(sets):
         for word in words:
             postings.setdefault(word, []).append(i)
-    counts = {word: len(found) for word, found in postings.items()}
+    # rarest first, ties by the word: each word's place in that order
+    rank = {w: k for k, (_, w) in enumerate(sorted([(len(v), w) for w, v in postings.items()]))}
     out: list[set[int]] = []
     for i, words in enumerate(sets):
         needed = math.ceil(share * len(words) - 1e-9)
-        # rarest first, ties by the word: a stable sort by count of the words in order
-        rarest = sorted(sorted(words), key=counts.__getitem__)[: len(words) - needed + 1]
-        out.append({j for w in rarest for j in postings[w] if j != i})
+        rarest = sorted(words, key=rank.__getitem__)[: len(words) - needed + 1]
+        near = set().union(*(postings[w] for w in rarest))
+        near.discard(i)
+        out.append(near)
     return out
 
 
@@ -194,10 +196,12 @@ def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int
     for (i, part, words), near in zip(mine, _sharing(sets, BOILERPLATE_SIMILARITY), strict=True):
         if len(near) < BOILERPLATE_REPLIES - 1:
             continue  # too few near copies to be in that many replies
-        replies = {
+        size = len(words)
+        replies = {  # Jaccard: the words both hold against those either holds
             mine[j][1]
             for j in near
-            if len(words & sets[j]) >= BOILERPLATE_SIMILARITY * len(words | sets[j])
+            if (both := len(words & sets[j]))
+            >= BOILERPLATE_SIMILARITY * (size + len(sets[j]) - both)
         }
         if len(replies | {part}) >= BOILERPLATE_REPLIES:
             out.add(i)
@@ -469,8 +473,8 @@ def _tail(
             if (
                 key
                 and used + cost <= room
-                and len(mention) <= style.room_for(mention)
                 and key not in seen
+                and len(mention) <= style.room_for(mention)
                 and key not in text  # the dearest test last
             ):
                 seen.add(key)

@@ -51,6 +51,7 @@ EN_FEELING = word_set(
 )
 """Greeting, thanks, feeling and acknowledgement words: what chat is full of and memory needs
 least."""
+_EN_NO_CONTENT = EN_STOPWORDS | EN_FEELING
 
 ZH_STOPWORDS = word_set(
     """
@@ -90,9 +91,12 @@ _EN_NAMED_ANCHOR = (
     r"\b(?:end|start|beginning|middle) of (?:the|this|next) (?:week|month|year|semester|term)\b|"
     r"\b[a-z]+\.(?:js|io|ai|py|com|org|net)\b"
 )
-_EN_ANCHOR = re.compile(r"\d+(?:[:.,]\d+)*|[$€£¥%]|" + _EN_NAMED_ANCHOR, re.IGNORECASE)
-_EN_ANCHOR_CUES = Cues(re.compile(_EN_NAMED_ANCHOR, re.IGNORECASE))
-"""What ``_EN_ANCHOR`` needs besides a digit or a currency sign (``Cues``): a named time."""
+_EN_FIGURE = r"\d+(?:[:.,]\d+)*|[$€£¥%]"
+_EN_ANCHOR = re.compile(_EN_FIGURE + "|" + _EN_NAMED_ANCHOR, re.IGNORECASE)
+_EN_FIGURES = re.compile(_EN_FIGURE)
+"""``_EN_ANCHOR`` in a text where no named time can match (``_EN_NAMED_CUES``): the same
+matches, without trying a named time at every word."""
+_EN_NAMED_CUES = Cues(re.compile(_EN_NAMED_ANCHOR, re.IGNORECASE))
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][A-Za-z0-9]+")
 _ZH_ANCHOR = re.compile(
     r"[0-9０-９]+(?:[:.][0-9]+)?|[一二三四五六七八九十两百千万]+(?:点|号|日|月|年|元|块|岁|个|人|天|周|次|楼|层|万|千)|"
@@ -120,11 +124,13 @@ _GREETING_CUES = Cues(_GREETINGS)
 
 def _en_tokens(text: str) -> list[str]:
     """Lower-case words, a clitic cut off ("must've" -> "must", "don't" -> "don"); only a
-    word with an apostrophe can have one, so only such a word is searched."""
-    return [
-        _CLITIC.sub("", w) if "'" in w or "’" in w else w
-        for w in (word.lower() for word in _EN_WORD.findall(text))
-    ]
+    word with an apostrophe can have one, so only such a word is searched. Plain ASCII text
+    is lowered whole (its letters stay letters); other text a word at a time."""
+    if text.isascii():
+        found = _EN_WORD.findall(text.lower())
+    else:
+        found = [word.lower() for word in _EN_WORD.findall(text)]
+    return [_CLITIC.sub("", w) if "'" in w or "’" in w else w for w in found]
 
 
 @lru_cache(maxsize=8_192)
@@ -164,9 +170,7 @@ def content_words(text: str) -> tuple[str, ...]:
             and w not in EN_STOPWORDS
         )
     return tuple(
-        w
-        for w in _en_tokens(text)
-        if w not in EN_STOPWORDS and w not in EN_FEELING and (len(w) > 1 or w.isdigit())
+        w for w in _en_tokens(text) if w not in _EN_NO_CONTENT and (len(w) > 1 or w.isdigit())
     )
 
 
@@ -177,6 +181,5 @@ def anchors(text: str) -> int:
     if is_chinese(text):
         return len(_ZH_ANCHOR.findall(text)) + len(_ZH_NAMED.findall(text))
     names = [w for w in _CAPITALISED.findall(text) if w not in _EN_PRONOUN_I]
-    if any(ch.isdecimal() or ch in "$€£¥%" for ch in text) or _EN_ANCHOR_CUES.may_match(text):
-        return len(_EN_ANCHOR.findall(text)) + len(names)  # (\d is str.isdecimal)
-    return len(names)
+    found = (_EN_ANCHOR if _EN_NAMED_CUES.may_match(text) else _EN_FIGURES).findall(text)
+    return len(found) + len(names)
