@@ -80,9 +80,6 @@ _HEDGE = re.compile(rf"\b(?:{_W.either('hedge')})\b")
 _POLITE_WANT = re.compile(r"\b(?:would|'d) like to\b")
 """'I'd like to book it for 6': a polite request, not a conditional."""
 _EVEN_IF = re.compile(r"\beven if\b")
-_UNDECIDED = re.compile(
-    rf"\b(?:{_W.either('undecided_negators')})\s+(?:\w+\s+){{0,2}}?(?:{_W.either('undecided_done')})\b"
-)
 _PLEASANTRY = re.compile(rf"\b(?:{_W.either('pleasantry')})\b")
 _EMOTIVE = re.compile(rf"\b(?:{_W.either('emotive')})\b")
 _VAGUE = re.compile(rf"\b(?:{_W.either('vague')})\b")
@@ -90,7 +87,6 @@ _VAGUE = re.compile(rf"\b(?:{_W.either('vague')})\b")
 _SUBJECT = rf"(?:{_W.either('subject')})"
 _ADVERBS = rf"(?:\s+(?:{_W.either('subject_adverbs')}))*"
 _EXPLICIT = re.compile(rf"\b{_SUBJECT}{_ADVERBS}\s+(?:{_W.either('decision_verbs')})")
-_WE_AGREE = re.compile(r"\bwe\s+(?:all\s+|both\s+)?agree\s+(?:to|on|upon|that)\b")
 _SETTLED = re.compile(
     rf"\b(?:{_W.either('settled_it')})\s+is\s+(?:now\s+|all\s+)?(?:{_W.either('settled')})\b"
 )
@@ -225,7 +221,7 @@ def is_question(s: str) -> bool:
 
 def _disqualified(s: str) -> bool:
     """A question, a hedge, an undecided matter or a pleasantry: whatever decision words it has."""
-    if is_question(s) or _UNDECIDED.search(s) or _PLEASANTRY.search(s):
+    if is_question(s) or _PLEASANTRY.search(s):
         return True
     if _HEDGE.search(_EVEN_IF.sub(" ", s)):
         return True
@@ -317,7 +313,7 @@ def _of_a_thing(m: re.Match[str], raw: str) -> bool:
 
 def _settled(s: str, raw: str) -> float:
     """A subject with a decision verb, or the matter itself declared decided."""
-    if _EXPLICIT.search(s) or _WE_AGREE.search(s) or _SETTLED.search(s) or _IT_IS.search(s):
+    if _EXPLICIT.search(s) or _SETTLED.search(s) or _IT_IS.search(s):
         return EXPLICIT
     if (m := _FINAL_PREDICATE.search(s)) and _owned(m, raw):
         return RULE
@@ -360,7 +356,7 @@ _ARRANGED = re.compile(
     r"^(?:(?:the|our|my|your|this|next|every|each)\s+)?(?:[\w'-]+\s+){0,3}?(?P<event>[\w:-]+)"
     r"(?:\s+(?:for|with|of)\s+(?:the\s+|our\s+|my\s+)?[\w' -]{1,30}?)?"
     r"\s+(?:is|are|will be)\s+(?:now\s+|always\s+|still\s+)?"
-    rf"(?P<prep>{_W.either('arranged_preps')})?\s*(?P<rest>.+)$"
+    rf"(?:{_W.either('arranged_preps')})?\s*(?P<rest>.+)$"
 )
 _SET_FOR = re.compile(
     r"^(?:please\s+)?(?:set|schedule|put)\s+(?:it|the|a|an|my|our|this)\b(?P<rest>.*)"
@@ -373,11 +369,6 @@ _WHEN = re.compile(
 )
 """A day, date or time opening what follows: what makes a statement about an event an
 arrangement ("… is on Tuesdays at 10", not "… is 4 stars" or "… is 105 minutes long")."""
-_AT_HOUR = re.compile(rf"^\d{{1,2}}\b(?!\s*(?:{_W.either('not_an_hour')}))")
-
-
-def _when(prep: str | None, rest: str) -> bool:
-    return bool(_WHEN.match(rest) or (prep == "at" and _AT_HOUR.match(rest)))
 
 
 def _arranged(s: str, raw: str) -> float:
@@ -385,17 +376,17 @@ def _arranged(s: str, raw: str) -> float:
     instruction to set one ("set the meeting with the landlord for 5 pm tomorrow"); not
     an event word in a name ("Alexander Bed and Breakfast is …")."""
     m = _ARRANGED.match(s)
-    if m and m.group("event") in _EVENTS and _when(m.group("prep"), m.group("rest")):
+    if m and m.group("event") in _EVENTS and _WHEN.match(m.group("rest")):
         named = re.search(rf"\b{re.escape(m.group('event'))}\b", raw, re.IGNORECASE)
         if (named and not named.group()[0].isupper()) or m.start("event") == 0:
             return PLAN
-    if (m := _SET_FOR.match(s)) and _when(None, m.group("when")):
+    if (m := _SET_FOR.match(s)) and _WHEN.match(m.group("when")):
         return PLAN
     return 0.0
 
 
 _FRAME_CUES = Cues(
-    *(_EXPLICIT, _WE_AGREE, _SETTLED, _IT_IS, _FINAL_PREDICATE, _DECISION_NOUN, _WE_CHANGED),
+    *(_EXPLICIT, _SETTLED, _IT_IS, _FINAL_PREDICATE, _DECISION_NOUN, _WE_CHANGED),
     *(_PERSONAL_DONE, _PROGRESSIVE_PLAN, _BOOK_IT, _WANT_TO_BOOK, _WE_NOT_DOING, _IMPERATIVE),
     *(_WE_RULE, _MODAL, _RULE_MARKER, _ANYMORE, _NO_LONGER, _LIMIT_NOUN, _LET_US, _WE_FUTURE),
     *(_I_FUTURE, _ARRANGED, _SET_FOR),
@@ -450,7 +441,6 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a confirmation", _CONFIRM_STRONG),
     ("a confirmation", _AS_AGREED),
     ("a decision", _EXPLICIT),
-    ("a decision", _WE_AGREE),
     ("a decision", _SETTLED),
     ("a decision", _FINAL_PREDICATE),
     ("a decision", _DECISION_NOUN),
