@@ -187,17 +187,13 @@ _BARE_CONFIRMATION = re.compile(
 
 def is_bare_confirmation(sentence: str) -> bool:
     """'Booked!', 'Booking was successful.': a confirmation whose object is the next sentence."""
-    return bool(_BARE_CONFIRMATION.match(_normalise(sentence)))
-
-
-def normalised(sentence: str) -> str:
-    """The sentence as these rules read it (``statements`` reads it so too)."""
-    return _normalise(sentence)
+    return bool(_BARE_CONFIRMATION.match(normalised(sentence)))
 
 
 @lru_cache(maxsize=4_096)
-def _normalise(sentence: str) -> str:
-    """Lower case, plain quotes and dashes, contractions spelled out.
+def normalised(sentence: str) -> str:
+    """The sentence as these rules read it (``statements`` reads it so too): lower case,
+    plain quotes and dashes, contractions spelled out.
 
     Cached: a score of a dozen substitutions, asked of one sentence by the decision rules,
     the small-talk rules and ``statements`` alike (and of whole messages by ``statements``,
@@ -216,7 +212,7 @@ def _normalise(sentence: str) -> str:
 
 def is_question(s: str) -> bool:
     """A question, read on the normalised sentence: a question mark or a question's start."""
-    return s.rstrip(" .)\"'").endswith("?") or "?" in s or bool(_QUESTION_START.search(s))
+    return "?" in s or bool(_QUESTION_START.search(s))
 
 
 def _disqualified(s: str) -> bool:
@@ -409,12 +405,12 @@ def is_small_talk(sentence: str) -> bool:
     Cached: ``decision_strength`` asks it first, and ``decisions.is_small_talk`` asks it
     again of the same sentence.
     """
-    return smalltalk.english(_LEAD.sub("", _normalise(sentence)), sentence)
+    return smalltalk.english(_LEAD.sub("", normalised(sentence)), sentence)
 
 
 def decision_strength(sentence: str) -> float:
     """How decision-like one English sentence is: 0 for none, up to ``EXPLICIT``."""
-    s = _normalise(sentence)
+    s = normalised(sentence)
     if is_small_talk(sentence):
         return 0.0
     label = _CONFIRM_LABEL.match(s) or _CONFIRM_STRONG.match(s) or _AS_AGREED.match(s)
@@ -470,7 +466,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 def decision_cue(sentence: str) -> tuple[str, str] | None:
     """The signal a decided sentence fired and the words that fired it ("a decision",
     "we decided to"), or None when no frame's words are in it."""
-    s = _LEAD.sub("", _normalise(sentence))
+    s = _LEAD.sub("", normalised(sentence))
     for signal, pattern in _CUES:
         if (m := pattern.search(s)) and _owned(m, sentence):
             return signal, _trigger(m)

@@ -413,7 +413,7 @@ def decision_strength(sentence: str) -> float:
         rest = _LEAD.sub("", label.group("rest") or label.group("after_comma"))
         if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
             return max(CONFIRMED, _frames(rest))
-    return _frames(_LEAD.sub("", text))
+    return _frames(text)
 
 
 # --- Why (contract §5, "Memory says why"): the frame that fired and its words ---------------
