@@ -108,15 +108,11 @@ _COMMITMENT = re.compile(
 )
 _IMPERATIVE_BEFORE = _W.words("imperative_before")
 _IMPERATIVE_EMOTIVE = _W.words("imperative_emotive")
-_PRAISE = _W.words("praise")
-"""必须 + praise is emphasis ("必须好吃！"), not an obligation."""
 _CLAUSE_END = re.compile(r"[，。！？,.!?、；;：:～~]|\s+(?=[\u4e00-\u9fff])")
 """Where a clause ends: punctuation, or a space before Chinese (not 别用 MySQL's)."""
 _MOMENTARY_VERB = 2
 """别数了, 别解释了: a verb this short with 了 is "stop …ing"; 不要接进来了 is not."""
 _SETTLED_AFTER = _W.words("settled_after")
-_NOT_SPEAKERS = _W.words("not_speakers")
-_SAID_WORDS = _W.words("said_words")
 _CONFIRM_ASKED = _W.words("confirm_asked")
 _CONFIRM_DONE = _W.words("confirm_done")
 _ATTRIBUTIVE = _W.words("attributive")
@@ -152,18 +148,11 @@ def _reported(tokens: list[str]) -> bool:
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         speaker = tokens[i - 1] if i > 0 else ""
-        if (
-            token == "说"
-            and speaker
-            and after not in _SAID_SETTLED
-            and speaker not in _DECIDERS
-            and speaker not in _NOT_SPEAKERS
-        ):
+        if token == "说" and speaker and after not in _SAID_SETTLED and speaker not in _DECIDERS:
             return True  # 小林说…
         if (
             token.endswith("说")
             and len(token) > 1
-            and token not in _SAID_WORDS
             and token[:-1] not in _DECIDERS
             and after not in _SAID_SETTLED
         ):
@@ -231,7 +220,7 @@ def _required(s: _Sentence) -> bool:
     tokens = s.tokens
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        must = token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE)
+        must = token in ("必须", "务必") and not after.startswith("好")
         must = must or (token == "一定" and after == "要")
         if must and owner.chinese(s.text, s.offsets[i]) is not None:
             return True
