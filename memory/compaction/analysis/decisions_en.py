@@ -64,7 +64,7 @@ _CONFIRM_STRONG = re.compile(
     r"\s*[,!]\s*(?P<rest>\S.*)"
 )
 _AS_AGREED = re.compile(
-    rf"^(?:(?:{_W.either('as_agreed_lead')})\b\s*(?:,\s*)?)*"
+    rf"^(?:(?:{_W.either('label_lead')})\b\s*(?:,\s*)?)*"
     rf"(?:{_W.either('as_agreed')})"
     r"\s*[,:-]\s*(?P<rest>\S.*)"
 )
@@ -160,7 +160,6 @@ _MODAL = re.compile(
 )
 _MODAL_SUBJECT_NOT = _W.words("modal_subject_not")
 _MODAL_VAGUE = re.compile(rf"^(?:{_W.either('modal_vague')})\b")
-_PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 _ANYMORE = re.compile(rf"\b(?:{_W.either('anymore_subjects')})\b.*\b(?:anymore|any more)\b")
 _RULE_MARKER = re.compile(rf"\b(?:{_W.either('rule_markers')})\b")
 _NO_LONGER = re.compile(rf"\b(?:{_W.either('no_longer')})\b")
@@ -274,7 +273,7 @@ def _rule(s: str, raw: str) -> float:
     if m and m.group("subj") not in _MODAL_SUBJECT_NOT and _owned(m, raw):
         rest = m.group("rest")
         obligation = not _MODAL_VAGUE.match(rest) and not rest.startswith("be ")
-        passive = _PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
+        passive = owner.PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
         if (obligation or passive) and _enough(rest, 1):
             return RULE
     if _RULE_MARKER.search(s) or _ANYMORE.search(s):
