@@ -64,7 +64,7 @@ _CONFIRM_STRONG = re.compile(
     r"\s*[,!]\s*(?P<rest>\S.*)"
 )
 _AS_AGREED = re.compile(
-    rf"^(?:(?:{_W.either('as_agreed_lead')})\b\s*(?:,\s*)?)*"
+    rf"^(?:(?:{_W.either('label_lead')})\b\s*(?:,\s*)?)*"
     rf"(?:{_W.either('as_agreed')})"
     r"\s*[,:-]\s*(?P<rest>\S.*)"
 )
@@ -80,9 +80,6 @@ _HEDGE = re.compile(rf"\b(?:{_W.either('hedge')})\b")
 _POLITE_WANT = re.compile(r"\b(?:would|'d) like to\b")
 """'I'd like to book it for 6': a polite request, not a conditional."""
 _EVEN_IF = re.compile(r"\beven if\b")
-_UNDECIDED = re.compile(
-    rf"\b(?:{_W.either('undecided_negators')})\s+(?:\w+\s+){{0,2}}?(?:{_W.either('undecided_done')})\b"
-)
 _PLEASANTRY = re.compile(rf"\b(?:{_W.either('pleasantry')})\b")
 _EMOTIVE = re.compile(rf"\b(?:{_W.either('emotive')})\b")
 _VAGUE = re.compile(rf"\b(?:{_W.either('vague')})\b")
@@ -90,7 +87,6 @@ _VAGUE = re.compile(rf"\b(?:{_W.either('vague')})\b")
 _SUBJECT = rf"(?:{_W.either('subject')})"
 _ADVERBS = rf"(?:\s+(?:{_W.either('subject_adverbs')}))*"
 _EXPLICIT = re.compile(rf"\b{_SUBJECT}{_ADVERBS}\s+(?:{_W.either('decision_verbs')})")
-_WE_AGREE = re.compile(r"\bwe\s+(?:all\s+|both\s+)?agree\s+(?:to|on|upon|that)\b")
 _SETTLED = re.compile(
     rf"\b(?:{_W.either('settled_it')})\s+is\s+(?:now\s+|all\s+)?(?:{_W.either('settled')})\b"
 )
@@ -164,7 +160,6 @@ _MODAL = re.compile(
 )
 _MODAL_SUBJECT_NOT = _W.words("modal_subject_not")
 _MODAL_VAGUE = re.compile(rf"^(?:{_W.either('modal_vague')})\b")
-_PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
 _ANYMORE = re.compile(rf"\b(?:{_W.either('anymore_subjects')})\b.*\b(?:anymore|any more)\b")
 _RULE_MARKER = re.compile(rf"\b(?:{_W.either('rule_markers')})\b")
 _NO_LONGER = re.compile(rf"\b(?:{_W.either('no_longer')})\b")
@@ -191,17 +186,13 @@ _BARE_CONFIRMATION = re.compile(
 
 def is_bare_confirmation(sentence: str) -> bool:
     """'Booked!', 'Booking was successful.': a confirmation whose object is the next sentence."""
-    return bool(_BARE_CONFIRMATION.match(_normalise(sentence)))
-
-
-def normalised(sentence: str) -> str:
-    """The sentence as these rules read it (``statements`` reads it so too)."""
-    return _normalise(sentence)
+    return bool(_BARE_CONFIRMATION.match(normalised(sentence)))
 
 
 @lru_cache(maxsize=4_096)
-def _normalise(sentence: str) -> str:
-    """Lower case, plain quotes and dashes, contractions spelled out.
+def normalised(sentence: str) -> str:
+    """The sentence as these rules read it (``statements`` reads it so too): lower case,
+    plain quotes and dashes, contractions spelled out.
 
     Cached: a score of a dozen substitutions, asked of one sentence by the decision rules,
     the small-talk rules and ``statements`` alike (and of whole messages by ``statements``,
@@ -220,12 +211,12 @@ def _normalise(sentence: str) -> str:
 
 def is_question(s: str) -> bool:
     """A question, read on the normalised sentence: a question mark or a question's start."""
-    return s.rstrip(" .)\"'").endswith("?") or "?" in s or bool(_QUESTION_START.search(s))
+    return "?" in s or bool(_QUESTION_START.search(s))
 
 
 def _disqualified(s: str) -> bool:
     """A question, a hedge, an undecided matter or a pleasantry: whatever decision words it has."""
-    if is_question(s) or _UNDECIDED.search(s) or _PLEASANTRY.search(s):
+    if is_question(s) or _PLEASANTRY.search(s):
         return True
     if _HEDGE.search(_EVEN_IF.sub(" ", s)):
         return True
@@ -282,7 +273,7 @@ def _rule(s: str, raw: str) -> float:
     if m and m.group("subj") not in _MODAL_SUBJECT_NOT and _owned(m, raw):
         rest = m.group("rest")
         obligation = not _MODAL_VAGUE.match(rest) and not rest.startswith("be ")
-        passive = _PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
+        passive = owner.PASSIVE.match(rest) and m.group("subj") not in ("you", "we")
         if (obligation or passive) and _enough(rest, 1):
             return RULE
     if _RULE_MARKER.search(s) or _ANYMORE.search(s):
@@ -317,7 +308,7 @@ def _of_a_thing(m: re.Match[str], raw: str) -> bool:
 
 def _settled(s: str, raw: str) -> float:
     """A subject with a decision verb, or the matter itself declared decided."""
-    if _EXPLICIT.search(s) or _WE_AGREE.search(s) or _SETTLED.search(s) or _IT_IS.search(s):
+    if _EXPLICIT.search(s) or _SETTLED.search(s) or _IT_IS.search(s):
         return EXPLICIT
     if (m := _FINAL_PREDICATE.search(s)) and _owned(m, raw):
         return RULE
@@ -360,7 +351,7 @@ _ARRANGED = re.compile(
     r"^(?:(?:the|our|my|your|this|next|every|each)\s+)?(?:[\w'-]+\s+){0,3}?(?P<event>[\w:-]+)"
     r"(?:\s+(?:for|with|of)\s+(?:the\s+|our\s+|my\s+)?[\w' -]{1,30}?)?"
     r"\s+(?:is|are|will be)\s+(?:now\s+|always\s+|still\s+)?"
-    rf"(?P<prep>{_W.either('arranged_preps')})?\s*(?P<rest>.+)$"
+    rf"(?:{_W.either('arranged_preps')})?\s*(?P<rest>.+)$"
 )
 _SET_FOR = re.compile(
     r"^(?:please\s+)?(?:set|schedule|put)\s+(?:it|the|a|an|my|our|this)\b(?P<rest>.*)"
@@ -373,11 +364,6 @@ _WHEN = re.compile(
 )
 """A day, date or time opening what follows: what makes a statement about an event an
 arrangement ("… is on Tuesdays at 10", not "… is 4 stars" or "… is 105 minutes long")."""
-_AT_HOUR = re.compile(rf"^\d{{1,2}}\b(?!\s*(?:{_W.either('not_an_hour')}))")
-
-
-def _when(prep: str | None, rest: str) -> bool:
-    return bool(_WHEN.match(rest) or (prep == "at" and _AT_HOUR.match(rest)))
 
 
 def _arranged(s: str, raw: str) -> float:
@@ -385,17 +371,17 @@ def _arranged(s: str, raw: str) -> float:
     instruction to set one ("set the meeting with the landlord for 5 pm tomorrow"); not
     an event word in a name ("Alexander Bed and Breakfast is …")."""
     m = _ARRANGED.match(s)
-    if m and m.group("event") in _EVENTS and _when(m.group("prep"), m.group("rest")):
+    if m and m.group("event") in _EVENTS and _WHEN.match(m.group("rest")):
         named = re.search(rf"\b{re.escape(m.group('event'))}\b", raw, re.IGNORECASE)
         if (named and not named.group()[0].isupper()) or m.start("event") == 0:
             return PLAN
-    if (m := _SET_FOR.match(s)) and _when(None, m.group("when")):
+    if (m := _SET_FOR.match(s)) and _WHEN.match(m.group("when")):
         return PLAN
     return 0.0
 
 
 _FRAME_CUES = Cues(
-    *(_EXPLICIT, _WE_AGREE, _SETTLED, _IT_IS, _FINAL_PREDICATE, _DECISION_NOUN, _WE_CHANGED),
+    *(_EXPLICIT, _SETTLED, _IT_IS, _FINAL_PREDICATE, _DECISION_NOUN, _WE_CHANGED),
     *(_PERSONAL_DONE, _PROGRESSIVE_PLAN, _BOOK_IT, _WANT_TO_BOOK, _WE_NOT_DOING, _IMPERATIVE),
     *(_WE_RULE, _MODAL, _RULE_MARKER, _ANYMORE, _NO_LONGER, _LIMIT_NOUN, _LET_US, _WE_FUTURE),
     *(_I_FUTURE, _ARRANGED, _SET_FOR),
@@ -418,12 +404,12 @@ def is_small_talk(sentence: str) -> bool:
     Cached: ``decision_strength`` asks it first, and ``decisions.is_small_talk`` asks it
     again of the same sentence.
     """
-    return smalltalk.english(_LEAD.sub("", _normalise(sentence)), sentence)
+    return smalltalk.english(_LEAD.sub("", normalised(sentence)), sentence)
 
 
 def decision_strength(sentence: str) -> float:
     """How decision-like one English sentence is: 0 for none, up to ``EXPLICIT``."""
-    s = _normalise(sentence)
+    s = normalised(sentence)
     if is_small_talk(sentence):
         return 0.0
     label = _CONFIRM_LABEL.match(s) or _CONFIRM_STRONG.match(s) or _AS_AGREED.match(s)
@@ -450,7 +436,6 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a confirmation", _CONFIRM_STRONG),
     ("a confirmation", _AS_AGREED),
     ("a decision", _EXPLICIT),
-    ("a decision", _WE_AGREE),
     ("a decision", _SETTLED),
     ("a decision", _FINAL_PREDICATE),
     ("a decision", _DECISION_NOUN),
@@ -480,7 +465,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 def decision_cue(sentence: str) -> tuple[str, str] | None:
     """The signal a decided sentence fired and the words that fired it ("a decision",
     "we decided to"), or None when no frame's words are in it."""
-    s = _LEAD.sub("", _normalise(sentence))
+    s = _LEAD.sub("", normalised(sentence))
     for signal, pattern in _CUES:
         if (m := pattern.search(s)) and _owned(m, sentence):
             return signal, _trigger(m)

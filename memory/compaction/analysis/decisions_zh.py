@@ -37,7 +37,6 @@ _AS_AGREED = re.compile(
 """A lead that says what follows was agreed before: 按我们说好的，…; 按您的要求，…"""
 
 _QUESTION = re.compile(_W.either("question"))
-_NO_MATTER_WHAT = re.compile(_W.either("no_matter_what"))
 _HEDGE_WORDS = _W.words("hedge")
 _UNDECIDED = re.compile(
     rf"(?:{_W.either('undecided_negators')})(?:有)?(?:{_W.either('undecided_done')})|"
@@ -99,7 +98,6 @@ _DEFERRED = re.compile(
 )
 _THIS_TIME_NOT = re.compile(rf"(?:这|本|这一)(?:{_W.either('this_time')})(?:先|暂时|暂)?不")
 """这版不做X，下个版本再考虑: the deferral is about later, the decision about now."""
-_REPORTED = re.compile(_W.either("reported"))
 _SAID_SETTLED = _W.words("said_settled")
 """说好, 说定, 说了: the saying settles something (说好了), it reports nothing."""
 _NEGATORS = _W.words("negators")
@@ -110,17 +108,11 @@ _COMMITMENT = re.compile(
 )
 _IMPERATIVE_BEFORE = _W.words("imperative_before")
 _IMPERATIVE_EMOTIVE = _W.words("imperative_emotive")
-_PRAISE = _W.words("praise")
-"""必须 + praise is emphasis ("必须好吃！"), not an obligation."""
 _CLAUSE_END = re.compile(r"[，。！？,.!?、；;：:～~]|\s+(?=[\u4e00-\u9fff])")
 """Where a clause ends: punctuation, or a space before Chinese (not 别用 MySQL's)."""
-_MOMENTARY_TAIL = re.compile(rf"(?:{_W.either('momentary_tail')})")
-"""What may follow a command for the moment: a pronoun, a particle (别看我, 别动啊)."""
 _MOMENTARY_VERB = 2
 """别数了, 别解释了: a verb this short with 了 is "stop …ing"; 不要接进来了 is not."""
 _SETTLED_AFTER = _W.words("settled_after")
-_NOT_SPEAKERS = _W.words("not_speakers")
-_SAID_WORDS = _W.words("said_words")
 _CONFIRM_ASKED = _W.words("confirm_asked")
 _CONFIRM_DONE = _W.words("confirm_done")
 _ATTRIBUTIVE = _W.words("attributive")
@@ -153,23 +145,14 @@ class _Sentence:
 
 def _reported(tokens: list[str]) -> bool:
     """听说…, 小林说他们…: what someone else decided is news, not our decision."""
-    if any(_REPORTED.fullmatch(t) for t in tokens):
-        return True
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         speaker = tokens[i - 1] if i > 0 else ""
-        if (
-            token == "说"
-            and speaker
-            and after not in _SAID_SETTLED
-            and speaker not in _DECIDERS
-            and speaker not in _NOT_SPEAKERS
-        ):
+        if token == "说" and speaker and after not in _SAID_SETTLED and speaker not in _DECIDERS:
             return True  # 小林说…
         if (
             token.endswith("说")
             and len(token) > 1
-            and token not in _SAID_WORDS
             and token[:-1] not in _DECIDERS
             and after not in _SAID_SETTLED
         ):
@@ -179,7 +162,7 @@ def _reported(tokens: list[str]) -> bool:
 
 def _disqualified(text: str, tokens: list[str]) -> bool:
     """A question, hedge, undecided matter, sympathy or a cheer, whatever else it says."""
-    if _QUESTION.search(_NO_MATTER_WHAT.sub("", text)) or _UNDECIDED.search(text):
+    if _QUESTION.search(text) or _UNDECIDED.search(text):
         return True
     if _reported(tokens) or _WISH.search(text):
         return True
@@ -221,14 +204,14 @@ def _imperative(s: _Sentence) -> bool:
 
 
 def _momentary(verb: str, after: str) -> bool:
-    """别动, 别看我, 别数了, 别别别: a command for the moment — a bare verb with nothing after
-    it but a pronoun or a particle, or a short verb with 了 ("stop …ing") — is said in the
-    heat of a scene, not a rule to keep (不要把密码写进仓库, 别在周五发版 have an object)."""
+    """别动, 别数了, 别别别: a command for the moment — a bare verb with nothing after it, or
+    a short verb with 了 ("stop …ing") — is said in the heat of a scene, not a rule to keep
+    (不要把密码写进仓库, 别在周五发版 have an object)."""
     if set(verb) <= {"别"}:
         return True  # 别别别: an interjection
     if len(verb) <= _MOMENTARY_VERB and after.startswith("了"):
         return True
-    return not _MOMENTARY_TAIL.sub("", after)
+    return not after
 
 
 def _required(s: _Sentence) -> bool:
@@ -237,7 +220,7 @@ def _required(s: _Sentence) -> bool:
     tokens = s.tokens
     for i, token in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        must = token in ("必须", "务必") and not (after.startswith("好") or after in _PRAISE)
+        must = token in ("必须", "务必") and not after.startswith("好")
         must = must or (token == "一定" and after == "要")
         if must and owner.chinese(s.text, s.offsets[i]) is not None:
             return True
@@ -337,13 +320,12 @@ _ONLY_SCOPE = re.compile(
 """移动端先只做安卓版: a scope, in the words _NEGATED already uses for 这版不做."""
 _HELD_AT = re.compile(rf"在[^，。！？,]{{2,12}}(?:{_W.either('held')})[。！!]?$")
 """年会在万豪酒店办, 婚礼在杭州举行."""
-_PAST = re.compile(r"了[。！!～~]*$|过[。！!]*$")
 
 
 def _arranged(text: str) -> float:
     """An arrangement: 定在/安排在 + what, a when-led plan, a ride by its time, a scope, or
-    where an event is held; not what already happened (…了)."""
-    if _PAST.search(text) or _VAGUE_TIME.search(text):
+    where an event is held."""
+    if _VAGUE_TIME.search(text):
         return 0.0
     if _SET_AT.search(text) or _ONLY_SCOPE.search(text) or _RIDE_AT.search(text):
         return RULE
@@ -420,7 +402,7 @@ def decision_strength(sentence: str) -> float:
         rest = _LEAD.sub("", label.group("rest") or label.group("after_comma"))
         if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
             return max(CONFIRMED, _frames(rest))
-    return _frames(_LEAD.sub("", text))
+    return _frames(text)
 
 
 # --- Why (contract §5, "Memory says why"): the frame that fired and its words ---------------

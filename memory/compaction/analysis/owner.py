@@ -35,7 +35,8 @@ _OBJECT = re.compile(rf"^\w+\s+(?:{_EN.either('definite')})\s+\w")
 _FORBIDS = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:not|never)\b")
 """A prohibition: on a definite thing of ours it stands while the thing does; a positive
 "you must keep the room warm" is advice unless it says when."""
-_PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
+PASSIVE = re.compile(r"^be\s+(?:\w+\s+)?\w+(?:ed|en)\b")
+"""What is done to a thing ("be rotated every 90 days"): no agent is told to act."""
 
 _ZH = WordLists("decisions_zh")
 _ZH_THIRD = _ZH.words("third_person")
@@ -72,13 +73,13 @@ def english(s: str, at: int, rest: str, raw: str, *, instruction: bool) -> Owner
     named = not _DEFINITE & set(words[-3:-1]) and any(
         w.lower() in (subject, before) for w in _NAME_WORD.findall(raw[1:]) if w != "I"
     )
-    if named and not _PASSIVE.match(rest):
+    if named and not PASSIVE.match(rest):
         return None  # "Canada requires"
     # a kind who is to act ("a player cannot …", "cheerleaders are not allowed to eat"), not
     # what is done to things of a kind ("passwords must be rotated", "all memos are …")
     plural = len(subject) > 3 and subject.endswith("s") and not subject.endswith(("ss", "us", "is"))
     kind = plural or bool(_GENERIC & set(words[-4:-1]))
-    agent = (instruction and not _PASSIVE.match(rest)) or rest.startswith("to ")
+    agent = (instruction and not PASSIVE.match(rest)) or rest.startswith("to ")
     return None if kind and agent else "a thing"
 
 

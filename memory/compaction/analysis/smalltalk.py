@@ -55,7 +55,6 @@ EN_VAGUE_VERBS = _EN.words("vague_verbs")
 """Verbs that carry a cheer or a plan's shape but no object of their own."""
 EN_VAGUE_TIME = _EN.words("vague_time")
 """Times too vague to pin a plan to; a named day, date or hour is an anchor instead."""
-EN_NUMBER_WORDS = _EN.words("number_words")
 _VOCATIVE = re.compile(r"(?:^|,\s*|\s-\s|^\w+\s+)[A-Z][a-z]+(?=\s*[,!.?]|$)")
 """A name the speaker addresses ("Yeah, Jon, …"): it is not the promise's object."""
 _RELATIVE_ANCHOR = re.compile(
