@@ -5,6 +5,10 @@ fires."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from aimind_memory import explain
@@ -74,6 +78,23 @@ def test_explain_reports_each_sentences_signals() -> None:
     assert third.small_talk and third.decision is None
     (zh,) = explain("我们决定用 PostgreSQL。")
     assert zh.language == "zh" and zh.decision is not None
+
+
+def test_a_why_is_the_same_in_every_process() -> None:
+    """Two equally long cue words in one sentence ("说定了" holds 说定 and 定了): the one a pin's
+    why quotes must not depend on the process's string hashing (it did: a set's order)."""
+    code = "from aimind_memory import explain; print(explain('说定了，周五上线。'))"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in (1, 2, 3, 4)
+    }
+    assert len(seen) == 1, seen
 
 
 def test_a_chinese_sentences_why_is_in_chinese() -> None:

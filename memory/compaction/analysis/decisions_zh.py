@@ -432,8 +432,10 @@ _SETTLED_CUES = (
     "决定",
     "确认",
     "同意",
-    *sorted(_SETTLED_WORDS | _CHOSE | _SETTLING_VERBS, key=len),
+    *sorted(_SETTLED_WORDS | _CHOSE | _SETTLING_VERBS, key=lambda w: (len(w), w)),
 )
+"""Ordered by length, then by the words themselves: the cue ``decision_cue`` quotes among
+equal-length ones must not depend on how a set happens to iterate in this process."""
 
 
 _RULE_WORDS = ("千万别", "不要", "必须", "务必", "一定要")
