@@ -347,7 +347,12 @@ kept assignments of `corpus/movies/Batch_2814928_batch_results.csv` (casual chat
 films, one crowd worker writing both sides) in English and DialogRE's Chinese version, test
 dialogues 0–99 (scenes of Friends translated into Chinese, several speakers) in Chinese —
 was fixed in its own commit before any of it was replayed, rubric unchanged, by someone who
-had not read the engine.
+had not read the engine. Its first run (the engine at 5029880, labelled after the run in
+d9ac8a8 by someone who had not tuned the engine): Self-dialogue 6 of 14 final pins small
+talk, DialogRE 3 of 10; **all 9/24 (0.375): the goal is missed**; decisions 5 of the 24.
+The session's starting engine (ec31872), replayed beside it once: 9 of 23 (0.391). What
+passes is a film fan's opinion or wish said with a plan's words ("I will watch the original
+for sure", "I want to rent a movie tonight") and a sitcom's lines of the moment (不准大吼).
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on
