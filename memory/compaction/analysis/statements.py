@@ -119,6 +119,7 @@ class Said:
     """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
     additive: bool
     tentative: bool
+    """A question or a hedge: asked or weighed, not decided."""
     rejects: bool = False
     """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
     answer the decision said in the message before."""
@@ -238,20 +239,17 @@ _CHANGES: tuple[tuple[str, Change, bool], ...] = (
 )
 
 
-def _change(patterns: Mapping[str, _Phrases], text: str) -> tuple[Change | None, bool]:
-    """The change a sentence's words mark, and whether only by weak words."""
+def _change(
+    patterns: Mapping[str, _Phrases], text: str
+) -> tuple[Change | None, bool, re.Match[str] | None]:
+    """The change a sentence's words mark, whether only by weak words, and the words."""
     for key, change, weak in _CHANGES:
-        if patterns[key].search(text):
-            return change, weak
-    return None, False
+        if m := patterns[key].search(text):
+            return change, weak, m
+    return None, False, None
 
 
 _QUESTION_MARK = re.compile(r"[?？]")
-
-
-def _tentative(hedges: _Phrases, text: str) -> bool:
-    """A question or a hedge: asked or weighed, not decided."""
-    return bool(hedges.search(text) or _QUESTION_MARK.search(text))
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -311,7 +309,7 @@ def _read(sentence: str) -> tuple[Mapping[str, _Phrases], str]:
 def said(sentence: str) -> Said:
     """What one sentence says (cached: pins come back at every compaction)."""
     patterns, s = _read(sentence)
-    change, weak = _change(patterns, s)
+    change, weak, _ = _change(patterns, s)
     if weak and patterns["closing"].search(s):  # "No thanks, that's all for today."
         change, weak = None, False
     if change is None and patterns is _ZH and _no_longer(s):
@@ -323,7 +321,7 @@ def said(sentence: str) -> Said:
         weak=weak,
         labelled=labelled,
         additive=bool(patterns["additive"].search(s)),
-        tentative=_tentative(patterns["tentative"], s),
+        tentative=bool(patterns["tentative"].search(s) or _QUESTION_MARK.search(s)),
         rejects=change == "correction" and bool(patterns["rejection"].search(s)),
     )
 
@@ -440,16 +438,15 @@ def change_cue(sentence: str) -> tuple[str, bool]:
     ``why``, and whether they are weak words ("actually": then they are quoted alone and
     the new value beside them); empty when none does. Not a kept clause's words."""
     patterns, text = _read(kept_apart(sentence))
-    chinese = patterns is _ZH
-    for key, _, weak in _CHANGES:
-        if m := patterns[key].search(text):
-            cue = m.group().strip("，,。 :;!-")
-            if chinese or weak:
-                return cue, weak
-            words = (w.strip(".,!?;:") for w in text[m.end() :].split())
-            after = [w for w in words if w.isalnum()][:CUE_WORDS_AFTER]
-            return " ".join([cue, *after]), weak
-    return "", False
+    _, weak, m = _change(patterns, text)
+    if m is None:
+        return "", False
+    cue = m.group().strip("，,。 :;!-")
+    if patterns is _ZH or weak:
+        return cue, weak
+    words = (w.strip(".,!?;:") for w in text[m.end() :].split())
+    after = [w for w in words if w.isalnum()][:CUE_WORDS_AFTER]
+    return " ".join([cue, *after]), weak
 
 
 _ARTICLE = r"(?:(?:the|a|an|our|my|your|that|this)\s+)?"
