@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from aimind_memory.memory.compaction.analysis import change_words
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 
 ANALYSIS = Path(__file__).resolve().parents[2] / "memory" / "compaction" / "analysis"
@@ -37,7 +38,19 @@ def lists_read() -> dict[str, set[str]]:
         for variable, key in READ.findall(source):
             if variable in files:
                 read[files[variable]].add(key)
+    read["change_words"] |= {  # read by name: en_/zh_ + the list's name, where there is one
+        f"{lang}_{name}"
+        for lang, lists in change_words.SENTENCE_PHRASES.items()
+        for name, phrases in lists.items()
+        if phrases
+    }
     return read
+
+
+def test_every_sentence_list_is_in_a_language() -> None:
+    """A name in ``SENTENCE_LISTS`` with a list in neither language is a misspelling."""
+    for name in change_words.SENTENCE_LISTS:
+        assert any(lists[name] for lists in change_words.SENTENCE_PHRASES.values()), name
 
 
 def test_the_rules_have_their_word_lists_as_data() -> None:

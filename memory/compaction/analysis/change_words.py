@@ -12,83 +12,57 @@ from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 
 _W = WordLists("change_words")
 
-EN_CORRECTION = _W.phrases("en_correction")
+SENTENCE_LISTS = (
+    "correction", "return", "original", "acknowledgement", "acknowledgement_weak", "proposal",
+    "next_step", "past", "reversal", "correction_weak", "reversal_weak", "change_labels",
+    "additive", "tentative", "closing", "rejection", "acceptance", "acceptance_strong", "offer",
+    "offer_to_act", "confirm_request", "kept",
+)  # fmt: skip
+"""The phrase lists ``statements`` reads a sentence by: in each language, the file's list
+``en_``/``zh_`` + the name. A language without one has none: Chinese has no closing words,
+and no weak reversal — 算了 drops a question, not a decision ("算了，帮我把地址发过来吧"); 不X了
+("柯基不养了") is weak too, unless X is one of ``ZH_NOT_ANYMORE_IDIOMS`` (statements reads
+it)."""
+SENTENCE_PHRASES = {
+    lang: {
+        name: _W.phrases(f"{lang}_{name}") if f"{lang}_{name}" in _W else ()
+        for name in SENTENCE_LISTS
+    }
+    for lang in ("en", "zh")
+}
+
 EN_OLD_VALUE = _W.phrases("en_old_value")
 ZH_OLD_VALUE = _W.phrases("zh_old_value")
 EN_OLD_VALUE_STRONG = _W.phrases("en_old_value_strong")
 ZH_OLD_VALUE_STRONG = _W.phrases("zh_old_value_strong")
-EN_RETURN = _W.phrases("en_return")
-EN_KEPT = _W.phrases("en_kept")
-ZH_KEPT = _W.phrases("zh_kept")
-EN_ORIGINAL = _W.phrases("en_original")
-ZH_ORIGINAL = _W.phrases("zh_original")
 EN_PERSONAL = _W.words("en_personal")
 ZH_PERSONAL = _W.phrases("zh_personal")
 EN_PAST_VERBS = _W.phrases("en_past_verbs")
-ZH_RETURN = _W.phrases("zh_return")
-EN_ACKNOWLEDGEMENT = _W.phrases("en_acknowledgement")
-ZH_ACKNOWLEDGEMENT = _W.phrases("zh_acknowledgement")
-EN_ACKNOWLEDGEMENT_WEAK = _W.phrases("en_acknowledgement_weak")
-ZH_ACKNOWLEDGEMENT_WEAK = _W.phrases("zh_acknowledgement_weak")
-EN_NEXT_STEP = _W.phrases("en_next_step")
 EN_MEASURE_UNITS = _W.words("en_measure_units")
 EN_ZONES = _W.words("en_zones")
 ZH_MEASURE_UNITS = _W.phrases("zh_measure_units")
-ZH_NEXT_STEP = _W.phrases("zh_next_step")
-EN_PROPOSAL = _W.phrases("en_proposal")
-ZH_PROPOSAL = _W.phrases("zh_proposal")
-EN_PAST = _W.phrases("en_past")
-ZH_PAST = _W.phrases("zh_past")
 NAME_KINDS = {
     name.replace("_", " "): kind
     for kind, names in _W.table("name_kinds").items()
     for name in str(names).split()
 }
 """A named thing → the kind of thing it is ("mysql" → "database"): a slot a decision fills."""
-EN_CORRECTION_WEAK = _W.phrases("en_correction_weak")
-EN_CLOSING = _W.phrases("en_closing")
-EN_ACCEPTANCE = _W.phrases("en_acceptance")
-EN_ACCEPTANCE_STRONG = _W.phrases("en_acceptance_strong")
-EN_OFFER = _W.phrases("en_offer")
-EN_OFFER_TO_ACT = _W.phrases("en_offer_to_act")
-ZH_OFFER_TO_ACT = _W.phrases("zh_offer_to_act")
-EN_CONFIRM_REQUEST = _W.phrases("en_confirm_request")
-EN_REJECTION = _W.phrases("en_rejection")
-EN_REVERSAL = _W.phrases("en_reversal")
-EN_REVERSAL_WEAK = _W.phrases("en_reversal_weak")
-EN_ADDITIVE = _W.phrases("en_additive")
-EN_TENTATIVE = _W.phrases("en_tentative")
 EN_FRAME = _W.words("en_frame")
 EN_PEOPLE_UNITS = _W.phrases("en_people_units")
 EN_PEOPLE_AFTER = _W.phrases("en_people_after")
 EN_RELATIVE_DAYS = _W.phrases("en_relative_days")
 EN_RELATIVE_MONTHS = _W.phrases("en_relative_months")
-EN_CHANGE_LABELS = _W.phrases("en_change_labels")
 EN_COLOURS = _W.words("en_colours")
 EN_ID_NOUNS = _W.words("en_id_nouns")
-ZH_CORRECTION = _W.phrases("zh_correction")
-ZH_CORRECTION_WEAK = _W.phrases("zh_correction_weak")
-ZH_REVERSAL = _W.phrases("zh_reversal")
-ZH_REJECTION = _W.phrases("zh_rejection")
-ZH_ACCEPTANCE = _W.phrases("zh_acceptance")
-ZH_ACCEPTANCE_STRONG = _W.phrases("zh_acceptance_strong")
-ZH_OFFER = _W.phrases("zh_offer")
-ZH_CONFIRM_REQUEST = _W.phrases("zh_confirm_request")
-ZH_REVERSAL_WEAK: tuple[str, ...] = ()
-"""None: 算了 drops a question, not a decision ("算了，帮我把地址发过来吧"); 不X了 ("柯基不养了")
-is weak too, unless X is one of ``ZH_NOT_ANYMORE_IDIOMS`` (supersession reads it)."""
 ZH_NOT_ANYMORE_IDIOMS = _W.words("zh_not_anymore_idioms")
 ZH_DECLINES = _W.words("zh_declines")
 EN_NEGATORS = _W.words("en_negators")
 ZH_NEGATORS = _W.phrases("zh_negators")
 ZH_NEGATION_IDIOMS = _W.phrases("zh_negation_idioms")
-ZH_ADDITIVE = _W.phrases("zh_additive")
-ZH_TENTATIVE = _W.phrases("zh_tentative")
 ZH_FRAME = _W.words("zh_frame")
 ZH_PEOPLE_UNITS = _W.phrases("zh_people_units")
 ZH_WEEKDAY_SUNDAY = _W.phrases("zh_weekday_sunday")
 ZH_RELATIVE_DAYS = _W.phrases("zh_relative_days")
-ZH_CHANGE_LABELS = _W.phrases("zh_change_labels")
 ZH_COLOURS = _W.phrases("zh_colours")
 NUMBER_WORDS: dict[str, int] = _W.table("number_words")
 EN_DURATION_UNITS: dict[str, str] = _W.table("en_duration_units")

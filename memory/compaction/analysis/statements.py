@@ -81,19 +81,14 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
     return _Phrases(re.compile("|".join(out) or r"(?!)"))  # an empty list matches nothing
 
 
-_LISTS = (
-    "correction", "return", "original", "acknowledgement", "acknowledgement-weak", "proposal",
-    "next-step", "past", "reversal", "correction-weak", "reversal-weak", "change-labels",
-    "additive", "tentative", "closing", "rejection", "acceptance", "acceptance-strong", "offer",
-    "offer-to-act", "confirm-request", "kept",
-)  # fmt: skip
-"""The phrase lists read here, each ``change_words``' ``EN_``/``ZH_`` list of its name (a
-language without one: none — Chinese has no closing words)."""
 _EN, _ZH = (
-    {k: _phrase_pattern(getattr(cw, f"{lang}_{k.upper().replace('-', '_')}", ()), lang == "ZH")
-     for k in _LISTS}
-    for lang in ("EN", "ZH")
-)  # fmt: skip
+    {
+        name: _phrase_pattern(phrases, lang == "zh")
+        for name, phrases in cw.SENTENCE_PHRASES[lang].items()
+    }
+    for lang in ("en", "zh")
+)
+"""Each phrase list's pattern (``change_words.SENTENCE_LISTS``), by language."""
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
 _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
@@ -124,6 +119,7 @@ class Said:
     """Opened as a change of plan ("Change of plans: …", "计划有变，…"): a decision."""
     additive: bool
     tentative: bool
+    """A question or a hedge: asked or weighed, not decided."""
     rejects: bool = False
     """Opens by rejecting what was just said ("No, …", "That is incorrect", "不是…"): it may
     answer the decision said in the message before."""
@@ -238,25 +234,22 @@ _CHANGES: tuple[tuple[str, Change, bool], ...] = (
     ("reversal", "reversal", False),
     ("correction", "correction", False),
     ("return", "correction", True),
-    ("reversal-weak", "reversal", True),
-    ("correction-weak", "correction", True),
+    ("reversal_weak", "reversal", True),
+    ("correction_weak", "correction", True),
 )
 
 
-def _change(patterns: Mapping[str, _Phrases], text: str) -> tuple[Change | None, bool]:
-    """The change a sentence's words mark, and whether only by weak words."""
+def _change(
+    patterns: Mapping[str, _Phrases], text: str
+) -> tuple[Change | None, bool, re.Match[str] | None]:
+    """The change a sentence's words mark, whether only by weak words, and the words."""
     for key, change, weak in _CHANGES:
-        if patterns[key].search(text):
-            return change, weak
-    return None, False
+        if m := patterns[key].search(text):
+            return change, weak, m
+    return None, False, None
 
 
 _QUESTION_MARK = re.compile(r"[?？]")
-
-
-def _tentative(hedges: _Phrases, text: str) -> bool:
-    """A question or a hedge: asked or weighed, not decided."""
-    return bool(hedges.search(text) or _QUESTION_MARK.search(text))
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -294,7 +287,7 @@ def _acknowledging(sentence: str) -> frozenset[str]:
     if opener is None or is_chinese(sentence):
         return frozenset()
     text = _english(opener.group())
-    if not (_EN["acknowledgement"].search(text) or _EN["acknowledgement-weak"].search(text)):
+    if not (_EN["acknowledgement"].search(text) or _EN["acknowledgement_weak"].search(text)):
         return frozenset()
     return frozenset(_stem(w) for w in content_words(text))
 
@@ -316,19 +309,19 @@ def _read(sentence: str) -> tuple[Mapping[str, _Phrases], str]:
 def said(sentence: str) -> Said:
     """What one sentence says (cached: pins come back at every compaction)."""
     patterns, s = _read(sentence)
-    change, weak = _change(patterns, s)
+    change, weak, _ = _change(patterns, s)
     if weak and patterns["closing"].search(s):  # "No thanks, that's all for today."
         change, weak = None, False
     if change is None and patterns is _ZH and _no_longer(s):
         change, weak = "reversal", True
-    labelled = bool(patterns["change-labels"].search(s))
+    labelled = bool(patterns["change_labels"].search(s))
     return Said(
         source=sentence,
         change="correction" if change is None and labelled else change,
         weak=weak,
         labelled=labelled,
         additive=bool(patterns["additive"].search(s)),
-        tentative=_tentative(patterns["tentative"], s),
+        tentative=bool(patterns["tentative"].search(s) or _QUESTION_MARK.search(s)),
         rejects=change == "correction" and bool(patterns["rejection"].search(s)),
     )
 
@@ -367,14 +360,14 @@ def takes_all_on(answer: str) -> bool:
     what = said(first)
     if what.change is not None or what.negated:
         return False
-    return bool(patterns["acceptance-strong"].search(text))
+    return bool(patterns["acceptance_strong"].search(text))
 
 
 def offers_to_act(offer: str) -> bool:
     """An offer to act with a value in it ("Free on Friday at 2 pm. Shall I book that?",
     "周五下午三点都有空，要不就定这个时间？"): taken on, it is a decision of its own."""
     patterns, text = _read(offer)
-    acts = patterns["offer-to-act"].search(text)
+    acts = patterns["offer_to_act"].search(text)
     return acts is not None and bool(said(offer).values.keys() - {"name"})
 
 
@@ -412,7 +405,7 @@ def acknowledges(message: str) -> Literal["explicit", "weak"] | None:
         return None
     if patterns["acknowledgement"].search(text):
         return "explicit"
-    return "weak" if patterns["acknowledgement-weak"].search(text) else None
+    return "weak" if patterns["acknowledgement_weak"].search(text) else None
 
 
 _YEAR = re.compile(r"\b(?:in|back in|since)\s+(?P<year>(?:19|20)\d\d)\b")
@@ -433,7 +426,7 @@ def _asks_to_confirm(message: str) -> bool:
     """The message asks to confirm ("… Please confirm."): read once per message, not once
     per sentence of it."""
     patterns, text = _read(message)
-    return bool(patterns["confirm-request"].search(text))
+    return bool(patterns["confirm_request"].search(text))
 
 
 CUE_WORDS_AFTER = 2
@@ -445,16 +438,15 @@ def change_cue(sentence: str) -> tuple[str, bool]:
     ``why``, and whether they are weak words ("actually": then they are quoted alone and
     the new value beside them); empty when none does. Not a kept clause's words."""
     patterns, text = _read(kept_apart(sentence))
-    chinese = patterns is _ZH
-    for key, _, weak in _CHANGES:
-        if m := patterns[key].search(text):
-            cue = m.group().strip("，,。 :;!-")
-            if chinese or weak:
-                return cue, weak
-            words = (w.strip(".,!?;:") for w in text[m.end() :].split())
-            after = [w for w in words if w.isalnum()][:CUE_WORDS_AFTER]
-            return " ".join([cue, *after]), weak
-    return "", False
+    _, weak, m = _change(patterns, text)
+    if m is None:
+        return "", False
+    cue = m.group().strip("，,。 :;!-")
+    if patterns is _ZH or weak:
+        return cue, weak
+    words = (w.strip(".,!?;:") for w in text[m.end() :].split())
+    after = [w for w in words if w.isalnum()][:CUE_WORDS_AFTER]
+    return " ".join([cue, *after]), weak
 
 
 _ARTICLE = r"(?:(?:the|a|an|our|my|your|that|this)\s+)?"
@@ -575,7 +567,7 @@ def acts_on(answer: str) -> bool:
     took on ("Okay, I'll set marketing@ as the sender.", "好的，我去申请签名和模板。"):
     whoever acts on a statement agreed to it, whether or not it repeats its words."""
     _, text, patterns = _opening(answer)
-    return bool(patterns["next-step"].search(text))
+    return bool(patterns["next_step"].search(text))
 
 
 def _opening(message: str) -> tuple[str, str, Mapping[str, _Phrases]]:

@@ -157,17 +157,6 @@ def _same_subject(new: Said, old: Said) -> bool:
     return new.subject <= old.subject or old.subject <= new.subject
 
 
-WHEN_KINDS = frozenset({"date", "time"})
-"""A day and a time of day said together are one slot: when."""
-
-
-def _slots(kinds: set[str]) -> set[str]:
-    """Kinds of value as the slots they fill: a date and a time given another value
-    together ("on Thursday at 11 am" after "on Wednesday at 2 pm") are one slot changed,
-    when — not two."""
-    return {"when" if k in WHEN_KINDS else k for k in kinds}
-
-
 def _new_value(new: Said, old: Said) -> bool:
     """Rule 4, just said: the same subject (a word shared, or the same way of travelling:
     "I am flying to SD" after "I am flying to Las Vegas", and one's within the other's),
@@ -180,8 +169,7 @@ def _new_value(new: Said, old: Said) -> bool:
     travelled = bool(new.values.get("travel", frozenset()) & old.values.get("travel", frozenset()))
     if not ((new.subject & old.subject or travelled) and _same_subject(new, old)):
         return False
-    differing = _new_values(new, old, weak=False)
-    return len(_slots(differing)) == 1 and "id" not in differing
+    return _one_slot_changed(_new_values(new, old, weak=False))  # (not weak: never a code)
 
 
 def _replugged(new: Said, old: Said) -> bool:
@@ -517,10 +505,16 @@ def _same_slot(new: Said, old: Said) -> bool:
     return not (mine - theirs and theirs - mine) and _one_slot_changed(differing)
 
 
+WHEN_KINDS = frozenset({"date", "time"})
+"""A day and a time of day said together are one slot: when."""
+
+
 def _one_slot_changed(differing: set[str]) -> bool:
     """Exactly one kind of value given another, and not which thing it is (an id, a code):
-    one slot set anew, not another item."""
-    return len(_slots(differing)) == 1 and not differing & IDENTIFYING_KINDS
+    one slot set anew, not another item. A date and a time given another value together
+    ("on Thursday at 11 am" after "on Wednesday at 2 pm") are one slot changed, when."""
+    slots = {"when" if k in WHEN_KINDS else k for k in differing}
+    return len(slots) == 1 and not differing & IDENTIFYING_KINDS
 
 
 def _unknown_for_known(new: Said, old: Said) -> set[str]:

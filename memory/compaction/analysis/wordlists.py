@@ -29,6 +29,10 @@ class WordLists:
         self._lists: dict[str, Any] = tomllib.loads(text)
         self.name = name
 
+    def __contains__(self, key: str) -> bool:
+        """The file has a list ``key``."""
+        return key in self._lists
+
     def _list(self, key: str) -> list[str]:
         """A list: an array of alternatives, or a text of words whitespace apart."""
         try:
