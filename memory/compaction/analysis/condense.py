@@ -70,6 +70,8 @@ _ZH_TAIL = re.compile(
 
 _CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=-\s)|(?<=\S)\s+-\s+")
 """Clause ends inside a sentence: ", ", "；", " - " (not the comma of 4,000)."""
+_CLAUSE_MARKS = frozenset(",;，；、-")
+"""What every clause end holds: a sentence with none is one clause."""
 _CLAUSE_JOIN = re.compile(r"[,;，；、]\s*$")
 _TERMINATED = re.compile(r"[.!?。！？…]\W*$")
 _SPACES = re.compile(r"\s+")
@@ -80,6 +82,8 @@ _WIDE_GAP = re.compile(r"(?<=[，。；：！？、（）《》“”])\s+|\s+(?
 def _without_empty_clauses(sentence: str) -> str:
     """The sentence less its clauses that tell nothing ("Thanks, …", "…, would you like
     anything else?", "好的，谢谢，…")."""
+    if _CLAUSE_MARKS.isdisjoint(sentence):  # a set lookup a character, not a search
+        return sentence
     clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
     if len(clauses) < 2:
         return sentence

@@ -33,14 +33,15 @@ _MONTH = (
 )
 _DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 _CAP = r"[A-Z][\w'’&.-]*[\w]|[A-Z]"
-_EN_SPAN = re.compile(
-    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b|"
+_EN_SPAN = re.compile(  # every span starts with a capital, a digit or a currency sign
+    r"(?=[A-Z$€£]|\d)"
+    rf"(?:\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b|"
     rf"\b{_DAY}\b|"
     r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?|"
     r"[$€£]\s?\d(?:[\d,.]*\d)?|"
     r"\b(?=[A-Z0-9]*\d)(?=[0-9]*[A-Z])[A-Z0-9]{5,}\b|"
     r"\b\d(?:[\d,.]*\d)?(?:\s(?P<unit>[a-z]+))?|"
-    rf"(?<=[\w,;:)] )(?:{_CAP})(?:\s+(?:of|the|de|and|&)?\s*(?:{_CAP}))*"
+    rf"(?<=[\w,;:)] )(?:{_CAP})(?:\s+(?:of|the|de|and|&)?\s*(?:{_CAP}))*)"
 )
 _ZH_UNIT = "个小时|个星期|个月|个人|小时|分钟|公里|公斤|[点号日月年元块岁天周次楼层万千米分秒]"
 """What a Chinese number counts, longest first (9个小时, not 9个); a bare 个 only after digits

@@ -535,8 +535,8 @@ def stated(sentence: str) -> bool:
 STATED_MAX_WORDS = 25
 """A setting or a rule is said in a short sentence; a longer one tells something."""
 _EN_PAST_VERB = re.compile(
-    r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bwas )"
-    rf"(?<!\bwere )\b(?:[a-z]+ed|{'|'.join(cw.EN_PAST_VERBS)})\b"
+    r"\b(?=[a-z])(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgets )(?<!\bwas )"
+    rf"(?<!\bwere )(?:[a-z]+ed|{'|'.join(cw.EN_PAST_VERBS)})\b"
 )
 """A past tense verb: what is told happened — an event for the summary — unless it is a
 participle after "is", "are", "get" ("Workspaces are capped at 25 seats")."""
