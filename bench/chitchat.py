@@ -465,17 +465,25 @@ def switchboard(source: Path, split: Split, block: int = 0) -> list[Chat]:
     return _chains("switchboard", "en", dialogues, SWITCHBOARD_PER_CHAIN)
 
 
-def c3(source: Path, split: Split, block: int = 0) -> list[Chat]:
+def _labelled(source: Path, part: Part, count: int, speaker: re.Pattern[str]) -> list[Turns]:
+    """Dialogues of a JSON list of ``[lines, …]`` whose lines open with their speaker's label
+    (C3's "男：", DialogRE's "Speaker 1: "): the label taken off and telling the sides apart;
+    an unlabelled line takes turns with the one before it."""
     dialogues: list[Turns] = []
-    for inside, start in C3_FILES.get(split, ()):
+    for inside, start in part:
         data = json.loads(_read(source, inside))
-        for lines, *_ in data[start : start + C3_DIALOGUES]:
+        for lines, *_ in data[start : start + count]:
             said = []
             for i, line in enumerate(lines):
-                label = C3_SPEAKER.match(line)
-                speaker = label.group(1) if label else str(i % 2)
-                said.append((speaker, line[label.end() :] if label else line))
+                label = speaker.match(line)
+                side = label.group(1) if label else str(i % 2)
+                said.append((side, line[label.end() :] if label else line))
             dialogues.append(alternate(said))
+    return dialogues
+
+
+def c3(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    dialogues = _labelled(source, C3_FILES.get(split, ()), C3_DIALOGUES, C3_SPEAKER)
     return _chains("c3", "zh", dialogues, C3_PER_CHAIN)
 
 
@@ -571,16 +579,8 @@ def selfdialogue(source: Path, split: Split, block: int = 0) -> list[Chat]:
 
 
 def dialogre(source: Path, split: Split, block: int = 0) -> list[Chat]:
-    dialogues: list[Turns] = []
-    for inside, start in DIALOGRE_FILES.get(split, ()):
-        data = json.loads(_read(source, inside))
-        for lines, *_ in data[start : start + DIALOGRE_DIALOGUES]:
-            said = []
-            for i, line in enumerate(lines):
-                label = DIALOGRE_SPEAKER.match(line)
-                speaker = label.group(1) if label else str(i % 2)
-                said.append((speaker, line[label.end() :] if label else line))
-            dialogues.append(alternate(said))
+    part = DIALOGRE_FILES.get(split, ())
+    dialogues = _labelled(source, part, DIALOGRE_DIALOGUES, DIALOGRE_SPEAKER)
     return _chains("dialogre", "zh", dialogues, DIALOGRE_PER_CHAIN)
 
 
