@@ -1,6 +1,7 @@
 """Public casual conversations for the small-talk bench: LoCoMo, DailyDialog, Topical-Chat,
-CPED, KdConv, MELD, Switchboard, C3, DiaASQ, CMU_DoG, MPDD, DREAM and XPersona's Chinese
-PersonaChat — and, held out now, the Self-dialogue Corpus and DialogRE's Chinese version.
+CPED, KdConv, MELD, Switchboard, C3, DiaASQ, CMU_DoG, MPDD, DREAM, XPersona's Chinese
+PersonaChat, the Self-dialogue Corpus and DialogRE's Chinese version — and, held out now, the
+Chit-Chat Challenge dataset and the utterance-rewriting corpus's Chinese chit-chat.
 
 People chatting, not booking: what the extractive compactor pins there is mostly what
 friends say to each other — cheering, advice, compliments, "let's catch up soon". None
@@ -18,13 +19,15 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
   (6d1d6c4; first run 8d359c8), the fourth (first run 5eda2ab), the fifth (a728ffb;
   first run 988adb4), the sixth (wave 37; first run at 0b7043f), the seventh (wave 38,
   6d7a20d: MELD, Switchboard, C3 and DiaASQ; first run labelled in 5b5c31f), the eighth
-  (issue 43, 43f0cd3: CMU_DoG and MPDD; first run at d9fb1b9, labelled in ea05de5) and the
-  ninth (37b9faa: DREAM and XPersona; first run at 1f109fa, labelled in 6691f7b);
-- ``heldout``: the tenth held-out part: two more corpora nobody here had used — the
-  Self-dialogue Corpus in English, DialogRE's Chinese version in Chinese — fixed in their
-  own commit before anything of them was replayed, by someone who had not read the engine.
-  The bench reports this part; it is never tuned on, and these two have no other part. The
-  other thirteen corpora have no held-out part any more.
+  (issue 43, 43f0cd3: CMU_DoG and MPDD; first run at d9fb1b9, labelled in ea05de5), the
+  ninth (37b9faa: DREAM and XPersona; first run at 1f109fa, labelled in 6691f7b) and the
+  tenth (617f007: the Self-dialogue Corpus and DialogRE; first run at 5029880, labelled in
+  d9ac8a8);
+- ``heldout``: the eleventh held-out part: two more corpora nobody here had used — the
+  Chit-Chat Challenge dataset in English, the utterance-rewriting corpus's chit-chat in
+  Chinese — fixed in their own commit before anything of them was replayed, by someone who
+  had not read the engine. The bench reports this part; it is never tuned on, and these two
+  have no other part. The other fifteen corpora have no held-out part any more.
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
   long multi-session chats between two people. Tuning: the five that hold a sentence
@@ -99,7 +102,7 @@ The ninth held-out part, seen now, each read in file order, 100 dialogues a corp
   the file lists them (the personas are not said, so not replayed), chained 10 to a
   conversation.
 
-Held out only (the tenth part), each read in file order, 100 dialogues a corpus:
+The tenth held-out part, seen now, each read in file order, 100 dialogues a corpus:
 
 - The Self-dialogue Corpus (``jfainberg/self_dialogue_corpus``,
   ``corpus/movies/Batch_2814928_batch_results.csv``, Mechanical Turk results, one
@@ -115,6 +118,25 @@ Held out only (the tenth part), each read in file order, 100 dialogues a corpus:
   each line ``Speaker N: …``; the relations are not said, so not replayed): the test split's
   dialogues 0–99 as the file lists them, the speaker labels taken off the lines, chained 10
   to a conversation.
+
+Held out only (the eleventh part), each read in file order, 100 dialogues a corpus:
+
+- The Chit-Chat Challenge dataset (``BYU-PCCL/chitchat-dataset``,
+  ``chitchat_dataset/dataset.json``, an object of conversations by UUID, each with
+  ``messages``: a list of turns, each a list of ``{text, sender}``; English, MIT (its
+  ``LICENSE``); two people chatting freely from an opening prompt, typed in BYU's 2018
+  Chit-Chat Challenge): the first 100 conversations as the file lists them, a turn's
+  messages one line of its sender (the prompt and ratings are not said, so not replayed),
+  chained 10 to a conversation. The mirror holds the file only as a large blob it may lack;
+  the package ``chitchat_dataset`` 0.9.0 on PyPI ships the same file (the same git blob,
+  9c01c26), so a folder it is unpacked into is a copy too.
+- The utterance-rewriting corpus (``chin-gyou/dialogue-utterance-rewriter``,
+  ``corpus.txt``, 20,000 lines; Chinese chit-chat from social media, WeChat AI's ACL 2019
+  "Improving Multi-turn Dialogue Modelling with Utterance ReWriter"; its repository states
+  no license): lines 0–99 as the file lists them, each a dialogue of three utterances (A,
+  B, A) and A's rewritten last utterance, the fields separated by two tabs; the three
+  utterances are said, the rewriting (an annotation) is not replayed; as in any dialogue, a
+  last message nobody answers is not a turn. Chained 25 to a conversation.
 
 ``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
 first 200 / 100 / 400 / 40, block by block — for more to tune on; it never reaches a test file.
@@ -142,7 +164,7 @@ Split = Literal["tune", "seen", "heldout"]
 SPLITS: tuple[Split, ...] = ("tune", "seen", "heldout")
 TUNING: tuple[Split, ...] = ("tune", "seen")
 """The parts the rules may be tuned on."""
-HELDOUT_PART = 10
+HELDOUT_PART = 11
 """Which held-out part ``heldout`` is: they were frozen one after another, each when the
 last one's first run was recorded (the module docstring lists them)."""
 
@@ -161,6 +183,8 @@ DREAM_ENV = BenchSettings.env_name("dream")
 XPERSONA_ENV = BenchSettings.env_name("xpersona")
 SELFDIALOGUE_ENV = BenchSettings.env_name("selfdialogue")
 DIALOGRE_ENV = BenchSettings.env_name("dialogre")
+CHITCHATCHALLENGE_ENV = BenchSettings.env_name("chitchatchallenge")
+REWRITE_ENV = BenchSettings.env_name("rewrite")
 
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
@@ -254,17 +278,26 @@ XPERSONA_FILES: dict[Split, Part] = {
 }
 XPERSONA_DIALOGUES, XPERSONA_PER_CHAIN = 100, 10
 SELFDIALOGUE_FILES: dict[Split, Part] = {
-    "heldout": (("corpus/movies/Batch_2814928_batch_results.csv", 0),)
+    "seen": (("corpus/movies/Batch_2814928_batch_results.csv", 0),),
+    "heldout": (),
 }
 """Mechanical Turk results, one assignment a row; the start counts kept assignments."""
 SELFDIALOGUE_DIALOGUES, SELFDIALOGUE_PER_CHAIN = 100, 10
 SELFDIALOGUE_BLOCKED = "blocked_workers.txt"
 """The workers whose assignments the corpus's own reader leaves out, one id a line."""
 SELFDIALOGUE_LINE = re.compile(r"^Answer\.sentence(\d+)$")
-DIALOGRE_FILES: dict[Split, Part] = {"heldout": (("data_v2/cn/data/test.json", 0),)}
+DIALOGRE_FILES: dict[Split, Part] = {"seen": (("data_v2/cn/data/test.json", 0),), "heldout": ()}
 DIALOGRE_DIALOGUES, DIALOGRE_PER_CHAIN = 100, 10
 DIALOGRE_SPEAKER = re.compile(r"^(Speaker \d+(?:\s*[,，]\s*Speaker \d+)*)\s*[:：]\s*")
 """A DialogRE line's speaker label ("Speaker 2: ", "Speaker 1, Speaker 3: "), taken off."""
+CHITCHATCHALLENGE_FILES: dict[Split, Part] = {"heldout": (("chitchat_dataset/dataset.json", 0),)}
+"""One JSON object of conversations by UUID, read in the file's order."""
+CHITCHATCHALLENGE_DIALOGUES, CHITCHATCHALLENGE_PER_CHAIN = 100, 10
+REWRITE_FILES: dict[Split, Part] = {"heldout": (("corpus.txt", 0),)}
+"""One dialogue a line: three utterances (A, B, A) and A's last one rewritten."""
+REWRITE_DIALOGUES, REWRITE_PER_CHAIN = 100, 25
+REWRITE_SAID = 3
+"""How many of a line's fields were said; the next one is the rewriting, not replayed."""
 
 Turns = list[tuple[str, str]]
 
@@ -584,6 +617,30 @@ def dialogre(source: Path, split: Split, block: int = 0) -> list[Chat]:
     return _chains("dialogre", "zh", dialogues, DIALOGRE_PER_CHAIN)
 
 
+def chitchatchallenge(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    dialogues: list[Turns] = []
+    for inside, start in CHITCHATCHALLENGE_FILES.get(split, ()):
+        data = json.loads(_read(source, inside))
+        for conversation in list(data.values())[start : start + CHITCHATCHALLENGE_DIALOGUES]:
+            said = [
+                (str(turn[0].get("sender", "")), " ".join(str(m.get("text", "")) for m in turn))
+                for turn in conversation["messages"]
+                if turn
+            ]
+            dialogues.append(alternate(said))
+    return _chains("chitchatchallenge", "en", dialogues, CHITCHATCHALLENGE_PER_CHAIN)
+
+
+def rewrite(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    dialogues: list[Turns] = []
+    for inside, start in REWRITE_FILES.get(split, ()):
+        lines = [line for line in _read(source, inside).decode("utf-8").splitlines() if line]
+        for line in lines[start : start + REWRITE_DIALOGUES]:
+            fields = line.split("\t\t")[:REWRITE_SAID]
+            dialogues.append(alternate([("AB"[i % 2], f) for i, f in enumerate(fields)]))
+    return _chains("rewrite", "zh", dialogues, REWRITE_PER_CHAIN)
+
+
 def _chains(
     name: str, language: Literal["en", "zh"], dialogues: list[Turns], per: int
 ) -> list[Chat]:
@@ -609,6 +666,8 @@ LOADERS = {
     "xpersona": (XPERSONA_ENV, xpersona),
     "selfdialogue": (SELFDIALOGUE_ENV, selfdialogue),
     "dialogre": (DIALOGRE_ENV, dialogre),
+    "chitchatchallenge": (CHITCHATCHALLENGE_ENV, chitchatchallenge),
+    "rewrite": (REWRITE_ENV, rewrite),
 }
 LANGUAGE = {
     "locomo": "en",
@@ -626,6 +685,8 @@ LANGUAGE = {
     "xpersona": "zh",
     "selfdialogue": "en",
     "dialogre": "zh",
+    "chitchatchallenge": "en",
+    "rewrite": "zh",
 }
 
 

@@ -108,12 +108,24 @@ class BenchSettings(AIMindSettings):
         None,
         "A local copy of the Self-dialogue Corpus (jfainberg/self_dialogue_corpus: casual "
         "chats about films written by one person playing both sides; English) for the "
-        "small-talk benchmark's held-out part.",
+        "small-talk benchmark.",
     )
     dialogre: Path | None = setting(
         None,
         "A local copy of DialogRE (nlpdata/dialogre: scenes of Friends; its Chinese "
-        "version) for the small-talk benchmark's held-out part.",
+        "version) for the small-talk benchmark.",
+    )
+    chitchatchallenge: Path | None = setting(
+        None,
+        "A local copy of the Chit-Chat Challenge dataset (BYU-PCCL/chitchat-dataset, or the "
+        "chitchat_dataset package unpacked: two people chatting freely; English) for the "
+        "small-talk benchmark's held-out part.",
+    )
+    rewrite: Path | None = setting(
+        None,
+        "A local copy of the utterance-rewriting corpus (chin-gyou/dialogue-utterance-"
+        "rewriter: three-utterance chit-chat from social media; Chinese) for the small-talk "
+        "benchmark's held-out part.",
     )
 
     def of(self, variable: str) -> Any:

@@ -417,13 +417,13 @@ def test_selfdialogue_reads_the_kept_assignments_lines_in_number_order(
     bare = _git_repo(
         tmp_path,
         {
-            chitchat.SELFDIALOGUE_FILES["heldout"][0][0]: out.getvalue(),
+            chitchat.SELFDIALOGUE_FILES["seen"][0][0]: out.getvalue(),
             "blocked_workers.txt": "BLOCKED1\n",
         },
     )
     monkeypatch.setenv(chitchat.SELFDIALOGUE_ENV, str(bare))
-    heldout, where = chitchat.load("selfdialogue", "heldout")
-    assert where == "selfdialogue heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    heldout, where = chitchat.load("selfdialogue", "seen")  # the tenth held-out part, seen now
+    assert where == "selfdialogue seen (repo.git)" and len(heldout) == 10  # 100, 10 a chat
     assert heldout[0].language == "en"
     # the two sides take turns, line by line in number order (10 after 9), "{}" left out
     assert heldout[0].turns[:3] == [
@@ -436,7 +436,7 @@ def test_selfdialogue_reads_the_kept_assignments_lines_in_number_order(
     assert firsts[:3] == [f"Chat {n}, seen any good films?" for n in (0, 3, 4)]
     assert len(firsts) == 100 and firsts[-1] == "Chat 101, seen any good films?"
     assert heldout[1].turns[4] == ("line 9", "Bye!")
-    assert chitchat.load("selfdialogue", "seen")[0] == []
+    assert chitchat.load("selfdialogue", "heldout") == ([], "selfdialogue has no heldout part")
     assert chitchat.load("selfdialogue", "tune")[0] == []
 
 
@@ -462,8 +462,8 @@ def test_dialogre_takes_the_speaker_labels_off_its_chinese_lines(
         },
     )
     monkeypatch.setenv(chitchat.DIALOGRE_ENV, str(bare))
-    heldout, where = chitchat.load("dialogre", "heldout")
-    assert where == "dialogre heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    heldout, where = chitchat.load("dialogre", "seen")  # the tenth held-out part, seen now
+    assert where == "dialogre seen (repo.git)" and len(heldout) == 10  # 100, 10 a chat
     assert heldout[0].language == "zh"
     # one speaker's lines are one message; a third speaker takes the next side
     assert heldout[0].turns[:3] == [
@@ -474,12 +474,77 @@ def test_dialogre_takes_the_speaker_labels_off_its_chinese_lines(
     assert heldout[-1].turns[-1] == ("第99场，嘿！看这个！", "哇。")
     assert not any("第100场" in m for c in heldout for t in c.turns for m in t)
     assert not any("per:age" in m or "菲比" in m for c in heldout for t in c.turns for m in t)
-    assert chitchat.load("dialogre", "seen")[0] == [] and chitchat.load("dialogre", "tune")[0] == []
+    assert chitchat.load("dialogre", "tune")[0] == []
+    assert chitchat.load("dialogre", "heldout") == ([], "dialogre has no heldout part")
 
 
-def test_the_held_out_part_is_the_tenth_two_new_corpora() -> None:
-    held = {c for c in chitchat.LOADERS if c in ("selfdialogue", "dialogre")}
-    assert chitchat.HELDOUT_PART == 10 and len(held) == 2
+def test_chitchatchallenge_reads_the_first_conversations_a_turn_s_messages_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def said(text: str, sender: str) -> dict[str, str]:
+        return {"text": text, "timestamp": "2018-04-19T19:57:51", "sender": sender}
+
+    data = {
+        f"uuid-{n:03d}": {
+            "prompt": "What did you learn this week?",
+            "ratings": {"witty": "1", "int": 5, "upbeat": 5},
+            "start": "2018-04-20T01:57:41",
+            "messages": [
+                [said(f"Hi, chat {n}", "a")],
+                [said("Hello", "b"), said("how are you", "b")],
+                [said("Good", "a")],
+                [said("Nice", "b")],
+            ],
+        }
+        for n in range(130)
+    }
+    data["uuid-001"]["messages"] = [[said("Hi, chat 1", "a")], [said("anyone there?", "a")]]
+    # a folder holding the package's file, not a mirror: the mirror may lack the large blob
+    (tmp_path / "copy/chitchat_dataset").mkdir(parents=True)
+    (tmp_path / "copy/chitchat_dataset/dataset.json").write_text(json.dumps(data))
+    monkeypatch.setenv(chitchat.CHITCHATCHALLENGE_ENV, str(tmp_path / "copy"))
+    heldout, where = chitchat.load("chitchatchallenge", "heldout")
+    assert where == "chitchatchallenge heldout (copy)" and len(heldout) == 10  # 100, 10 a chat
+    assert heldout[0].language == "en"
+    # a turn's messages are one line; one sender's turns in a row are one message
+    assert heldout[0].turns[:3] == [
+        ("Hi, chat 0", "Hello how are you"),
+        ("Good", "Nice"),
+        ("Hi, chat 2", "Hello how are you"),
+    ]
+    assert heldout[-1].turns[-1] == ("Good", "Nice")
+    assert not any("chat 100" in m or "learn" in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("chitchatchallenge", "seen")[0] == []
+    assert chitchat.load("chitchatchallenge", "tune")[0] == []
+
+
+def test_rewrite_says_a_line_s_three_utterances_not_its_rewriting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [f"第{n}句，你看过那部电影吗\t\t看过\t\t好看吗\t\t那部电影好看吗" for n in range(130)]
+    lines[1] = "第1句，明天去爬山\t\t\t\t一起吗\t\t明天一起去爬山吗"  # no second utterance
+    bare = _git_repo(tmp_path, {"corpus.txt": "\n".join(lines) + "\n", "README.md": "x"})
+    monkeypatch.setenv(chitchat.REWRITE_ENV, str(bare))
+    heldout, where = chitchat.load("rewrite", "heldout")
+    assert where == "rewrite heldout (repo.git)" and len(heldout) == 4  # 100, 25 a chat
+    assert heldout[0].language == "zh"
+    # A and B take turns; A's last line has no answer, so it is no turn; a line with one
+    # speaker only is one message and no turn either
+    assert heldout[0].turns[:2] == [
+        ("第0句，你看过那部电影吗", "看过"),
+        ("第2句，你看过那部电影吗", "看过"),
+    ]
+    assert sum(len(c.turns) for c in heldout) == 99
+    assert heldout[-1].turns[-1] == ("第99句，你看过那部电影吗", "看过")
+    said = [m for c in heldout for t in c.turns for m in t]
+    assert not any("那部电影好看吗" in m or m == "好看吗" for m in said)
+    assert not any("第100句" in m for c in heldout for t in c.turns for m in t)
+    assert chitchat.load("rewrite", "seen")[0] == [] and chitchat.load("rewrite", "tune")[0] == []
+
+
+def test_the_held_out_part_is_the_eleventh_two_new_corpora() -> None:
+    held = {c for c in chitchat.LOADERS if c in ("chitchatchallenge", "rewrite")}
+    assert chitchat.HELDOUT_PART == 11 and len(held) == 2
     assert {chitchat.LANGUAGE[c] for c in held} == {"en", "zh"}
     for files in (
         chitchat.DAILYDIALOG_FILES,
@@ -493,5 +558,7 @@ def test_the_held_out_part_is_the_tenth_two_new_corpora() -> None:
         chitchat.MPDD_FILES,
         chitchat.DREAM_FILES,
         chitchat.XPERSONA_FILES,
+        chitchat.SELFDIALOGUE_FILES,
+        chitchat.DIALOGRE_FILES,
     ):
         assert files["heldout"] == ()  # the earlier held-out parts are seen now
