@@ -56,20 +56,30 @@ ChangeFile = Literal[
     "team_heldout2",
     "team_heldout3",
     "team_heldout4",
+    "team_heldout5",
 ]
 """One of our sets: ``tests/memory/data/changes/<file>_{en,zh}.jsonl``."""
 OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
-    "heldout": ("team_heldout4",),
-    "tune": ("team_tune", "team_heldout", "team_heldout2", "team_heldout3", "tune", "heldout"),
+    "heldout": ("team_heldout5",),
+    "tune": (
+        "team_tune",
+        "team_heldout",
+        "team_heldout2",
+        "team_heldout3",
+        "team_heldout4",
+        "tune",
+        "heldout",
+    ),
 }
-"""Our sets of each side. The held-out side is the fourth software-team set of issue 43
-(``team_heldout4``: 12 conversations a language, two each of six kinds of change, other
+"""Our sets of each side. The held-out side is the fifth software-team set of issue 43
+(``team_heldout5``: 12 conversations a language, two each of six kinds of change, other
 topics than the earlier sets'), written by someone who had not read the offline engine and
-frozen in its own commit (4b41987) before any replay. The third team set (b452932) had its
-first run recorded (the engine at 1f109fa), the second (e1768a4) its own at d9fb1b9, the
-first (669ddc8, 40 a language) its own in wave 38, and the sets held out before them
-(frozen before the supersession rules, reported through issue 30) have been read and tuned
-beside since: tuning data now, with the team set's tuning half."""
+frozen in its own commit (31c9c7c) before any replay. The fourth team set (4b41987) had its
+first run recorded (the engine at 5029880), the third (b452932) its own at 1f109fa, the
+second (e1768a4) its own at d9fb1b9, the first (669ddc8, 40 a language) its own in wave 38,
+and the sets held out before them (frozen before the supersession rules, reported through
+issue 30) have been read and tuned beside since: tuning data now, with the team set's
+tuning half."""
 
 
 class PublicSet(NamedTuple):
