@@ -316,7 +316,9 @@ def fold_pins(
                 apply(returned(earlier, current, texts, ages), sentence, index, pinned=earlier)
                 restored.add(earlier)
                 continue
-            change = replacement(spoken, texts, decided=decided, ages=ages, confirming=confirming)
+            change = replacement(
+                spoken, texts, decided=decided, ages=ages, confirming=confirming, message=message.text
+            )
             apply(change, sentence, index)
             if (not change.pin or asked) and is_offer(sentence, message.text):
                 # "Sunday 2 am is clear. Want to move it there?": it offers the sentence before

@@ -356,6 +356,29 @@ def _anaphoric(new: Said) -> bool:
     return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
 
 
+def _tied_first(new: Said, olds: Sequence[Said], scores: list[int]) -> list[int]:
+    """Signal "named beats same kind": when the change names what some of the decisions it
+    may change are about (a subject word), one it names nothing of — only another value of a
+    kind ("Ruff" and "ESLint" are both names) — is not what it changes ("python side switches
+    to Ruff" changes "python code uses flake8", not "typescript is ESLint")."""
+    named = [bool(new.subject & o.subject) for o in olds]
+    if not any(s and n for s, n in zip(scores, named, strict=True)):
+        return scores
+    return [s if n else 0 for s, n in zip(scores, named, strict=True)]
+
+
+def _named_around(message: str, olds: Sequence[Said], recent: Sequence[int]) -> tuple[int, ...]:
+    """Signal "the message names what its correction changes": a clear correction tied to no
+    decision by its own words ("let's move to git flow") changes the recent decision that
+    its message's other words name ("the release managers want proper release branches.
+    let's move to git flow" after "trunk-based, short-lived branches"): people say the why
+    and the what of a change in one breath."""
+    if not message:
+        return ()
+    around = said(message).subject
+    return _best([len(around & olds[i].subject) if i in recent else 0 for i in range(len(olds))])
+
+
 def _offer_changes(new: Said, old: Said) -> bool:
     """What an accepted offer changes: a decision it gives another value of a kind both
     hold, when it is tied to it (``_tied``: a subject word or a value shared) or either
@@ -590,13 +613,14 @@ def replacement(
     decided: bool,
     ages: Sequence[int | None] | None = None,
     confirming: Sequence[str] = (),
+    message: str = "",
 ) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
     to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
     correction or reversal that replaces something. ``ages``: how many messages ago each
     earlier decision was said (None: long ago; default: all just now); ``confirming``:
     what the message before asked to confirm (a rejection answers the decision it
-    repeats)."""
+    repeats); ``message``: the whole message the sentence is in (``_named_around``)."""
     changing = kept_apart(sentence)  # "…; orders stays on PostgreSQL": not what changes
     new = said(changing)
     decided = decided or new.labelled
@@ -622,6 +646,7 @@ def replacement(
         scores = [score(new, o) or int(_same_slot(new, o)) for o in olds]
         beside = {i for i, s in enumerate(scores) if s and _other_slot(new, olds[i], olds)}
         scores = [0 if i in beside else s for i, s in enumerate(scores)]
+        scores = _tied_first(new, olds, scores)
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
@@ -637,8 +662,10 @@ def replacement(
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]
         picked = _best(scores)
-        if not picked and new.change == "correction" and not new.weak and _anaphoric(new):
-            picked = (len(olds) - 1,)
+        if not picked and new.change == "correction" and not new.weak:
+            picked = _named_around(message.replace(sentence, " "), olds, recent) or (
+                (len(olds) - 1,) if _anaphoric(new) else ()
+            )
         if picked and picked[0] in recent:  # the request and its confirmation change together
             picked += tuple(i for i in recent if _new_values(new, olds[i], weak=False))
         gone.update(picked)

@@ -1,0 +1,56 @@
+"""More of the offline engine's general signals (contract §5), each on its own with the
+``why`` it gives: a change tied by the words it names, the message naming what its
+correction changes, a first-person or imperative proposal accepted, a kept clause."""
+
+from __future__ import annotations
+
+from aimind_memory.memory.compaction.analysis.supersession import replacement
+from tests.memory.test_signals import fold
+
+
+def test_a_change_naming_what_a_decision_is_about_beats_one_of_the_same_kind() -> None:
+    # "Pyright" and "Prettier" are both names: the change names the backend, so it is its one
+    held = ["checks: backend code uses mypy", "frontend code is Prettier with the default config"]
+    change = replacement("backend side switches to Pyright.", held, decided=False, ages=[3, 1])
+    assert change.replaced == (0,)
+    assert change.reason == "correction"
+
+
+def test_the_message_names_what_its_correction_changes() -> None:
+    held = ["Okay: blue-green deploys, two environments."]
+    sentence = "let's move to canary releases, 5% first"
+    message = f"we keep paying for two environments. {sentence}"
+    assert replacement(sentence, held, decided=True, ages=[1]).replaced == ()
+    change = replacement(sentence, held, decided=True, ages=[1], message=message)
+    assert change.replaced == (0,)
+    assert change.reason == "correction"
+
+
+def test_a_first_person_or_imperative_proposal_taken_on_is_pinned() -> None:
+    first = fold(
+        "our docs site has no search. what would you use",
+        "I'd use Algolia DocSearch: free for open source docs and it indexes nightly.",
+        "do it",
+        "Great.",
+    )
+    assert any("Algolia" in p for p in first.pinned_decisions)
+    imperative = fold(
+        "the nightly job keeps timing out. any idea",
+        "Move to a queue: push each report into SQS 2 and let 4 workers drain it.",
+        "yeah go for it",
+        "Done.",
+    )
+    assert any("SQS" in p for p in imperative.pinned_decisions)
+    assert imperative.why[imperative.pinned_decisions[0]].startswith("a proposal accepted")
+
+
+def test_a_kept_clause_continuing_the_other_slot_is_not_what_changes() -> None:
+    out = fold(
+        "官网的图床用七牛",
+        "好的。",
+        "后台的图床用阿里云OSS",
+        "好的。",
+        "官网图床改用又拍云，后台继续用阿里云OSS",
+        "收到。",
+    )
+    assert not any("阿里云OSS" in p and "又拍云" not in p for p in out.superseded)
