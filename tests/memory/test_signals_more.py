@@ -4,7 +4,7 @@ correction changes, a first-person or imperative proposal accepted, a kept claus
 
 from __future__ import annotations
 
-from aimind_memory.memory.compaction.analysis.supersession import replacement
+from aimind_memory.memory.compaction.analysis.supersession import replacement, returned_unheld
 from tests.memory.test_signals import fold
 
 
@@ -54,3 +54,16 @@ def test_a_kept_clause_continuing_the_other_slot_is_not_what_changes() -> None:
         "收到。",
     )
     assert not any("阿里云OSS" in p and "又拍云" not in p for p in out.superseded)
+
+
+def test_a_return_to_an_option_memory_never_held_replaces_what_it_rivals() -> None:
+    # the first choice was never pinned: the return names it, and replaces what holds now
+    held = ["Okay, the billing job uses Celery beat.", "好，改用Jenkins构建。"]
+    assert returned_unheld("we're going back to cron for the billing job", held) == 0
+    assert returned_unheld("还是用回GitLab CI", held) == 1
+    # a return naming what a decision holds already is that decision said back
+    assert returned_unheld("还是用回Jenkins", held) is None
+    assert returned_unheld("let's go back to the first name", held) is None
+    out = fold("好，改用Jenkins构建。", "好的。", "算了，还是用回GitLab CI", "明白。")
+    assert out.pinned_decisions == ["算了，还是用回GitLab CI"]
+    assert out.why["算了，还是用回GitLab CI"].startswith("回到之前的选项")

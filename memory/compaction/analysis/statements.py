@@ -602,5 +602,13 @@ def returns_to(sentence: str) -> Literal["named", "original"] | None:
     return None
 
 
+def returned_option(sentence: str) -> str:
+    """What a return names after its words ("going back to sqlc for inventory" → "sqlc for
+    inventory", "还是用回Taro" → "Taro"): the option it goes back to."""
+    patterns, text = _read(sentence)
+    found = patterns["return"].search(text)
+    return text[found.end() :] if found else ""
+
+
 _ZH_STILL = re.compile(r"还是(?:用|选|上)?[^，。！？,]{1,12}吧")
 """还是 RESTful 吧: going back to what was said before."""

@@ -48,6 +48,7 @@ from aimind_memory.memory.compaction.analysis.statements import (
     dropped_by_name,
     kept_apart,
     named_old_values,
+    returned_option,
     said,
 )
 from aimind_memory.memory.compaction.analysis.values import (
@@ -476,6 +477,36 @@ def returned(
     olds = [said(h) for h in held]
     gone = {current} | _echoes(said(earlier), {current}, olds, ages)
     return Replacement(tuple(sorted(gone)), "return", True)
+
+
+def option_words(sentence: str) -> frozenset[str]:
+    """What a sentence names as an option: its values and its subject words ("sqlc", a tool
+    no list knows, is a plain word)."""
+    what = said(sentence)
+    return what.subject | {v for vs in what.values.values() for v in vs}
+
+
+def returned_unheld(sentence: str, held: Sequence[str]) -> int | None:
+    """Signal "a return to an option memory never held": "还是用回Taro", "going back to
+    sqlc" when the first choice was never pinned. The return says the option it names
+    replaces what holds now for that slot: the newest held decision giving another value
+    of a kind the return names (not a mere number), or naming what the return is about
+    beside an option no decision names ("sqlc", no value a list knows)."""
+    new, option = said(sentence), said(returned_option(sentence))
+    olds = [said(h) for h in held]
+    if not option.subject | option.values.keys() or any(
+        option.subject <= o.subject
+        and all(v <= o.values.get(k, frozenset()) for k, v in option.values.items())
+        for o in olds
+    ):
+        return None  # no option named, or a decision holds it already: it was said back
+    for i in range(len(held) - 1, -1, -1):
+        old = olds[i]
+        if _rival(new, old) or _new_values(new, old, weak=False):
+            return i
+        if not option.values and new.subject & old.subject and option.subject - old.subject:
+            return i
+    return None
 
 
 IDENTIFYING_KINDS = frozenset({"id", "code"})
