@@ -4,6 +4,7 @@ correction changes, a first-person or imperative proposal accepted, a kept claus
 
 from __future__ import annotations
 
+from aimind_memory.memory.compaction.analysis.statements import added_apart, said
 from aimind_memory.memory.compaction.analysis.supersession import replacement, returned_unheld
 from tests.memory.test_signals import fold
 
@@ -67,3 +68,34 @@ def test_a_return_to_an_option_memory_never_held_replaces_what_it_rivals() -> No
     out = fold("好，改用Jenkins构建。", "好的。", "算了，还是用回GitLab CI", "明白。")
     assert out.pinned_decisions == ["算了，还是用回GitLab CI"]
     assert out.why["算了，还是用回GitLab CI"].startswith("回到之前的选项")
+
+
+def test_a_measure_in_another_unit_of_one_dimension_is_the_same_setting() -> None:
+    assert said("接口超时设为3秒").units == said("超时降到800毫秒").units == {"time"}
+    assert said("uploads are capped at 10 MB").units == said("raise it to 1 GB").units
+    # accepted, the proposal replaces the setting, its adding clause aside (added_apart)
+    out = fold(
+        "缓存过期时间设1分钟",
+        "好的，缓存1分钟过期。",
+        "首页数据还是旧的",
+        "建议把缓存过期时间降到30秒，同时给首页加一个手动刷新按钮。",
+        "可以，就这样",
+        "好的。",
+    )
+    assert "缓存过期时间设1分钟" in out.superseded
+    assert added_apart("把阈值降到500毫秒，同时开启慢日志") == "把阈值降到500毫秒"
+
+
+def test_the_only_count_of_these_things_counted_anew_is_a_new_value() -> None:
+    held = ["artifact cleanup: keep the last 30 builds per branch"]
+    change = replacement("artifact retention: last 10 builds", held, decided=True, ages=[None])
+    assert change.replaced == (0,)
+    # two decisions counting the same things are parallel slots: neither is replaced
+    two = [*held, "release branches keep the last 50 builds"]
+    assert replacement("artifact retention: last 10 builds", two, decided=True).replaced == ()
+    # a measure ("seconds") counts no things: two timeouts stay two decisions
+    timeouts = ["gateway request timeout is 30 seconds"]
+    assert (
+        replacement("the postgres statement timeout is 5 seconds", timeouts, decided=True).replaced
+        == ()
+    )

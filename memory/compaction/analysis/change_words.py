@@ -41,6 +41,12 @@ EN_PAST_VERBS = _W.phrases("en_past_verbs")
 EN_MEASURE_UNITS = _W.words("en_measure_units")
 EN_ZONES = _W.words("en_zones")
 ZH_MEASURE_UNITS = _W.phrases("zh_measure_units")
+MEASURE_DIMENSIONS = {
+    unit: dimension
+    for dimension, units in _W.table("measure_dimensions").items()
+    for unit in str(units).split()
+}
+"""A measure unit → what it measures ("ms" → "time"): "2秒" and "500毫秒" are one setting's."""
 NAME_KINDS = {
     name.replace("_", " "): kind
     for kind, names in _W.table("name_kinds").items()

@@ -137,8 +137,10 @@ class Said:
 
     @property
     def units(self) -> frozenset[str]:
-        """The measure units its numbers are said in ("30 seconds" → second, "20M" → M)."""
-        return _units(self.source)
+        """The measures its numbers are said in ("30 seconds", "2秒" → time, "20M" → size,
+        "600 rpm" → rpm) and the things they count ("the last 20 tags" → tag: a subject
+        word right after a number)."""
+        return _units(self.source) | (_counted(self.source) & self.subject - cw.EN_MEASURE_UNITS)
 
     @property
     def negated(self) -> bool:
@@ -198,9 +200,18 @@ def _units(source: str) -> frozenset[str]:
     """The measure units (``change_words``' en/zh_measure_units) said right after a number:
     the kind of measure the number is, a setting's slot ("timeout … 30 seconds")."""
     if is_chinese(source):
-        return frozenset(_ZH_UNIT.findall(source))
-    found = (_stem(u) for u in _EN_UNIT.findall(_english(source)))
-    return frozenset(u for u in found if u in cw.EN_MEASURE_UNITS)
+        units = set(_ZH_UNIT.findall(source))
+    else:
+        units = {u for u in _counted(source) if u in cw.EN_MEASURE_UNITS}
+    return frozenset(cw.MEASURE_DIMENSIONS.get(u, u) for u in units)
+
+
+@lru_cache(maxsize=4_096)
+def _counted(source: str) -> frozenset[str]:
+    """The English words said right after a number, as subject words are stemmed."""
+    if is_chinese(source):
+        return frozenset()
+    return frozenset(_stem(u) for u in _EN_UNIT.findall(_english(source)))
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -266,11 +277,25 @@ def kept_apart(sentence: str) -> str:
     clauses is what it changes: the slot a kept clause names is left as it was. A clause
     with change words of its own ("还是用MySQL吧") is no kept clause; a sentence that is all
     kept clauses is returned whole."""
+    return _apart(sentence, "kept")
+
+
+@lru_cache(maxsize=1_024)
+def added_apart(sentence: str) -> str:
+    """Signal "the addition is another clause": a clause adding a decision beside ("同时开启
+    未走索引的查询记录", "and also turn on …") next to the clause that changes one ("把阈值降到
+    500毫秒"). The sentence without its adding clauses is what it changes."""
+    return _apart(sentence, "additive")
+
+
+def _apart(sentence: str, marked: str) -> str:
+    """The sentence without its clauses of phrase list ``marked`` (unless a clause changes
+    something itself); whole when it is all such clauses, or has none."""
     clauses = _CLAUSE.findall(sentence)
     if len(clauses) < 2:
         return sentence
     patterns = _read(sentence)[0]
-    rest = [c for c in clauses if not patterns["kept"].search(_read(c)[1]) or said(c).change]
+    rest = [c for c in clauses if not patterns[marked].search(_read(c)[1]) or said(c).change]
     if not rest or len(rest) == len(clauses):
         return sentence
     return "".join(rest).rstrip(",;，； ")

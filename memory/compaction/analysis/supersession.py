@@ -45,6 +45,7 @@ from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import (
     Said,
+    added_apart,
     dropped_by_name,
     kept_apart,
     named_old_values,
@@ -392,9 +393,12 @@ def _offer_changes(new: Said, old: Said) -> bool:
     # a number of the thing the decision is about: "Is staging actually on 14?" after
     # "Staging runs on Postgres 13."
     own = bool(new.subject) and new.subject <= old.subject
+    weak = (
+        {"code"} if own else WEAK_KINDS - ({"number"} if _measured("number", new, old) else set())
+    )
     differing = {
         k
-        for k in _new_values(new, old, weak=True) - ({"code"} if own else WEAK_KINDS)
+        for k in _new_values(new, old, weak=True) - weak
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
     } | _unknown_for_known(new, old)  # "ship logs to Loki instead" after Elasticsearch
     if not differing:
@@ -427,8 +431,9 @@ def accepted_offer(
     that it changes (``_offer_changes``; the newest, the most shared among equals), with
     that decision's echoes. Pinned only when it replaces something: an offer accepted with
     nothing before it stays as the conversation said it (the caller pins a proposal).
-    ``ages`` as for ``replacement``, counted from the offer."""
-    new = said(offer)
+    ``ages`` as for ``replacement``, counted from the offer; an adding clause beside the
+    change (``added_apart``) is not what it changes."""
+    new = said(added_apart(offer))
     if new.additive or new.change == "reversal":
         return NOTHING
     olds = [said(e) for e in earlier]
@@ -557,6 +562,20 @@ def _same_slot(new: Said, old: Said) -> bool:
     differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
     mine, theirs = _qualifiers(new, differing), _qualifiers(old, differing)
     return not (mine - theirs and theirs - mine) and _one_slot_changed(differing)
+
+
+def _recounted(new: Said, at: int, olds: Sequence[Said]) -> bool:
+    """Signal "the only count of these things, counted anew": a decision counting the same
+    things in another number ("registry retention: last 5 tags" after "registry cleanup:
+    keep the last 20 tags"), tied by a word beside them, when no other decision held counts
+    them — two that do are parallel slots ("staging: 2 replicas", "prod: 6 replicas")."""
+    old = olds[at]
+    units = new.units & old.units & new.subject  # things counted, not a measure ("seconds")
+    if not units or not _new_values(new, old, weak=True) & {"number"}:
+        return False
+    if not (new.subject & old.subject) - units:
+        return False
+    return not any(o.units & units for i, o in enumerate(olds) if i != at)
 
 
 WHEN_KINDS = frozenset({"date", "time"})
@@ -706,7 +725,9 @@ def replacement(
         # the same slot: just said, or however long ago with a change word ("moved to 3 am
         # UTC") or not ("We deploy on Tuesdays." after "We deploy on Fridays."): a setting
         # said anew is its new value
-        same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
+        same |= {
+            i for i, old in enumerate(olds) if _same_slot(new, old) or _recounted(new, i, olds)
+        }
         beside |= {i for i in same if _other_slot(new, olds[i], olds)}
         same -= beside
         if same - gone:
