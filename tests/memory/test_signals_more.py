@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from aimind_memory.memory.compaction.analysis.statements import added_apart, said
 from aimind_memory.memory.compaction.analysis.supersession import replacement, returned_unheld
+from aimind_memory.memory.compaction.analysis.words import anchors
 from tests.memory.test_signals import fold
 
 
@@ -99,3 +100,22 @@ def test_the_only_count_of_these_things_counted_anew_is_a_new_value() -> None:
         replacement("the postgres statement timeout is 5 seconds", timeouts, decided=True).replaced
         == ()
     )
+
+
+def test_a_change_weighed_and_declined_changes_nothing() -> None:
+    declined = said("有人提议超时改成10秒，讨论了一下，就不改了")
+    assert declined.change is None and declined.tentative
+    held = ["接口超时设5秒"]
+    assert (
+        replacement("有人提议超时改成10秒，讨论了一下，就不改了", held, decided=False).replaced
+        == ()
+    )
+    en = "someone proposed 100 rows a page, we are not changing it"
+    assert said(en).change is None and said(en).tentative
+
+
+def test_a_colleague_called_by_a_familiar_name_is_a_handle() -> None:
+    assert anchors("值班负责人是老王") == 1
+    assert anchors("一小时以后") == anchors("老师说的") == 0
+    out = fold("值班负责人是老王", "好的，老王值班。")
+    assert out.pinned_decisions == ["值班负责人是老王"]

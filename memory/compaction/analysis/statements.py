@@ -340,13 +340,15 @@ def said(sentence: str) -> Said:
     if change is None and patterns is _ZH and _no_longer(s):
         change, weak = "reversal", True
     labelled = bool(patterns["change_labels"].search(s))
+    declined = bool(patterns["declined"].search(s))  # weighed and declined: no change
+    change = None if declined else change
     return Said(
         source=sentence,
         change="correction" if change is None and labelled else change,
         weak=weak,
         labelled=labelled,
         additive=bool(patterns["additive"].search(s)),
-        tentative=bool(patterns["tentative"].search(s) or _QUESTION_MARK.search(s)),
+        tentative=declined or bool(patterns["tentative"].search(s) or _QUESTION_MARK.search(s)),
         rejects=change == "correction" and bool(patterns["rejection"].search(s)),
     )
 
