@@ -4,7 +4,7 @@ correction changes, a first-person or imperative proposal accepted, a kept claus
 
 from __future__ import annotations
 
-from aimind_memory.memory.compaction.analysis.statements import added_apart, said
+from aimind_memory.memory.compaction.analysis.statements import added_apart, negated_values, said
 from aimind_memory.memory.compaction.analysis.supersession import replacement, returned_unheld
 from aimind_memory.memory.compaction.analysis.words import anchors
 from tests.memory.test_signals import fold
@@ -119,3 +119,13 @@ def test_a_colleague_called_by_a_familiar_name_is_a_handle() -> None:
     assert anchors("一小时以后") == anchors("老师说的") == 0
     out = fold("值班负责人是老王", "好的，老王值班。")
     assert out.pinned_decisions == ["值班负责人是老王"]
+
+
+def test_the_old_value_negated_beside_a_choice_is_what_it_replaces() -> None:
+    assert negated_values("we're not hosting the docs on Netlify, too slow") == {"netlify"}
+    held = ["the docs site is hosted on Netlify Pro, same account as marketing"]
+    message = "talked to Jo, we're not hosting the docs on Netlify anymore. Cloudflare Pages it is"
+    change = replacement("Cloudflare Pages it is", held, decided=True, message=message)
+    assert change.replaced == (0,)
+    assert change.reason == "old value named"
+    assert replacement("Cloudflare Pages it is", held, decided=True).replaced == ()

@@ -34,6 +34,7 @@ from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
+    THING_KINDS,
     chinese_values,
     english_values,
 )
@@ -525,6 +526,21 @@ def named_old_values(sentence: str) -> frozenset[str]:
     """The words a sentence names as what it replaces ("instead of Java" → java, "不用
     MySQL" → mysql)."""
     return _old_values(sentence, strong=False)
+
+
+NAMED = THING_KINDS | {"name"}
+_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|n't|no longer|never)\b([^,;.!?]*)")
+
+
+@lru_cache(maxsize=1_024)
+def negated_values(text: str) -> frozenset[str]:
+    """Signal "the old value negated": the things named in a clause that says not ("we're
+    not putting payments on Vault", "不用MySQL") — what a choice said beside it ("AWS Secrets
+    Manager it is") replaces. Names and things only: "not before 3 pm" drops no time."""
+    if is_chinese(text):
+        return named_old_values(text)
+    found = (said(m.group(1)).values for m in _NEGATED_CLAUSE.finditer(text))
+    return frozenset(v for vs in found for k, named in vs.items() if k in NAMED for v in named)
 
 
 def old_value_cue(sentence: str) -> str:

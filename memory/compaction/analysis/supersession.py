@@ -48,7 +48,9 @@ from aimind_memory.memory.compaction.analysis.statements import (
     added_apart,
     dropped_by_name,
     kept_apart,
+    NAMED,
     named_old_values,
+    negated_values,
     returned_option,
     said,
 )
@@ -356,6 +358,21 @@ def _anaphoric(new: Said) -> bool:
     """A correction that names only the new thing ("换成小李", "make it the grey one"): it
     means the last decision."""
     return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
+
+
+def _negated_beside(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
+    """Signal "the old value negated beside the choice": a choice naming a thing ("AWS
+    Secrets Manager it is") in a message whose other sentence says not to the thing a
+    decision holds ("we're not putting payments on Vault") replaces that decision."""
+    if not message or not new.values.keys() & NAMED:
+        return ()
+    negated = negated_values(message.replace(new.source, " "))
+    return tuple(
+        i
+        for i, old in enumerate(olds)
+        if old.values.keys() & new.values.keys() & NAMED
+        and any(_within(n, v) for vs in old.values.values() for v in vs for n in negated)
+    )
 
 
 def _tied_first(new: Said, olds: Sequence[Said], scores: list[int]) -> list[int]:
@@ -681,7 +698,7 @@ def replacement(
         # no decision and no change words: only the old value dropped by name replaces
         dropped = _holding(dropped_by_name(changing), olds, words=True)
         return Replacement(dropped, "old value named", True) if dropped else NOTHING
-    named = _holding(named_old_values(changing), olds)
+    named = _holding(named_old_values(changing), olds) or _negated_beside(new, message, olds)
     if named:
         return Replacement(named, "old value named", True)
     ages = [0] * len(olds) if ages is None else ages
