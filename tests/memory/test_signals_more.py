@@ -4,6 +4,7 @@ correction changes, a first-person or imperative proposal accepted, a kept claus
 
 from __future__ import annotations
 
+from aimind_memory.memory.compaction.analysis.decisions import decision_strength
 from aimind_memory.memory.compaction.analysis.statements import added_apart, negated_values, said
 from aimind_memory.memory.compaction.analysis.supersession import replacement, returned_unheld
 from aimind_memory.memory.compaction.analysis.words import anchors
@@ -129,3 +130,19 @@ def test_the_old_value_negated_beside_a_choice_is_what_it_replaces() -> None:
     assert change.replaced == (0,)
     assert change.reason == "old value named"
     assert replacement("Cloudflare Pages it is", held, decided=True).replaced == ()
+
+
+def test_small_talk_in_a_plans_words_is_no_pin() -> None:
+    # a taste foretold, asking for suggestions, an idiom to the listener, a feeling, a
+    # scolding of the moment, going out with nowhere named
+    for sentence in (
+        "I'm afraid we won't like the remake as much as the first one",
+        "I want to watch a show tonight, any suggestions",
+        "Please don't remind me that the finale is next week.",
+        "一想到要跟他同住，我就要发疯！",
+        "不许哭，我们还得把这事说完。",
+        "我明天要出门。",
+    ):
+        assert decision_strength(sentence) == 0, sentence
+    assert decision_strength("I will pick you up at 9 then!") > 0
+    assert decision_strength("我们明天上午十点出发去机场。") > 0
