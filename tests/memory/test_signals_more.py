@@ -7,6 +7,7 @@ from __future__ import annotations
 from aimind_memory.memory.compaction.analysis.decisions import decision_strength
 from aimind_memory.memory.compaction.analysis.statements import added_apart, negated_values, said
 from aimind_memory.memory.compaction.analysis.supersession import replacement, returned_unheld
+from aimind_memory.memory.compaction.analysis.why import change_why
 from aimind_memory.memory.compaction.analysis.words import anchors
 from tests.memory.test_signals import fold
 
@@ -92,6 +93,9 @@ def test_the_only_count_of_these_things_counted_anew_is_a_new_value() -> None:
     held = ["artifact cleanup: keep the last 30 builds per branch"]
     change = replacement("artifact retention: last 10 builds", held, decided=True, ages=[None])
     assert change.replaced == (0,)
+    assert change_why("artifact retention: last 10 builds", change.reason).startswith(
+        "a new count of the same things"
+    )
     # two decisions counting the same things are parallel slots: neither is replaced
     two = [*held, "release branches keep the last 50 builds"]
     assert replacement("artifact retention: last 10 builds", two, decided=True).replaced == ()
@@ -128,7 +132,10 @@ def test_the_old_value_negated_beside_a_choice_is_what_it_replaces() -> None:
     message = "talked to Jo, we're not hosting the docs on Netlify anymore. Cloudflare Pages it is"
     change = replacement("Cloudflare Pages it is", held, decided=True, message=message)
     assert change.replaced == (0,)
-    assert change.reason == "old value named"
+    assert change.reason == "old value negated"
+    assert change_why("Cloudflare Pages it is", change.reason).startswith(
+        "the old value said not to beside the choice"
+    )
     assert replacement("Cloudflare Pages it is", held, decided=True).replaced == ()
 
 

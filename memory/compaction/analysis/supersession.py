@@ -481,7 +481,7 @@ def says_back(what: Said, reason: str, change: str) -> bool:
     if what.change is None or not (what.values or what.subject):
         return False
     made = said(unquoted(change))
-    named = reason == "old value named" and what.change == "correction"
+    named = reason in ("old value named", "old value negated") and what.change == "correction"
     if what.change != made.change and not named:
         return False
     return what.subject <= made.subject and all(
@@ -698,9 +698,10 @@ def replacement(
         # no decision and no change words: only the old value dropped by name replaces
         dropped = _holding(dropped_by_name(changing), olds, words=True)
         return Replacement(dropped, "old value named", True) if dropped else NOTHING
-    named = _holding(named_old_values(changing), olds) or _negated_beside(new, message, olds)
-    if named:
+    if named := _holding(named_old_values(changing), olds):
         return Replacement(named, "old value named", True)
+    if negated := _negated_beside(new, message, olds):
+        return Replacement(negated, "old value negated", True)
     ages = [0] * len(olds) if ages is None else ages
     recent = _recent(new, olds, ages)
     gone: set[int] = set()
@@ -742,13 +743,12 @@ def replacement(
         # the same slot: just said, or however long ago with a change word ("moved to 3 am
         # UTC") or not ("We deploy on Tuesdays." after "We deploy on Fridays."): a setting
         # said anew is its new value
-        same |= {
-            i for i, old in enumerate(olds) if _same_slot(new, old) or _recounted(new, i, olds)
-        }
+        counted = {i for i in range(len(olds)) if _recounted(new, i, olds)}
+        same |= counted | {i for i, old in enumerate(olds) if _same_slot(new, old)}
         beside |= {i for i in same if _other_slot(new, olds[i], olds)}
         same -= beside
         if same - gone:
-            reason = reason or "new value"
+            reason = reason or ("new count" if same - gone <= counted else "new value")
         gone |= same
         if not gone and (again_named := [i for i, o in enumerate(olds) if _named_again(new, o)]):
             gone.add(again_named[-1])  # the newest: "Python 3.12 it is" means one decision
@@ -759,6 +759,6 @@ def replacement(
         return Replacement(pin=decided)
     kept = said(sentence).subject - new.subject  # what a kept clause names: "prod stays"
     beside |= {i for i, o in enumerate(olds) if i not in gone and kept & o.subject}
-    if beside and reason in ("correction", "new value"):
+    if beside and reason in ("correction", "new value", "new count"):
         reason = "own slot"  # one of two parallel decisions changed, the other left
     return Replacement(tuple(sorted(gone)), reason, True)
