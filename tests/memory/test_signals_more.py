@@ -62,7 +62,7 @@ def test_a_kept_clause_continuing_the_other_slot_is_not_what_changes() -> None:
 
 def test_a_return_to_an_option_memory_never_held_replaces_what_it_rivals() -> None:
     # the first choice was never pinned: the return names it, and replaces what holds now
-    held = ["Okay, the billing job uses Celery beat.", "好，改用Jenkins构建。"]
+    held = ["Okay, the billing job switches to Celery beat.", "好，改用Jenkins构建。"]
     assert returned_unheld("we're going back to cron for the billing job", held) == 0
     assert returned_unheld("还是用回GitLab CI", held) == 1
     # a return naming what a decision holds already is that decision said back
@@ -153,3 +153,8 @@ def test_small_talk_in_a_plans_words_is_no_pin() -> None:
         assert decision_strength(sentence) == 0, sentence
     assert decision_strength("I will pick you up at 9 then!") > 0
     assert decision_strength("我们明天上午十点出发去机场。") > 0
+
+
+def test_a_return_undoes_only_a_switch() -> None:
+    held = ["my friends and I are planning on going to the beach on Sunday"]
+    assert returned_unheld("I want to go back to my college on the Huanghe road.", held) is None

@@ -510,10 +510,10 @@ def option_words(sentence: str) -> frozenset[str]:
 
 def returned_unheld(sentence: str, held: Sequence[str]) -> int | None:
     """Signal "a return to an option memory never held": "还是用回Taro", "going back to
-    sqlc" when the first choice was never pinned. The return says the option it names
-    replaces what holds now for that slot: the newest held decision giving another value
-    of a kind the return names (not a mere number), or naming what the return is about
-    beside an option no decision names ("sqlc", no value a list knows)."""
+    sqlc" when the first choice was never pinned. The return undoes a switch: the newest
+    held decision said as one ("改用uni-app", "switches to GORM") giving another value of a
+    kind the return names (not a mere number), or naming what the return is about beside an
+    option no decision names ("sqlc"). "go back to work" undoes no switch."""
     new, option = said(sentence), said(returned_option(sentence))
     olds = [said(h) for h in held]
     if not option.subject | option.values.keys() or any(
@@ -524,6 +524,8 @@ def returned_unheld(sentence: str, held: Sequence[str]) -> int | None:
         return None  # no option named, or a decision holds it already: it was said back
     for i in range(len(held) - 1, -1, -1):
         old = olds[i]
+        if old.change != "correction":
+            continue  # only a decision said as a switch left an earlier option to go back to
         if _rival(new, old) or _new_values(new, old, weak=False):
             return i
         if not option.values and new.subject & old.subject and option.subject - old.subject:
