@@ -45,8 +45,8 @@ from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
 from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
-    replacement,
     option_words,
+    replacement,
     returned,
     returned_unheld,
     says_back,
@@ -319,7 +319,12 @@ def fold_pins(
                 restored.add(earlier)
                 continue
             change = replacement(
-                spoken, texts, decided=decided, ages=ages, confirming=confirming, message=message.text
+                spoken,
+                texts,
+                decided=decided,
+                ages=ages,
+                confirming=confirming,
+                message=message.text,
             )
             apply(change, sentence, index)
             if (not change.pin or asked) and is_offer(sentence, message.text):

@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import (
+    NAMED,
     Said,
     added_apart,
     dropped_by_name,
     kept_apart,
-    NAMED,
     named_old_values,
     negated_values,
     returned_option,
