@@ -141,7 +141,8 @@ class Said:
         """The measures its numbers are said in ("30 seconds", "2秒" → time, "20M" → size,
         "600 rpm" → rpm) and the things they count ("the last 20 tags" → tag: a subject
         word right after a number)."""
-        return _units(self.source) | (_counted(self.source) & self.subject - cw.EN_MEASURE_UNITS)
+        counted = _counted(self.source, plural=True) & self.subject - cw.EN_MEASURE_UNITS
+        return _units(self.source) | counted
 
     @property
     def negated(self) -> bool:
@@ -208,11 +209,14 @@ def _units(source: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4_096)
-def _counted(source: str) -> frozenset[str]:
-    """The English words said right after a number, as subject words are stemmed."""
+def _counted(source: str, plural: bool = False) -> frozenset[str]:
+    """The English words said right after a number, as subject words are stemmed; with
+    ``plural``, only those written in the plural: things counted ("20 tags"), not "crate 6
+    sealed" nor "2 extra chairs"."""
     if is_chinese(source):
         return frozenset()
-    return frozenset(_stem(u) for u in _EN_UNIT.findall(_english(source)))
+    found = _EN_UNIT.findall(_english(source))
+    return frozenset(_stem(u) for u in found if not plural or _stem(u) != u)
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:

@@ -590,7 +590,7 @@ def _recounted(new: Said, at: int, olds: Sequence[Said]) -> bool:
     them — two that do are parallel slots ("staging: 2 replicas", "prod: 6 replicas")."""
     old = olds[at]
     units = new.units & old.units & new.subject  # things counted, not a measure ("seconds")
-    if not units or not _new_values(new, old, weak=True) & {"number"}:
+    if not units or _new_values(new, old, weak=True) != {"number"}:  # not "for room 2"
         return False
     if not (new.subject & old.subject) - units:
         return False
