@@ -716,7 +716,6 @@ def replacement(
         scores = [score(new, o) or int(_same_slot(new, o)) for o in olds]
         beside = {i for i, s in enumerate(scores) if s and _other_slot(new, olds[i], olds)}
         scores = [0 if i in beside else s for i, s in enumerate(scores)]
-        scores = _tied_first(new, olds, scores)
         if new.weak:  # a recent decision only, with a decision, a tie or an answer to it
             scores = [
                 s
@@ -731,7 +730,7 @@ def replacement(
                 else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]
-        picked = _best(scores)
+        picked = _best(_tied_first(new, olds, scores))
         if not picked and new.change == "correction" and not new.weak:
             picked = _named_around(message.replace(sentence, " "), olds, recent) or (
                 (len(olds) - 1,) if _anaphoric(new) else ()
