@@ -45,8 +45,10 @@ from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
 from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
+    option_words,
     replacement,
     returned,
+    returned_unheld,
     says_back,
 )
 from aimind_memory.memory.compaction.analysis.why import agreed_why, change_why, pin_why
@@ -311,12 +313,19 @@ def fold_pins(
             ):
                 continue  # "订单服务连接池改成200" → "好的，订单服务改为200。": said back
             ages = [None if at is None else index - at for _, _, at in held]
-            if chain and (back := _returned(spoken, texts, chain)):
+            if back := _returned(spoken, texts, chain):
                 current, earlier = back
                 apply(returned(earlier, current, texts, ages), sentence, index, pinned=earlier)
                 restored.add(earlier)
                 continue
-            change = replacement(spoken, texts, decided=decided, ages=ages, confirming=confirming)
+            change = replacement(
+                spoken,
+                texts,
+                decided=decided,
+                ages=ages,
+                confirming=confirming,
+                message=message.text,
+            )
             apply(change, sentence, index)
             if (not change.pin or asked) and is_offer(sentence, message.text):
                 # "Sunday 2 am is clear. Want to move it there?": it offers the sentence before
@@ -343,13 +352,15 @@ def _returned(
     earlier one to bring back. "go back to Tailwind" brings back the replaced decision that
     named Tailwind, in place of the held one that replaced it ("use CSS modules");
     "we're using the original one" brings back the first of the chain that ends in a held
-    decision. None when the sentence returns to nothing memory knows."""
+    decision; an option named by a plain word ("back to sqlc") is the word the replaced
+    decision says and the one that replaced it does not. A named option memory never held
+    (``supersession.returned_unheld``) is the sentence itself, replacing what it rivals."""
     how = returns_to(sentence)
     if how is None:
         return None
-    named = {v for vs in said(sentence).values.values() for v in vs}
+    named = option_words(sentence)
     for old, by in reversed(chain) if how == "named" else chain:
-        if how == "named" and not named & {v for vs in said(old).values.values() for v in vs}:
+        if how == "named" and not named & (option_words(old) - option_words(by)):
             continue
         current = by
         for earlier, later in chain:  # follow the chain to what holds now
@@ -357,7 +368,8 @@ def _returned(
                 current = later
         if current in held and old not in held:
             return held.index(current), old
-    return None
+    unheld = returned_unheld(sentence, held) if how == "named" else None
+    return None if unheld is None else (unheld, sentence)
 
 
 def _why(pin: str, reason: str, said_by: str, acknowledged: bool = False) -> str:

@@ -16,7 +16,7 @@ SENTENCE_LISTS = (
     "correction", "return", "original", "acknowledgement", "acknowledgement_weak", "proposal",
     "next_step", "past", "reversal", "correction_weak", "reversal_weak", "change_labels",
     "additive", "tentative", "closing", "rejection", "acceptance", "acceptance_strong", "offer",
-    "offer_to_act", "confirm_request", "kept",
+    "offer_to_act", "confirm_request", "kept", "declined",
 )  # fmt: skip
 """The phrase lists ``statements`` reads a sentence by: in each language, the file's list
 ``en_``/``zh_`` + the name. A language without one has none: Chinese has no closing words,
@@ -37,10 +37,17 @@ EN_OLD_VALUE_STRONG = _W.phrases("en_old_value_strong")
 ZH_OLD_VALUE_STRONG = _W.phrases("zh_old_value_strong")
 EN_PERSONAL = _W.words("en_personal")
 ZH_PERSONAL = _W.phrases("zh_personal")
+ZH_FAMILIAR_SURNAMES = _W.words("zh_familiar_surnames")
 EN_PAST_VERBS = _W.phrases("en_past_verbs")
 EN_MEASURE_UNITS = _W.words("en_measure_units")
 EN_ZONES = _W.words("en_zones")
 ZH_MEASURE_UNITS = _W.phrases("zh_measure_units")
+MEASURE_DIMENSIONS = {
+    unit: dimension
+    for dimension, units in _W.table("measure_dimensions").items()
+    for unit in str(units).split()
+}
+"""A measure unit → what it measures ("ms" → "time"): "2秒" and "500毫秒" are one setting's."""
 NAME_KINDS = {
     name.replace("_", " "): kind
     for kind, names in _W.table("name_kinds").items()

@@ -34,6 +34,7 @@ from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
+    THING_KINDS,
     chinese_values,
     english_values,
 )
@@ -137,8 +138,11 @@ class Said:
 
     @property
     def units(self) -> frozenset[str]:
-        """The measure units its numbers are said in ("30 seconds" → second, "20M" → M)."""
-        return _units(self.source)
+        """The measures its numbers are said in ("30 seconds", "2秒" → time, "20M" → size,
+        "600 rpm" → rpm) and the things they count ("the last 20 tags" → tag: a subject
+        word right after a number)."""
+        counted = _counted(self.source, plural=True) & self.subject - cw.EN_MEASURE_UNITS
+        return _units(self.source) | counted
 
     @property
     def negated(self) -> bool:
@@ -198,9 +202,21 @@ def _units(source: str) -> frozenset[str]:
     """The measure units (``change_words``' en/zh_measure_units) said right after a number:
     the kind of measure the number is, a setting's slot ("timeout … 30 seconds")."""
     if is_chinese(source):
-        return frozenset(_ZH_UNIT.findall(source))
-    found = (_stem(u) for u in _EN_UNIT.findall(_english(source)))
-    return frozenset(u for u in found if u in cw.EN_MEASURE_UNITS)
+        units = set(_ZH_UNIT.findall(source))
+    else:
+        units = {u for u in _counted(source) if u in cw.EN_MEASURE_UNITS}
+    return frozenset(cw.MEASURE_DIMENSIONS.get(u, u) for u in units)
+
+
+@lru_cache(maxsize=4_096)
+def _counted(source: str, plural: bool = False) -> frozenset[str]:
+    """The English words said right after a number, as subject words are stemmed; with
+    ``plural``, only those written in the plural: things counted ("20 tags"), not "crate 6
+    sealed" nor "2 extra chairs"."""
+    if is_chinese(source):
+        return frozenset()
+    found = _EN_UNIT.findall(_english(source))
+    return frozenset(_stem(u) for u in found if not plural or _stem(u) != u)
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -266,11 +282,25 @@ def kept_apart(sentence: str) -> str:
     clauses is what it changes: the slot a kept clause names is left as it was. A clause
     with change words of its own ("还是用MySQL吧") is no kept clause; a sentence that is all
     kept clauses is returned whole."""
+    return _apart(sentence, "kept")
+
+
+@lru_cache(maxsize=1_024)
+def added_apart(sentence: str) -> str:
+    """Signal "the addition is another clause": a clause adding a decision beside ("同时开启
+    未走索引的查询记录", "and also turn on …") next to the clause that changes one ("把阈值降到
+    500毫秒"). The sentence without its adding clauses is what it changes."""
+    return _apart(sentence, "additive")
+
+
+def _apart(sentence: str, marked: str) -> str:
+    """The sentence without its clauses of phrase list ``marked`` (unless a clause changes
+    something itself); whole when it is all such clauses, or has none."""
     clauses = _CLAUSE.findall(sentence)
     if len(clauses) < 2:
         return sentence
     patterns = _read(sentence)[0]
-    rest = [c for c in clauses if not patterns["kept"].search(_read(c)[1]) or said(c).change]
+    rest = [c for c in clauses if not patterns[marked].search(_read(c)[1]) or said(c).change]
     if not rest or len(rest) == len(clauses):
         return sentence
     return "".join(rest).rstrip(",;，； ")
@@ -315,13 +345,15 @@ def said(sentence: str) -> Said:
     if change is None and patterns is _ZH and _no_longer(s):
         change, weak = "reversal", True
     labelled = bool(patterns["change_labels"].search(s))
+    declined = bool(patterns["declined"].search(s))  # weighed and declined: no change
+    change = None if declined else change
     return Said(
         source=sentence,
         change="correction" if change is None and labelled else change,
         weak=weak,
         labelled=labelled,
         additive=bool(patterns["additive"].search(s)),
-        tentative=bool(patterns["tentative"].search(s) or _QUESTION_MARK.search(s)),
+        tentative=declined or bool(patterns["tentative"].search(s) or _QUESTION_MARK.search(s)),
         rejects=change == "correction" and bool(patterns["rejection"].search(s)),
     )
 
@@ -500,6 +532,21 @@ def named_old_values(sentence: str) -> frozenset[str]:
     return _old_values(sentence, strong=False)
 
 
+NAMED = THING_KINDS | {"name"}
+_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|n't|no longer|never)\b([^,;.!?]*)")
+
+
+@lru_cache(maxsize=1_024)
+def negated_values(text: str) -> frozenset[str]:
+    """Signal "the old value negated": the things named in a clause that says not ("we're
+    not putting payments on Vault", "不用MySQL") — what a choice said beside it ("AWS Secrets
+    Manager it is") replaces. Names and things only: "not before 3 pm" drops no time."""
+    if is_chinese(text):
+        return named_old_values(text)
+    found = (said(m.group(1)).values for m in _NEGATED_CLAUSE.finditer(text))
+    return frozenset(v for vs in found for k, named in vs.items() if k in NAMED for v in named)
+
+
 def old_value_cue(sentence: str) -> str:
     """The words naming what a change replaces ("instead of PostgreSQL"), or empty."""
     chinese = is_chinese(sentence)
@@ -600,6 +647,14 @@ def returns_to(sentence: str) -> Literal["named", "original"] | None:
     if patterns["return"].search(text) or (patterns is _ZH and _ZH_STILL.search(text)):
         return "named"
     return None
+
+
+def returned_option(sentence: str) -> str:
+    """What a return names after its words ("going back to sqlc for inventory" → "sqlc for
+    inventory", "还是用回Taro" → "Taro"): the option it goes back to."""
+    patterns, text = _read(sentence)
+    found = patterns["return"].search(text)
+    return text[found.end() :] if found else ""
 
 
 _ZH_STILL = re.compile(r"还是(?:用|选|上)?[^，。！？,]{1,12}吧")

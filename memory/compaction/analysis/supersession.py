@@ -44,10 +44,14 @@ from dataclasses import dataclass
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import (
+    NAMED,
     Said,
+    added_apart,
     dropped_by_name,
     kept_apart,
     named_old_values,
+    negated_values,
+    returned_option,
     said,
 )
 from aimind_memory.memory.compaction.analysis.values import (
@@ -356,6 +360,44 @@ def _anaphoric(new: Said) -> bool:
     return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
 
 
+def _negated_beside(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
+    """Signal "the old value negated beside the choice": a choice naming a thing ("AWS
+    Secrets Manager it is") in a message whose other sentence says not to the thing a
+    decision holds ("we're not putting payments on Vault") replaces that decision."""
+    if not message or not new.values.keys() & NAMED:
+        return ()
+    negated = negated_values(message.replace(new.source, " "))
+    return tuple(
+        i
+        for i, old in enumerate(olds)
+        if old.values.keys() & new.values.keys() & NAMED
+        and any(_within(n, v) for vs in old.values.values() for v in vs for n in negated)
+    )
+
+
+def _tied_first(new: Said, olds: Sequence[Said], scores: list[int]) -> list[int]:
+    """Signal "named beats same kind": when the change names what some of the decisions it
+    may change are about (a subject word), one it names nothing of — only another value of a
+    kind ("Ruff" and "ESLint" are both names) — is not what it changes ("python side switches
+    to Ruff" changes "python code uses flake8", not "typescript is ESLint")."""
+    named = [bool(new.subject & o.subject) for o in olds]
+    if not any(s and n for s, n in zip(scores, named, strict=True)):
+        return scores
+    return [s if n else 0 for s, n in zip(scores, named, strict=True)]
+
+
+def _named_around(message: str, olds: Sequence[Said], recent: Sequence[int]) -> tuple[int, ...]:
+    """Signal "the message names what its correction changes": a clear correction tied to no
+    decision by its own words ("let's move to git flow") changes the recent decision that
+    its message's other words name ("the release managers want proper release branches.
+    let's move to git flow" after "trunk-based, short-lived branches"): people say the why
+    and the what of a change in one breath."""
+    if not message:
+        return ()
+    around = said(message).subject
+    return _best([len(around & olds[i].subject) if i in recent else 0 for i in range(len(olds))])
+
+
 def _offer_changes(new: Said, old: Said) -> bool:
     """What an accepted offer changes: a decision it gives another value of a kind both
     hold, when it is tied to it (``_tied``: a subject word or a value shared) or either
@@ -368,9 +410,12 @@ def _offer_changes(new: Said, old: Said) -> bool:
     # a number of the thing the decision is about: "Is staging actually on 14?" after
     # "Staging runs on Postgres 13."
     own = bool(new.subject) and new.subject <= old.subject
+    weak = (
+        {"code"} if own else WEAK_KINDS - ({"number"} if _measured("number", new, old) else set())
+    )
     differing = {
         k
-        for k in _new_values(new, old, weak=True) - ({"code"} if own else WEAK_KINDS)
+        for k in _new_values(new, old, weak=True) - weak
         if not (new.values[k] | old.values[k]) & RELATIVE_DAYS  # "today" may be "Wednesday"
     } | _unknown_for_known(new, old)  # "ship logs to Loki instead" after Elasticsearch
     if not differing:
@@ -403,8 +448,9 @@ def accepted_offer(
     that it changes (``_offer_changes``; the newest, the most shared among equals), with
     that decision's echoes. Pinned only when it replaces something: an offer accepted with
     nothing before it stays as the conversation said it (the caller pins a proposal).
-    ``ages`` as for ``replacement``, counted from the offer."""
-    new = said(offer)
+    ``ages`` as for ``replacement``, counted from the offer; an adding clause beside the
+    change (``added_apart``) is not what it changes."""
+    new = said(added_apart(offer))
     if new.additive or new.change == "reversal":
         return NOTHING
     olds = [said(e) for e in earlier]
@@ -435,7 +481,7 @@ def says_back(what: Said, reason: str, change: str) -> bool:
     if what.change is None or not (what.values or what.subject):
         return False
     made = said(unquoted(change))
-    named = reason == "old value named" and what.change == "correction"
+    named = reason in ("old value named", "old value negated") and what.change == "correction"
     if what.change != made.change and not named:
         return False
     return what.subject <= made.subject and all(
@@ -453,6 +499,38 @@ def returned(
     olds = [said(h) for h in held]
     gone = {current} | _echoes(said(earlier), {current}, olds, ages)
     return Replacement(tuple(sorted(gone)), "return", True)
+
+
+def option_words(sentence: str) -> frozenset[str]:
+    """What a sentence names as an option: its values and its subject words ("sqlc", a tool
+    no list knows, is a plain word)."""
+    what = said(sentence)
+    return what.subject | {v for vs in what.values.values() for v in vs}
+
+
+def returned_unheld(sentence: str, held: Sequence[str]) -> int | None:
+    """Signal "a return to an option memory never held": "还是用回Taro", "going back to
+    sqlc" when the first choice was never pinned. The return undoes a switch: the newest
+    held decision said as one ("改用uni-app", "switches to GORM") giving another value of a
+    kind the return names (not a mere number), or naming what the return is about beside an
+    option no decision names ("sqlc"). "go back to work" undoes no switch."""
+    new, option = said(sentence), said(returned_option(sentence))
+    olds = [said(h) for h in held]
+    if not option.subject | option.values.keys() or any(
+        option.subject <= o.subject
+        and all(v <= o.values.get(k, frozenset()) for k, v in option.values.items())
+        for o in olds
+    ):
+        return None  # no option named, or a decision holds it already: it was said back
+    for i in range(len(held) - 1, -1, -1):
+        old = olds[i]
+        if old.change != "correction":
+            continue  # only a decision said as a switch left an earlier option to go back to
+        if _rival(new, old) or _new_values(new, old, weak=False):
+            return i
+        if not option.values and new.subject & old.subject and option.subject - old.subject:
+            return i
+    return None
 
 
 IDENTIFYING_KINDS = frozenset({"id", "code"})
@@ -503,6 +581,20 @@ def _same_slot(new: Said, old: Said) -> bool:
     differing = _new_values(new, old, weak=new.change is not None) or _unknown_for_known(new, old)
     mine, theirs = _qualifiers(new, differing), _qualifiers(old, differing)
     return not (mine - theirs and theirs - mine) and _one_slot_changed(differing)
+
+
+def _recounted(new: Said, at: int, olds: Sequence[Said]) -> bool:
+    """Signal "the only count of these things, counted anew": a decision counting the same
+    things in another number ("registry retention: last 5 tags" after "registry cleanup:
+    keep the last 20 tags"), tied by a word beside them, when no other decision held counts
+    them — two that do are parallel slots ("staging: 2 replicas", "prod: 6 replicas")."""
+    old = olds[at]
+    units = new.units & old.units & new.subject  # things counted, not a measure ("seconds")
+    if not units or _new_values(new, old, weak=True) != {"number"}:  # not "for room 2"
+        return False
+    if not (new.subject & old.subject) - units:
+        return False
+    return not any(o.units & units for i, o in enumerate(olds) if i != at)
 
 
 WHEN_KINDS = frozenset({"date", "time"})
@@ -590,13 +682,14 @@ def replacement(
     decided: bool,
     ages: Sequence[int | None] | None = None,
     confirming: Sequence[str] = (),
+    message: str = "",
 ) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
     to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
     correction or reversal that replaces something. ``ages``: how many messages ago each
     earlier decision was said (None: long ago; default: all just now); ``confirming``:
     what the message before asked to confirm (a rejection answers the decision it
-    repeats)."""
+    repeats); ``message``: the whole message the sentence is in (``_named_around``)."""
     changing = kept_apart(sentence)  # "…; orders stays on PostgreSQL": not what changes
     new = said(changing)
     decided = decided or new.labelled
@@ -607,9 +700,10 @@ def replacement(
         # no decision and no change words: only the old value dropped by name replaces
         dropped = _holding(dropped_by_name(changing), olds, words=True)
         return Replacement(dropped, "old value named", True) if dropped else NOTHING
-    named = _holding(named_old_values(changing), olds)
-    if named:
+    if named := _holding(named_old_values(changing), olds):
         return Replacement(named, "old value named", True)
+    if negated := _negated_beside(new, message, olds):
+        return Replacement(negated, "old value negated", True)
     ages = [0] * len(olds) if ages is None else ages
     recent = _recent(new, olds, ages)
     gone: set[int] = set()
@@ -636,9 +730,11 @@ def replacement(
                 else 0
                 for i, (s, o) in enumerate(zip(scores, olds, strict=True))
             ]
-        picked = _best(scores)
-        if not picked and new.change == "correction" and not new.weak and _anaphoric(new):
-            picked = (len(olds) - 1,)
+        picked = _best(_tied_first(new, olds, scores))
+        if not picked and new.change == "correction" and not new.weak:
+            picked = _named_around(message.replace(sentence, " "), olds, recent) or (
+                (len(olds) - 1,) if _anaphoric(new) else ()
+            )
         if picked and picked[0] in recent:  # the request and its confirmation change together
             picked += tuple(i for i in recent if _new_values(new, olds[i], weak=False))
         gone.update(picked)
@@ -648,11 +744,12 @@ def replacement(
         # the same slot: just said, or however long ago with a change word ("moved to 3 am
         # UTC") or not ("We deploy on Tuesdays." after "We deploy on Fridays."): a setting
         # said anew is its new value
-        same |= {i for i, old in enumerate(olds) if _same_slot(new, old)}
+        counted = {i for i in range(len(olds)) if _recounted(new, i, olds)}
+        same |= counted | {i for i, old in enumerate(olds) if _same_slot(new, old)}
         beside |= {i for i in same if _other_slot(new, olds[i], olds)}
         same -= beside
         if same - gone:
-            reason = reason or "new value"
+            reason = reason or ("new count" if same - gone <= counted else "new value")
         gone |= same
         if not gone and (again_named := [i for i, o in enumerate(olds) if _named_again(new, o)]):
             gone.add(again_named[-1])  # the newest: "Python 3.12 it is" means one decision
@@ -663,6 +760,6 @@ def replacement(
         return Replacement(pin=decided)
     kept = said(sentence).subject - new.subject  # what a kept clause names: "prod stays"
     beside |= {i for i, o in enumerate(olds) if i not in gone and kept & o.subject}
-    if beside and reason in ("correction", "new value"):
+    if beside and reason in ("correction", "new value", "new count"):
         reason = "own slot"  # one of two parallel decisions changed, the other left
     return Replacement(tuple(sorted(gone)), reason, True)

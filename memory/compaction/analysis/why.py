@@ -40,6 +40,8 @@ REPLACEMENT_SIGNALS = {
     "own slot": "a change of one of two parallel decisions",
     "named again": "the same thing named with a new value",
     "old value named": "a correction",
+    "old value negated": "the old value said not to beside the choice",
+    "new count": "a new count of the same things",
     "accepted offer": "an offer accepted",
     "accepted proposal": "a proposal accepted",
     "return": "a return to an earlier option",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.segmenter import words as chinese_words
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese
@@ -105,8 +106,13 @@ _ZH_ANCHOR = re.compile(
     r"下周|下个?月|明年|今年|去年|月底|年底|周末|[A-Za-z]{2,}"
 )
 _EN_PRONOUN_I = frozenset({"I", "I'm", "I'll", "I've", "I'd", "OK", "Ok"})
-_ZH_NAMED = re.compile(r"(?:姓|叫|名叫|名字是)[\u4e00-\u9fff]{1,3}")
-"""A name said as one: 房东姓周, 他叫阿杰 (no tagger needed for the commonest way)."""
+_ZH_NAMED = re.compile(
+    r"(?:姓|叫|名叫|名字是)[\u4e00-\u9fff]{1,3}|[小老]["
+    + "".join(sorted(cw.ZH_FAMILIAR_SURNAMES))
+    + "]"
+)
+"""A name said as one: 房东姓周, 他叫阿杰, or a colleague called 小赵, 老王 (no tagger needed for
+the commonest ways)."""
 _GREETINGS = re.compile(
     r"\b(?:good (?:morning|afternoon|evening|night)|see you(?: soon| later| then)?|talk (?:soon|"
     r"later)|take care|sleep well|sweet dreams|have a (?:good|great|nice) (?:day|night|one|"
