@@ -99,7 +99,8 @@ _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 def _english(text: str) -> str:
     """Lower case, plain quotes, contractions spelled out, as the decision rules read it
     (cached: each reading of a sentence, and of its whole message, asks it again)."""
-    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
+    spaced = "'" in text  # every clitic of _SPACED_CLITIC has one
+    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text) if spaced else text)
 
 
 @dataclass(frozen=True, slots=True)
