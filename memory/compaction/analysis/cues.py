@@ -226,3 +226,38 @@ class Cues:
         if strings := self._ascii_strings if plain else self._strings:
             found = found.union([s for s in strings if s in text])
         return found
+
+
+class Battery:
+    """Patterns asked of one text in turn: ``on(text)`` looks the text's words up once
+    (``Cues.possible``), and each pattern is then searched only if it may match."""
+
+    __slots__ = ("_cues", "_index")
+
+    def __init__(self, *patterns: re.Pattern[str]) -> None:
+        self._cues = Cues(*patterns)
+        self._index = {id(pattern): k for k, pattern in enumerate(patterns)}
+
+    def on(self, text: str) -> Possible:
+        """The battery's patterns as they may match ``text``."""
+        return Possible(text, self._cues.possible(text), self._index)
+
+
+class Possible:
+    """One text and the patterns of a ``Battery`` that may match it: false when none may."""
+
+    __slots__ = ("_index", "_may", "text")
+
+    def __init__(self, text: str, may: frozenset[int], index: dict[int, int]) -> None:
+        self.text, self._may, self._index = text, may, index
+
+    def __bool__(self) -> bool:
+        return bool(self._may)
+
+    def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """``pattern.search(text)``, None without searching when it cannot match."""
+        return pattern.search(self.text) if self._index[id(pattern)] in self._may else None
+
+    def match(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """``pattern.match(text)``, None without matching when it cannot match."""
+        return pattern.match(self.text) if self._index[id(pattern)] in self._may else None
