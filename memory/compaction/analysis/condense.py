@@ -74,7 +74,6 @@ _CLAUSE_MARKS = frozenset(",;，；、-")
 """What every clause end holds: a sentence with none is one clause."""
 _CLAUSE_JOIN = re.compile(r"[,;，；、]\s*$")
 _TERMINATED = re.compile(r"[.!?。！？…]\W*$")
-_SPACES = re.compile(r"\s+")
 _WIDE_GAP = re.compile(r"(?<=[，。；：！？、（）《》“”])\s+|\s+(?=[，。；：！？、（）《》“”])")
 """Spaces beside full-width punctuation, which Chinese never needs ("推荐A， 人均160元")."""
 
@@ -120,7 +119,7 @@ def _capitalised(text: str, original: str) -> str:
 def condense(sentence: str) -> str:
     """The sentence's informative span, its words kept verbatim (cached: the summary's
     sentences come back at every compaction)."""
-    whole = _SPACES.sub(" ", sentence)
+    whole = " ".join(sentence.split())  # str.split's whitespace is \s's: no regex needed
     whole = (whole if whole.isascii() else _WIDE_GAP.sub("", whole)).strip()  # no wide stop
     text = _without_empty_clauses(whole)
     if is_chinese(text):

@@ -152,7 +152,16 @@ class Cues:
     ASCII text is ruled out, read lower-cased (so are the words: it can only let more
     texts through)."""
 
-    __slots__ = ("_any", "_ascii_strings", "_blind", "_each", "_first", "_strings")
+    __slots__ = (
+        "_all",
+        "_always",
+        "_any",
+        "_ascii_strings",
+        "_blind",
+        "_each",
+        "_first",
+        "_strings",
+    )
 
     def __init__(self, *patterns: re.Pattern[str]) -> None:
         self._blind = any(pattern.flags & re.IGNORECASE for pattern in patterns)
@@ -169,37 +178,86 @@ class Cues:
                     )
                 ]
             each.append(found)
+        self._all = frozenset(range(len(patterns)))
+        self._always = frozenset(k for k, clauses in enumerate(each) if not clauses)
+        """The patterns this cannot read: every text may match them."""
         # a clause's words and strings as one set, the fewest first: a string found in the
         # text counts as a word of it (it can only let more texts through)
-        self._each: tuple[tuple[frozenset[str], ...], ...] | None = (
-            None
-            if any(not clauses for clauses in each)
-            else tuple(tuple(sorted((w | set(f) for w, f in cl), key=len)) for cl in each)
+        self._each: tuple[tuple[frozenset[str], ...], ...] = tuple(
+            tuple(sorted((w | set(f) for w, f in cl), key=len)) for cl in each
         )
         self._strings = tuple(sorted({s for cl in each for _, found in cl for s in found}))
         self._ascii_strings = tuple(s for s in self._strings if s.isascii())  # ASCII text's
         # a match of a pattern meets its first (fewest) clause: the patterns a word may let in
         self._first: dict[str, tuple[int, ...]] = {}
-        for k, clauses in enumerate(self._each or ()):
-            for word in clauses[0]:
+        for k, clauses in enumerate(self._each):
+            for word in clauses[0] if clauses else ():
                 self._first[word] = (*self._first.get(word, ()), k)
         self._any = frozenset(self._first)
 
     def may_match(self, text: str) -> bool:
         """False when no pattern can match ``text``: a set of its words is missing."""
-        if self._each is None:
+        if self._always or (self._blind and not text.isascii()):
             return True
-        plain = text.isascii()
-        if self._blind:
-            if not plain:
-                return True
-            text, found = _lowered(text)
-        else:
-            found = _words_of(text)
-        if strings := self._ascii_strings if plain else self._strings:
-            found = found.union([s for s in strings if s in text])
-        first, each = self._first, self._each
-        for k in {k for word in found & self._any for k in first[word]}:
+        found = self._found(text)
+        each = self._each
+        for k in {k for word in found & self._any for k in self._first[word]}:
             if all(not found.isdisjoint(clause) for clause in each[k][1:]):
                 return True
         return False
+
+    def possible(self, text: str) -> frozenset[int]:
+        """The indexes of the patterns that may match ``text`` (``may_match``, pattern by
+        pattern): a battery of patterns asked of one text looks its words up once."""
+        if self._blind and not text.isascii():
+            return self._all
+        found = self._found(text)
+        each = self._each
+        ks = {k for word in found & self._any for k in self._first[word]}
+        return self._always.union(
+            k for k in ks if all(not found.isdisjoint(clause) for clause in each[k][1:])
+        )
+
+    def _found(self, text: str) -> frozenset[str]:
+        """The text's words (lower-cased when a pattern is case-blind) and the strings of
+        the patterns' clauses it holds."""
+        plain = text.isascii()
+        text, found = _lowered(text) if self._blind else (text, _words_of(text))
+        if strings := self._ascii_strings if plain else self._strings:
+            found = found.union([s for s in strings if s in text])
+        return found
+
+
+class Battery:
+    """Patterns asked of one text in turn: ``on(text)`` looks the text's words up once
+    (``Cues.possible``), and each pattern is then searched only if it may match."""
+
+    __slots__ = ("_cues", "_index")
+
+    def __init__(self, *patterns: re.Pattern[str]) -> None:
+        self._cues = Cues(*patterns)
+        self._index = {id(pattern): k for k, pattern in enumerate(patterns)}
+
+    def on(self, text: str) -> Possible:
+        """The battery's patterns as they may match ``text``."""
+        return Possible(text, self._cues.possible(text), self._index)
+
+
+class Possible:
+    """One text and the patterns of a ``Battery`` that may match it: false when none may."""
+
+    __slots__ = ("_index", "_may", "text")
+
+    def __init__(self, text: str, may: frozenset[int], index: dict[int, int]) -> None:
+        self.text, self._may, self._index = text, may, index
+
+    def __bool__(self) -> bool:
+        return bool(self._may)
+
+    def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """``pattern.search(text)``, None without searching when it cannot match."""
+        return pattern.search(self.text) if self._index[id(pattern)] in self._may else None
+
+    def match(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """``pattern.match(text)``, None without matching when it cannot match."""
+        return pattern.match(self.text) if self._index[id(pattern)] in self._may else None

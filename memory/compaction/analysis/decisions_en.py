@@ -47,8 +47,6 @@ _CONTRACTIONS = (
 )
 """Each needs an apostrophe, and none writes one: a sentence without one is not searched."""
 _GONNA = re.compile(r"\bgonna\b")
-_SPACES = re.compile(r"\s+")
-
 _LEAD = re.compile(rf"^(?:(?:{_W.either('lead')})\b\s*(?:[,.!:;]|\s-\s)\s*)+")
 _LABEL_LEAD = rf"^(?:(?:{_W.either('label_lead')})\b\s*(?:,\s*)?)*(?:to\s+|just to\s+)?"
 """Each lead word once with its spaces and comma: no two ways to split "ok ok ok …" (an
@@ -206,7 +204,7 @@ def normalised(sentence: str) -> str:
             s = pattern.sub(repl, s)
     if "gonna" in s:
         s = _GONNA.sub("going to", s)
-    return _SPACES.sub(" ", s).strip()
+    return " ".join(s.split())  # str.split's whitespace is \s's: no regex needed
 
 
 def is_question(s: str) -> bool:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from aimind_memory.memory.compaction.analysis import stance
-from aimind_memory.memory.compaction.analysis.cues import Cues
+from aimind_memory.memory.compaction.analysis.cues import Battery, Cues
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
@@ -137,8 +137,10 @@ def _opinion_en(s: str, raw: str) -> bool:
     """A view announced as one ("I have to say…", "I can't believe…", "not my fault"), or
     a spoken aside ("I mean, that's really bad") with no name, number or day right after
     it ("I mean Thursday" corrects): how people talk, not a decision nor a change of one."""
-    aside = _EN_ASIDE.search(raw)
-    return bool(_EN_OPINION.search(s)) or bool(aside and not anchors(aside.group("next")))
+    if _EN_OPINION_CUES.may_match(s) and _EN_OPINION.search(s):
+        return True
+    aside = _EN_ASIDE.search(raw) if _EN_ASIDE_CUES.may_match(raw) else None
+    return bool(aside and not anchors(aside.group("next")))
 
 
 def _threat_en(s: str) -> bool:
@@ -160,14 +162,17 @@ def _concrete_en(text: str) -> bool:
     return bool(words)
 
 
-_EN_CUES = Cues(
+_EN_FORMS = Battery(
     *(_EN_FAKE_IMPERATIVE, _EN_GENERIC, _EN_ADVICE, _EN_IMPERATIVE, _EN_MUST_GUESS),
     *(_EN_GIVE_UP, _EN_LIFE_EVENT, _EN_CHEER, _EN_PROMISE),
 )
-"""What every English form below needs in ``s`` (``Cues``): most sentences have none of it."""
-_EN_GENERIC_CUES, _EN_THREAT_CUES = Cues(_EN_GENERIC), Cues(_EN_THREAT)
-"""The dearest searches' own words: a sentence let through for a cheer is not searched for
-a generic statement."""
+"""What each English form below needs in ``s`` (``Battery``): most sentences have none of
+it, and one let through for a cheer is not searched for a generic statement."""
+_EN_THREAT_CUES, _EN_OPINION_CUES, _EN_ASIDE_CUES = (
+    Cues(_EN_THREAT),
+    Cues(_EN_OPINION),
+    Cues(_EN_ASIDE),
+)
 
 
 def english(s: str, raw: str) -> bool:
@@ -177,26 +182,27 @@ def english(s: str, raw: str) -> bool:
         return True
     if _opinion_en(s, raw) or _threat_en(s):
         return True
-    if not _EN_CUES.may_match(s):
+    on = _EN_FORMS.on(s)
+    if not on:
         return False
-    generic = _EN_GENERIC_CUES.may_match(s) and _EN_GENERIC.search(s)
-    if _EN_FAKE_IMPERATIVE.match(s) or generic or _EN_GIVE_UP.search(s):
+    if on.match(_EN_FAKE_IMPERATIVE) or on.search(_EN_GENERIC) or on.search(_EN_GIVE_UP):
         return True
-    if (m := _EN_ADVICE.search(s)) and not (
+    if (m := on.search(_EN_ADVICE)) and not (
         _EN_MONEY_OR_TIME.search(s) or _EN_FOR_THE_ASSISTANT.search(m.group("rest"))
     ):
         return True
-    if (m := _EN_IMPERATIVE.match(s)) and _EN_SELF_CARE.search(m.group("rest")):
+    imperative = on.match(_EN_IMPERATIVE)
+    if imperative and _EN_SELF_CARE.search(imperative.group("rest")):
         return True
-    if (m := _EN_MUST_GUESS.search(s)) and not anchors(raw):
+    if (m := on.search(_EN_MUST_GUESS)) and not anchors(raw):
         state = m.group("state") or ""
         if not (re.fullmatch(r"\w+(?:ed|en)", state) and state not in EN_MUST_FEELING):
             return True
-    if _EN_LIFE_EVENT.search(s) and not _EN_FUTURE_DAY.search(s):
+    if on.search(_EN_LIFE_EVENT) and not _EN_FUTURE_DAY.search(s):
         return True
-    if _EN_CHEER.search(s) and not _EN_FIGURE.search(s):
+    if on.search(_EN_CHEER) and not _EN_FIGURE.search(s):
         return True
-    if _EN_PROMISE.search(s) or _EN_IMPERATIVE.match(s):
+    if on.search(_EN_PROMISE) or imperative:
         return not _concrete_en(raw)
     return False
 

@@ -51,20 +51,29 @@ class _Phrases:
     """A phrase list's pattern, searched only in a text that may match it (``cues.Cues``:
     each phrase needs its words, so a text holding none of them is not searched). The
     pattern's many alternatives, gaps and word-boundary checks were most of a fold's time;
-    a set lookup of the text's words is a small fraction of one search."""
+    a set lookup of the text's words is a small fraction of one search. One ``Cues`` holds
+    all of a language's lists: a text's words are looked up once for all of them
+    (``_possible``), not once per list asked."""
 
-    __slots__ = ("_cues", "pattern")
+    __slots__ = ("_cues", "_index", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], cues: Cues, index: int) -> None:
         self.pattern = pattern
-        self._cues = Cues(pattern)
+        self._cues = cues
+        self._index = index
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
-        return self.pattern.search(text) if self._cues.may_match(text) else None
+        return self.pattern.search(text) if self._index in _possible(self._cues, text) else None
 
 
-def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
+@lru_cache(maxsize=4_096)
+def _possible(cues: Cues, text: str) -> frozenset[int]:
+    """The lists of ``cues`` that may match ``text``: a sentence is asked several."""
+    return cues.possible(text)
+
+
+def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
     """One pattern for a phrase list: ``…`` a short gap, ``^`` the sentence's start, ``$``
     its end; English parts match whole words."""
     gap = r"[^，。！？；,.!?;]{1,10}?" if chinese else r"(?:\s+\S+){0,6}?\s+"
@@ -79,16 +88,17 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> _Phrases:
                 for p in parts
             ]
         out.append(start + gap.join(parts) + end)
-    return _Phrases(re.compile("|".join(out) or r"(?!)"))  # an empty list matches nothing
+    return re.compile("|".join(out) or r"(?!)")  # an empty list matches nothing
 
 
-_EN, _ZH = (
-    {
-        name: _phrase_pattern(phrases, lang == "zh")
-        for name, phrases in cw.SENTENCE_PHRASES[lang].items()
-    }
-    for lang in ("en", "zh")
-)
+def _battery(lists: Mapping[str, Iterable[str]], chinese: bool) -> dict[str, _Phrases]:
+    """Each phrase list's pattern, all sharing one ``Cues``."""
+    patterns = {name: _phrase_pattern(phrases, chinese) for name, phrases in lists.items()}
+    cues = Cues(*patterns.values())
+    return {name: _Phrases(pattern, cues, k) for k, (name, pattern) in enumerate(patterns.items())}
+
+
+_EN, _ZH = (_battery(cw.SENTENCE_PHRASES[lang], lang == "zh") for lang in ("en", "zh"))
 """Each phrase list's pattern (``change_words.SENTENCE_LISTS``), by language."""
 _ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
 
@@ -100,7 +110,8 @@ _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 def _english(text: str) -> str:
     """Lower case, plain quotes, contractions spelled out, as the decision rules read it
     (cached: each reading of a sentence, and of its whole message, asks it again)."""
-    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text))
+    spaced = "'" in text  # every clitic of _SPACED_CLITIC has one
+    return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text) if spaced else text)
 
 
 @dataclass(frozen=True, slots=True)

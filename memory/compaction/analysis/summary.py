@@ -16,7 +16,7 @@ import bisect
 import heapq
 import math
 import re
-from collections.abc import Sequence, Set
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -284,7 +284,9 @@ def _empty(sentence: str) -> bool:
     )
 
 
-def _said_again(old: frozenset[str], numbers: frozenset[str], newer: list[frozenset[str]]) -> bool:
+def _said_again(
+    old: frozenset[str], numbers: frozenset[str], newer: Iterable[frozenset[str]]
+) -> bool:
     """One of ``newer`` holds most of ``old``'s words and every one of its numbers."""
     needed = RESTATED_SHARE * len(old)  # a newer one of fewer words cannot hold so many
     return any(len(new) >= needed and len(old & new) >= needed and numbers <= new for new in newer)
@@ -293,20 +295,33 @@ def _said_again(old: frozenset[str], numbers: frozenset[str], newer: list[frozen
 def _without_restated(found: list[_Sentence]) -> list[_Sentence]:
     """Each sentence said again later (the same, or its words within a newer one) keeps only
     its newest place. A number of its own makes a sentence a different fact: a newer
-    sentence says an older one again when it holds most of its words and every number."""
-    words = [_word_set(c.text) for c in found]
-    keys = [_key(c.text) for c in found]
-    last = {key: i for i, key in enumerate(keys)}
-    near = _sharing(words, RESTATED_SHARE)
-    kept = []
-    for i, c in enumerate(found):
-        if last[keys[i]] != i:
-            continue
-        old = words[i]
-        if old and _said_again(old, _numbers(c.text), [words[j] for j in near[i] if j > i]):
-            continue
-        kept.append(c)
+    sentence says an older one again when it holds most of its words and every number.
+
+    Read newest first, so only the newer sentences are indexed when an older one is
+    weighed: those holding one of its words that the fewest newer ones hold, as many as it
+    can miss plus one (a prefix filter), are the only ones that may hold enough of it."""
+    kept: list[_Sentence] = []
+    newer_keys: set[str] = set()
+    newer: dict[str, list[frozenset[str]]] = {}  # a word → the newer sentences' sets holding it
+    for c in reversed(found):
+        old, key = _word_set(c.text), _key(c.text)
+        if key not in newer_keys and not (
+            old and _said_again(old, _numbers(c.text), _near(old, newer))
+        ):
+            kept.append(c)
+        newer_keys.add(key)
+        for word in old:
+            newer.setdefault(word, []).append(old)
+    kept.reverse()
     return kept
+
+
+def _near(old: frozenset[str], newer: dict[str, list[frozenset[str]]]) -> Iterable[frozenset[str]]:
+    """The newer sets that may hold ``RESTATED_SHARE`` of ``old``: those holding one of its
+    words the fewest hold, as many as it can miss plus one."""
+    missable = len(old) - math.ceil(RESTATED_SHARE * len(old))
+    rarest = sorted(old, key=lambda w: len(newer.get(w, ())))[: missable + 1]
+    return chain.from_iterable(newer.get(w, ()) for w in rarest)
 
 
 @lru_cache(maxsize=8_192)
