@@ -353,5 +353,5 @@ async def test_forget_removes_the_session_everywhere_and_keeps_the_others(
         "assistants": 0,
         "storeItems": 0,
     }
-    log = deployment.server.log_tail(2_000_000)
+    log = deployment.module_log()
     assert a.marker not in log and "Traceback" not in log
