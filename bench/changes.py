@@ -835,7 +835,23 @@ stale), every other set and SGD/MultiWOZ/CrossWOZ unchanged. **The fourth set's 
 (5029880): EN 5 of 12 correct, 5 stale; ZH 7 of 12, 3 stale — the same figures the
 session's starting engine (ec31872) gives on it, replayed beside it once. The goals (≥ 90 %
 correct, 0 stale) are missed, and by more than on the third set: what this session added
-for parallel decisions did not carry over to new wording.**"""
+for parallel decisions did not carry over to new wording.**
+
+**Wave 38, session 6: a fifth team set, frozen first.** `team_heldout5` (12 a language, two
+of each kind, new topics, change and acceptance words the earlier sets do not use) was
+written and frozen (31c9c7c) by someone who had not read the engine, before this session's
+engine changes; the fourth set joined the tuning side. Tuned on the tuning side only, each
+a named signal with its own why: a return to an option memory never held undoes what it
+rivals (only a decision said as a switch); the old value said not to beside a choice; a
+new count of the same things; units of one dimension as one setting; a change weighed and
+declined changes nothing; an accepted proposal's "also" clause is not what it changes; a
+correction tied to nothing changes what its message names. Tuning side, af8d9a2 → f69b520:
+team_heldout4 EN 0.417 → 1.0 (5 → 0 stale), ZH 0.583 → 1.0 (3 → 0 stale); SGD train
+001–010 and dev 011–020 one stale dialogue fewer each; every other set unchanged. **The
+fifth set's first run (f69b520): EN 6 of 12 correct, 4 stale (accepted proposals 0 of 2,
+both old values named stale, a return, a control); ZH 10 of 12, 2 stale (a new value, a
+return). The session's starting engine (af8d9a2), replayed beside it once: EN the same
+6 of 12, 4 stale; ZH 8 of 12, 4 stale. The goals (≥ 90 % correct, 0 stale) are missed.**"""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:
