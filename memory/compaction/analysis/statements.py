@@ -29,7 +29,7 @@ from typing import Literal
 
 from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import decisions_en
-from aimind_memory.memory.compaction.analysis.cues import Cues
+from aimind_memory.memory.compaction.analysis.cues import Battery, Possible
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
@@ -51,26 +51,24 @@ class _Phrases:
     """A phrase list's pattern, searched only in a text that may match it (``cues.Cues``:
     each phrase needs its words, so a text holding none of them is not searched). The
     pattern's many alternatives, gaps and word-boundary checks were most of a fold's time;
-    a set lookup of the text's words is a small fraction of one search. One ``Cues`` holds
-    all of a language's lists: a text's words are looked up once for all of them
-    (``_possible``), not once per list asked."""
+    a set lookup of the text's words is a small fraction of one search. One ``Battery``
+    holds all of a language's lists: a text's words are looked up once for all of them
+    (``_on``), not once per list asked."""
 
-    __slots__ = ("_cues", "_index", "pattern")
+    __slots__ = ("_battery", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str], cues: Cues, index: int) -> None:
-        self.pattern = pattern
-        self._cues = cues
-        self._index = index
+    def __init__(self, pattern: re.Pattern[str], battery: Battery) -> None:
+        self.pattern, self._battery = pattern, battery
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
-        return self.pattern.search(text) if self._index in _possible(self._cues, text) else None
+        return _on(self._battery, text).search(self.pattern)
 
 
 @lru_cache(maxsize=4_096)
-def _possible(cues: Cues, text: str) -> frozenset[int]:
-    """The lists of ``cues`` that may match ``text``: a sentence is asked several."""
-    return cues.possible(text)
+def _on(battery: Battery, text: str) -> Possible:
+    """The lists of ``battery`` that may match ``text``: a sentence is asked several."""
+    return battery.on(text)
 
 
 def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
@@ -92,10 +90,10 @@ def _phrase_pattern(phrases: Iterable[str], chinese: bool) -> re.Pattern[str]:
 
 
 def _battery(lists: Mapping[str, Iterable[str]], chinese: bool) -> dict[str, _Phrases]:
-    """Each phrase list's pattern, all sharing one ``Cues``."""
+    """Each phrase list's pattern, all sharing one ``Battery``."""
     patterns = {name: _phrase_pattern(phrases, chinese) for name, phrases in lists.items()}
-    cues = Cues(*patterns.values())
-    return {name: _Phrases(pattern, cues, k) for k, (name, pattern) in enumerate(patterns.items())}
+    battery = Battery(*patterns.values())
+    return {name: _Phrases(pattern, battery) for name, pattern in patterns.items()}
 
 
 _EN, _ZH = (_battery(cw.SENTENCE_PHRASES[lang], lang == "zh") for lang in ("en", "zh"))

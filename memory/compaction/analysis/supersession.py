@@ -354,12 +354,6 @@ def _recent(new: Said, olds: Sequence[Said], ages: Sequence[int | None]) -> list
     ]
 
 
-def _anaphoric(new: Said) -> bool:
-    """A correction that names only the new thing ("换成小李", "make it the grey one"): it
-    means the last decision."""
-    return len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
-
-
 def _negated_beside(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
     """Signal "the old value negated beside the choice": a choice naming a thing ("AWS
     Secrets Manager it is") in a message whose other sentence says not to the thing a
@@ -732,8 +726,10 @@ def replacement(
             ]
         picked = _best(_tied_first(new, olds, scores))
         if not picked and new.change == "correction" and not new.weak:
+            # one naming only the new thing ("换成小李", "make it the grey one"): the last decision
+            anaphoric = len(new.subject) <= 1 and not (new.values.keys() - WEAK_KINDS)
             picked = _named_around(message.replace(sentence, " "), olds, recent) or (
-                (len(olds) - 1,) if _anaphoric(new) else ()
+                (len(olds) - 1,) if anaphoric else ()
             )
         if picked and picked[0] in recent:  # the request and its confirmation change together
             picked += tuple(i for i in recent if _new_values(new, olds[i], weak=False))
