@@ -34,7 +34,7 @@ from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
-    NAMED_KINDS,
+    THING_KINDS,
     chinese_values,
     english_values,
 )
@@ -541,8 +541,8 @@ def named_old_values(sentence: str) -> frozenset[str]:
     return _old_values(sentence, strong=False)
 
 
-_NEGATED_CLAUSE = re.compile(rf"(?i)\b(?:{'|'.join(cw.EN_CLAUSE_NEGATORS)})\b([^,;.!?]*)")
-"""A clause that says not, to its end: what it names is what it turns down."""
+NAMED = THING_KINDS | {"name"}
+_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|n't|no longer|never)\b([^,;.!?]*)")
 
 
 @lru_cache(maxsize=1_024)
@@ -553,9 +553,7 @@ def negated_values(text: str) -> frozenset[str]:
     if is_chinese(text):
         return named_old_values(text)
     found = (said(m.group(1)).values for m in _NEGATED_CLAUSE.finditer(text))
-    return frozenset(
-        v for vs in found for k, named in vs.items() if k in NAMED_KINDS for v in named
-    )
+    return frozenset(v for vs in found for k, named in vs.items() if k in NAMED for v in named)
 
 
 def old_value_cue(sentence: str) -> str:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
 from aimind_memory.memory.compaction.analysis.statements import (
+    NAMED,
     Said,
     added_apart,
     dropped_by_name,
@@ -55,7 +56,6 @@ from aimind_memory.memory.compaction.analysis.statements import (
 )
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
-    NAMED_KINDS,
     RELATIVE_DAYS,
     THING_KINDS,
 )
@@ -358,13 +358,13 @@ def _negated_beside(new: Said, message: str, olds: Sequence[Said]) -> tuple[int,
     """Signal "the old value negated beside the choice": a choice naming a thing ("AWS
     Secrets Manager it is") in a message whose other sentence says not to the thing a
     decision holds ("we're not putting payments on Vault") replaces that decision."""
-    if not message or not new.values.keys() & NAMED_KINDS:
+    if not message or not new.values.keys() & NAMED:
         return ()
     negated = negated_values(message.replace(new.source, " "))
     return tuple(
         i
         for i, old in enumerate(olds)
-        if old.values.keys() & new.values.keys() & NAMED_KINDS
+        if old.values.keys() & new.values.keys() & NAMED
         and any(_within(n, v) for vs in old.values.values() for v in vs for n in negated)
     )
 
@@ -423,7 +423,7 @@ def _offer_changes(new: Said, old: Said) -> bool:
 def _names_no_thing(offer: Said) -> bool:
     """An offer naming no thing, only a detail ("Sunday 2 am would be clear. Want to move it
     there?"): it offers another time, day or number for what is being decided."""
-    return not offer.values.keys() & NAMED_KINDS
+    return not offer.values.keys() & (THING_KINDS | {"name"})
 
 
 def _bare_detail(old: Said) -> bool:

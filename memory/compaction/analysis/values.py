@@ -273,8 +273,6 @@ def chinese_values(sentence: str) -> Found:
 
 THING_KINDS = frozenset(cw.NAME_KINDS.values())
 """Kinds of named thing (a database, a payments provider: ``change_words``' name_kinds)."""
-NAMED_KINDS = THING_KINDS | {"name"}
-"""Every named thing's kind: a known kind's, or "name" for one no list knows."""
 
 
 def name_kind(name: str) -> str:
