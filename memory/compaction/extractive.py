@@ -406,9 +406,9 @@ class ExtractiveCompactor:
 
         What is a sentence's alone (its language, signals, words and salience) is cached
         per sentence; folding the new turn by itself makes all of it now, after the turn's
-        write, and the fold that takes the turn later finds it made: on benchmark 19's
-        conversation, 0.4x the fold's time. The answers are pure functions' answers, so
-        every output is the same with or without it.
+        write, and the fold that takes the turn later finds it made (benchmark 19 times
+        both). The answers are pure functions' answers, so every output is the same with
+        or without it.
         """
         await ready_for([m.text for m in turn])
         self.compact_sync(
