@@ -33,7 +33,8 @@ What else a library user may need:
   ``SettingsError`` (a malformed environment variable, ``memory.config.settings``);
 - ``MemoryLimits`` to pass other bounds than the environment's;
 - ``Compactor``, ``CompactionRequest``, ``CompactionOutput`` to write a compactor of
-  one's own, and the two shipped ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
+  one's own (``ReadsAhead`` if it reads each turn before a fold), and the two shipped
+  ones, ``ExtractiveCompactor`` and ``LLMCompactor``;
 - ``explain`` (``Signals``): what the offline engine reads in a sentence — the decision
   it would pin and why, the change it marks, small talk — for a maintainer at a prompt;
 - ``recall`` on the service (contract §5a): the archived turns a query is about, as
@@ -49,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers; at run time ``__getattr__`` imports on first use
     from aimind_memory.memory.archive import RecallHit
-    from aimind_memory.memory.compaction import CompactionRequest, Compactor
+    from aimind_memory.memory.compaction import CompactionRequest, Compactor, ReadsAhead
     from aimind_memory.memory.compaction.analysis.why import Signals, explain
     from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
     from aimind_memory.memory.compaction.llm import LLMCompactor
@@ -98,6 +99,7 @@ __all__ = [
     "PinSource",
     "PinSourceError",
     "PinTextError",
+    "ReadsAhead",
     "RecallHit",
     "SettingsError",
     "Signals",
@@ -117,6 +119,7 @@ _HOME: dict[str, str] = {
     "CompactionOutput": "aimind_memory.memory.models",
     "CompactionRequest": "aimind_memory.memory.compaction",
     "Compactor": "aimind_memory.memory.compaction",
+    "ReadsAhead": "aimind_memory.memory.compaction",
     "ExtractiveCompactor": "aimind_memory.memory.compaction.extractive",
     "FinalTurn": "aimind_memory.memory.models",
     "LLMCompactor": "aimind_memory.memory.compaction.llm",

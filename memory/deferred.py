@@ -17,7 +17,9 @@ folds it inline with the extractive compactor; the model's result, when it lands
 becomes the base and what that fold took beyond it is folded onto it.
 
 The service (``memory.service``) asks ``fold_or_defer`` for each turn's write and
-``start``s the task it returns once that write is stored.
+``start``s the task it returns once that write is stored. An inline compactor that
+reads ahead (``ReadsAhead``) reads each turn in a task of its own once it is stored, so
+the fold that later takes the turn finds its sentences read.
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from collections.abc import Coroutine, Sequence
+from typing import Any
 
 from aimind_memory.memory.compaction import (
     CompactionRequest,
     Compactor,
+    ReadsAhead,
     StatusCallback,
     compact,
     fold,
@@ -122,11 +127,19 @@ class DeferredCompactions:
 
     def start(self, thread_id: str, deferred: Deferred) -> None:
         """Run ``deferred`` in a task of this process, once its write is stored."""
+        self._spawn(thread_id, self._compact_later(thread_id, deferred), "compaction")
+
+    def read_ahead(self, thread_id: str, turn: Sequence[ChatThreadMessage]) -> None:
+        """Let an inline compactor that reads ahead read ``turn``, stored just now, in a
+        task of this process: off the answer's path, and waited for like a compaction
+        (``settle``). A compactor that does not read ahead is not asked."""
+        if not self.deferred and isinstance(self.compactor, ReadsAhead):
+            self._spawn(thread_id, self._read_later(self.compactor, turn), "read-ahead")
+
+    def _spawn(self, thread_id: str, work: Coroutine[Any, Any, None], kind: str) -> None:
         # A fresh context: the task must not carry the finished run's config or callbacks.
         task = asyncio.get_running_loop().create_task(
-            self._compact_later(thread_id, deferred),
-            name=f"aimind-compaction-{thread_id[-8:]}",
-            context=contextvars.Context(),
+            work, name=f"aimind-{kind}-{thread_id[-8:]}", context=contextvars.Context()
         )
         tasks = self._tasks.setdefault(thread_id, set())
         tasks.add(task)
@@ -137,6 +150,18 @@ class DeferredCompactions:
                 del self._tasks[thread_id]
 
         task.add_done_callback(done)
+
+    @staticmethod
+    async def _read_later(reader: ReadsAhead, turn: Sequence[ChatThreadMessage]) -> None:
+        """Read the turn once the run that wrote it has finished; a failure costs only
+        the time the fold would have saved, and the log names its type only."""
+        try:
+            await asyncio.sleep(COMPACTION_START_DELAY_S)
+            await reader.read_ahead(turn)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("reading a turn ahead failed (%s)", type(exc).__name__)
 
     async def _compact_later(self, thread_id: str, deferred: Deferred) -> None:
         """Run the model compaction, then land it. A landing that fails for any reason is

@@ -9,9 +9,9 @@ the earlier pins they replace. While it runs, a ``StatusCallback`` hears the
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from aimind_memory.memory.models import (
     ChatThreadMessage,
@@ -81,6 +81,26 @@ class Compactor(Protocol):
             The new summary and the decisions that hold now; a result over memory's
             bounds is cut to them, and one that is not a ``CompactionOutput`` fails the
             compaction (the extractive compactor's is used).
+        """
+        ...
+
+
+@runtime_checkable
+class ReadsAhead(Protocol):
+    """A compactor that reads each turn once it is written, before any fold takes it.
+
+    An inline compactor folds within the write that overflows the window, so its work is
+    on that turn's path. What it can learn of a turn on its own (each sentence's language,
+    signals and words) it learns after the turn's write, off the answer's path; the fold
+    that takes the turn later only weighs it against the rest. Reading ahead must not
+    change any output: it may only fill what the fold would compute anyway.
+    """
+
+    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+        """Read a turn just written (its user message and its answer).
+
+        Args:
+            turn: The turn's messages, as the window holds them.
         """
         ...
 
