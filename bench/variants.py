@@ -58,6 +58,7 @@ class MemoryTurns:
             await self.mem.settle(self.token)
         elapsed = time.perf_counter() - t0
         await self.mem.settle(self.token)  # the next turn comes after it landed
+        await self.mem.compactions.read_all()  # … and after the turn was read ahead
         if not result.written:
             raise RuntimeError(f"turn not written: {result.skipped}")
         self.compacted.append(result.compacted or result.pending)

@@ -19,7 +19,8 @@ becomes the base and what that fold took beyond it is folded onto it.
 The service (``memory.service``) asks ``fold_or_defer`` for each turn's write and
 ``start``s the task it returns once that write is stored. An inline compactor that
 reads ahead (``ReadsAhead``) reads each turn in a task of its own once it is stored, so
-the fold that later takes the turn finds its sentences read.
+the fold that later takes the turn finds its sentences read; nothing waits for that task,
+and closing memory cancels it.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class DeferredCompactions:
         self.compactor = compactor
         self.fallback = fallback
         self._tasks: dict[str, set[asyncio.Task[None]]] = {}
+        self._reading: set[asyncio.Task[None]] = set()
 
     @property
     def deferred(self) -> bool:
@@ -127,20 +129,7 @@ class DeferredCompactions:
 
     def start(self, thread_id: str, deferred: Deferred) -> None:
         """Run ``deferred`` in a task of this process, once its write is stored."""
-        self._spawn(thread_id, self._compact_later(thread_id, deferred), "compaction")
-
-    def read_ahead(self, thread_id: str, turn: Sequence[ChatThreadMessage]) -> None:
-        """Let an inline compactor that reads ahead read ``turn``, stored just now, in a
-        task of this process: off the answer's path, and waited for like a compaction
-        (``settle``). A compactor that does not read ahead is not asked."""
-        if not self.deferred and isinstance(self.compactor, ReadsAhead):
-            self._spawn(thread_id, self._read_later(self.compactor, turn), "read-ahead")
-
-    def _spawn(self, thread_id: str, work: Coroutine[Any, Any, None], kind: str) -> None:
-        # A fresh context: the task must not carry the finished run's config or callbacks.
-        task = asyncio.get_running_loop().create_task(
-            work, name=f"aimind-{kind}-{thread_id[-8:]}", context=contextvars.Context()
-        )
+        task = _task(self._compact_later(thread_id, deferred), f"compaction-{thread_id[-8:]}")
         tasks = self._tasks.setdefault(thread_id, set())
         tasks.add(task)
 
@@ -150,6 +139,21 @@ class DeferredCompactions:
                 del self._tasks[thread_id]
 
         task.add_done_callback(done)
+
+    def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+        """Let an inline compactor that reads ahead read ``turn``, stored just now, in a
+        task of this process, off the answer's path. ``settle`` does not wait for it:
+        memory holds the same with or without it. A compactor that does not read ahead
+        is not asked."""
+        if not self.deferred and isinstance(self.compactor, ReadsAhead):
+            task = _task(self._read_later(self.compactor, turn), "read-ahead")
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
+
+    async def read_all(self) -> None:
+        """Wait for the turns being read ahead: a benchmark's pause between a user's turns."""
+        while self._reading:
+            await asyncio.wait(set(self._reading))
 
     @staticmethod
     async def _read_later(reader: ReadsAhead, turn: Sequence[ChatThreadMessage]) -> None:
@@ -320,11 +324,21 @@ class DeferredCompactions:
     async def aclose(self, grace_s: float) -> None:
         """Give the compactions under way ``grace_s`` to land, then abandon the rest (their
         leases expire: a later write on any process starts them anew)."""
+        for reading in self._reading:
+            reading.cancel()  # it only saves a later fold time
         await self.settle(within_s=grace_s)
-        tasks = [t for per_thread in self._tasks.values() for t in per_thread]
+        tasks = [*self._reading, *(t for per_thread in self._tasks.values() for t in per_thread)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _task(work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    """``work`` in a task of its own, in a fresh context: it must not carry the finished
+    run's config or callbacks."""
+    return asyncio.get_running_loop().create_task(
+        work, name=f"aimind-{name}", context=contextvars.Context()
+    )
 
 
 def _onto(
