@@ -128,6 +128,10 @@ def test_a_colleague_called_by_a_familiar_name_is_a_handle() -> None:
 
 def test_the_old_value_negated_beside_a_choice_is_what_it_replaces() -> None:
     assert negated_values("we're not hosting the docs on Netlify, too slow") == {"netlify"}
+    # a contracted negator is part of its verb: "aren't", "don't", "won't" say not too
+    assert negated_values("we aren't hosting the docs on Netlify, too slow") == {"netlify"}
+    assert negated_values("we don't use Netlify for the docs") == {"netlify"}
+    assert negated_values("Netlify isn't bad, but we host the docs there") == frozenset()
     held = ["the docs site is hosted on Netlify Pro, same account as marketing"]
     message = "talked to Jo, we're not hosting the docs on Netlify anymore. Cloudflare Pages it is"
     change = replacement("Cloudflare Pages it is", held, decided=True, message=message)

@@ -542,7 +542,9 @@ def named_old_values(sentence: str) -> frozenset[str]:
 
 
 NAMED = THING_KINDS | {"name"}
-_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|n't|no longer|never)\b([^,;.!?]*)")
+_NEGATED_CLAUSE = re.compile(r"(?i)(?:\b(?:not|no longer|never)|n't)\b([^,;.!?]*)")
+"""A clause that says not, from its negator on. "n't" is part of its verb ("aren't"), so no
+word boundary comes before it: it is matched wherever it ends a word."""
 
 
 @lru_cache(maxsize=1_024)
