@@ -162,9 +162,7 @@ class DeferredCompactions:
         try:
             await asyncio.sleep(COMPACTION_START_DELAY_S)
             await reader.read_ahead(turn)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # a cancellation is no Exception: it goes through
             log.warning("reading a turn ahead failed (%s)", type(exc).__name__)
 
     async def _compact_later(self, thread_id: str, deferred: Deferred) -> None:
@@ -324,13 +322,14 @@ class DeferredCompactions:
     async def aclose(self, grace_s: float) -> None:
         """Give the compactions under way ``grace_s`` to land, then abandon the rest (their
         leases expire: a later write on any process starts them anew)."""
-        for reading in self._reading:
-            reading.cancel()  # it only saves a later fold time
+        reading = list(self._reading)
+        for task in reading:
+            task.cancel()  # it only saves a later fold time
         await self.settle(within_s=grace_s)
-        tasks = [*self._reading, *(t for per_thread in self._tasks.values() for t in per_thread)]
+        tasks = [t for per_thread in self._tasks.values() for t in per_thread]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*reading, *tasks, return_exceptions=True)
 
 
 def _task(work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:

@@ -410,8 +410,7 @@ class ExtractiveCompactor:
         both). The answers are pure functions' answers, so every output is the same with
         or without it.
         """
-        await ready_for([m.text for m in turn])
-        self.compact_sync(
+        await self.compact(
             CompactionRequest(summary="", pinned_decisions=[], folded=list(turn), kept=[])
         )
 
