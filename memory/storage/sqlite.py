@@ -280,7 +280,9 @@ class SqliteServerSaver(AsyncSqliteSaver):
 
 class SqliteMemoryThreads:
     """Memory threads on connections of their own, in autocommit mode: ``conn`` reads (and
-    scrubs), ``writer`` (no busy timeout) writes through ``_write`` and ``_folding``."""
+    scrubs), ``writer`` (no busy timeout) writes through ``_write`` and ``_folding``,
+    polling for up to ``busy_timeout_s`` (read once, when the backend opens, as the
+    connections' own timeouts are: not from the environment at every write)."""
 
     def __init__(
         self,
@@ -288,19 +290,22 @@ class SqliteMemoryThreads:
         writer: aiosqlite.Connection,
         serde: SerializerProtocol,
         queue: asyncio.Lock | None = None,
+        *,
+        busy_timeout_s: float,
     ) -> None:
         self.conn = conn
         self.writer = writer
         self.serde = serde
         self.queue = queue
+        self.busy_timeout_s = busy_timeout_s
         self._writer_lock = asyncio.Lock()
         """Held by each use of ``writer``: a transaction on it runs alone."""
 
     async def _polled[T](self, attempt: Callable[[], Awaitable[T]]) -> T:
         """``attempt()``, again while another connection holds the write lock (a busy
-        statement does nothing), ``sqlite_busy_timeout_s`` in all, then the busy error."""
+        statement does nothing), ``busy_timeout_s`` in all, then the busy error."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + memory_settings().sqlite_busy_timeout_s
+        deadline = loop.time() + self.busy_timeout_s
         delay = SQLITE_WRITE_POLL_S
         while True:
             try:
@@ -475,6 +480,12 @@ async def open_sqlite(url: str) -> AsyncIterator[Backend]:
         stack.callback(locks.close)
         stamps = await asyncio.to_thread(SharedStamps, Path(f"{path}.stamps"))
         stack.callback(stamps.close)
-        threads = SqliteMemoryThreads(conn, writer, saver.serde, queue=saver.queue)
+        threads = SqliteMemoryThreads(
+            conn,
+            writer,
+            saver.serde,
+            queue=saver.queue,
+            busy_timeout_s=memory_settings().sqlite_busy_timeout_s,
+        )
         archive = SqliteArchive(conn)
         yield Backend("sqlite", saver, threads, archive, locks=locks, stamps=stamps)
