@@ -97,8 +97,11 @@ class MemoryService:
         self.store = ThreadStore(backend, archive_keep=limits.archive_messages)
         self.locks = backend.locks
         self.limits = limits
+        # Memory's own compactor is its own fallback: its output is made of the
+        # conversation's words, so the gate that reads a model's output skips it.
+        fallback = compactor if type(compactor) is ExtractiveCompactor else None
         self.compactions = DeferredCompactions(
-            self.store, self.locks, limits, compactor, ExtractiveCompactor(limits)
+            self.store, self.locks, limits, compactor, fallback or ExtractiveCompactor(limits)
         )
         self._secret = secret
 

@@ -7,6 +7,8 @@ or an output the gate refuses (``memory.compaction.gate``), the deterministic fa
 within the write that made the window overflow). Every output a compactor hands back is
 taken here, inline or after the turn, so every one passes the gate; the fallback's is
 memory's own, made of the conversation's words, and has nothing behind it to fall back to.
+Without a model the fallback is also the compactor (``MemoryService``), so the default's
+folds skip the gate as well.
 """
 
 from __future__ import annotations

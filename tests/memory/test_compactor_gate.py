@@ -71,3 +71,27 @@ async def test_a_model_pin_says_it_is_the_model_s_and_what_it_cites(db_url: str)
     for pin in model_pins:
         assert pin.sources
         assert pin.why == f"the model's pin, citing {len(pin.sources)} messages"
+
+
+async def test_the_default_compactor_is_its_own_fallback_and_no_gate_reads_it(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a model, memory's own extractive compactor folds: its output is made of the
+    conversation's words, so its folds skip the gate a model's output passes (the gate
+    here would refuse anything) and are reported ``succeeded``, never ``failed``."""
+    import aimind_memory.memory.compaction.run as run
+
+    def refuse_all(*_: object) -> None:
+        raise AssertionError("the gate read memory's own output")
+
+    monkeypatch.setattr(run, "admit", refuse_all)
+    token = new_token()
+    async with open_memory(db_url) as mem:
+        assert mem.compactor is mem.fallback and mem.compactor.name == "extractive"
+        events = await play(mem, token)
+        snapshot = await mem.snapshot(token)
+    assert [e["status"] for e in events] == ["started", "succeeded"], events
+    assert "We decided to use PostgreSQL as the database." in snapshot.state.pinned_decisions
+    assert snapshot.last_compaction is not None
+    assert snapshot.last_compaction["status"] == "succeeded"
+    assert snapshot.last_compaction["compactor"] == "extractive"
