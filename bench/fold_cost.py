@@ -5,7 +5,8 @@ after the turn, so its folding turns never pay for a fold. Without a model confi
 memory's default compactor is the offline ``ExtractiveCompactor``
 (``memory.service.resolve_compactor``), which folds *within* the write that overflows
 the window (``inline = True``, contract §5): its folding turns pay for the whole fold —
-the compactor, the gate on its answer, the fold into the thread and its archive.
+the compactor, the fold into the thread and its archive (memory's own compactor is its
+own fallback, so no gate reads its answer).
 
 One conversation (``bench.common.conversation``) is played per backend through three
 sessions turn by turn, the order rotating every turn, each on a fresh database of its own
@@ -105,11 +106,13 @@ class TimedCompactor:
         self.ms.append(1000 * (time.perf_counter() - t0))
         return output
 
-    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+    async def read_ahead(
+        self, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
         """The compactor's reading of each turn after its write, timed: work moved off
         the turn's path, reported beside the fold so nothing is hidden."""
         t0 = time.perf_counter()
-        await self.inner.read_ahead(turn)
+        await self.inner.read_ahead(turn, upcoming)
         self.read_ms.append(1000 * (time.perf_counter() - t0))
 
 
@@ -121,6 +124,8 @@ def default_compactor(mem: MemoryService) -> tuple[TimedCompactor, str]:
     inner = chosen if isinstance(chosen, ExtractiveCompactor) else ExtractiveCompactor(mem.limits)
     timed = TimedCompactor(inner)
     mem.compactions.compactor = timed
+    if mem.fallback is inner:  # the default is its own fallback (no gate on its output)
+        mem.compactions.fallback = timed
     return timed, type(chosen).__name__
 
 
@@ -353,11 +358,13 @@ def readme_section(result: dict[str, Any]) -> list[str]:
         "is one whose write folded (extractive) or started a compaction (instant). Each "
         "ratio is ours' p50 against the bare write's p50 on the same rounds. *Inside the "
         "compactor* is the time spent in `ExtractiveCompactor.compact` alone per fold; the "
-        "rest of a fold is the gate on its answer, folding it into the thread, archiving "
-        "the folded turns and writing. *Read ahead* is the compactor reading each turn on "
-        "its own after its write (`ExtractiveCompactor.read_ahead`, in a task after the "
-        "turn, outside the timed turn as a user's next turn comes after it): work moved "
-        "off the turn's path, not removed, and shown here beside the fold. Every session "
+        "rest of a fold is folding its answer into the thread, archiving the folded turns "
+        "and writing (no gate reads the answer: it is memory's own). *Read ahead* is the "
+        "compactor reading each turn on its own after its write, and the fold the next "
+        "turn's write will make as far as it is known (`ExtractiveCompactor.read_ahead`, "
+        "in a task after the turn, outside "
+        "the timed turn as a user's next turn comes after it): work moved off the turn's "
+        "path, not removed, and shown here beside the fold. Every session "
         f"first played {result['warm_turns']} "
         "untimed turns of its own; turn 1 is left out.",
         "",

@@ -42,6 +42,7 @@ from aimind_memory.memory.compaction import (
     run_compactor,
     split_window,
     status_event,
+    upcoming_fold,
 )
 from aimind_memory.memory.compaction.pending import PendingCompaction
 from aimind_memory.memory.config.limits import COMPACTION_START_DELAY_S, MemoryLimits
@@ -140,13 +141,14 @@ class DeferredCompactions:
 
         task.add_done_callback(done)
 
-    def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
-        """Let an inline compactor that reads ahead read ``turn``, stored just now, in a
-        task of this process, off the answer's path. ``settle`` does not wait for it:
-        memory holds the same with or without it. A compactor that does not read ahead
-        is not asked."""
+    def read_ahead(self, state: ThreadState) -> None:
+        """Let an inline compactor that reads ahead read the turn just stored (``state``'s
+        last two messages) and the fold the next turn's write will make, in a task of this
+        process, off the answer's path. ``settle`` does not wait for it: memory holds the
+        same with or without it. A compactor that does not read ahead is not asked."""
         if not self.deferred and isinstance(self.compactor, ReadsAhead):
-            task = _task(self._read_later(self.compactor, turn), "read-ahead")
+            turn, upcoming = state.messages[-2:], upcoming_fold(state, self.limits)
+            task = _task(self._read_later(self.compactor, turn, upcoming), "read-ahead")
             self._reading.add(task)
             task.add_done_callback(self._reading.discard)
 
@@ -156,12 +158,14 @@ class DeferredCompactions:
             await asyncio.wait(set(self._reading))
 
     @staticmethod
-    async def _read_later(reader: ReadsAhead, turn: Sequence[ChatThreadMessage]) -> None:
+    async def _read_later(
+        reader: ReadsAhead, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
         """Read the turn once the run that wrote it has finished; a failure costs only
         the time the fold would have saved, and the log names its type only."""
         try:
             await asyncio.sleep(COMPACTION_START_DELAY_S)
-            await reader.read_ahead(turn)
+            await reader.read_ahead(turn, upcoming)
         except Exception as exc:  # a cancellation is no Exception: it goes through
             log.warning("reading a turn ahead failed (%s)", type(exc).__name__)
 

@@ -228,7 +228,7 @@ class MemoryService:
         if write.deferred is not None:
             emit(on_status, "started", write.state)
             self.compactions.start(thread_id, write.deferred)
-        self.compactions.read_ahead(latest.messages[-2:])
+        self.compactions.read_ahead(write.state)
         log.debug("chat memory turn written (source=%s, compactor=%s)", turn.source, write.used)
         return AppendResult(
             written=True,

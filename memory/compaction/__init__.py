@@ -26,7 +26,7 @@ from aimind_memory.memory.compaction.protocol import (
     status_event,
 )
 from aimind_memory.memory.compaction.run import compact, outcome_of, run_compactor
-from aimind_memory.memory.compaction.window import fold, split_window
+from aimind_memory.memory.compaction.window import fold, split_window, upcoming_fold
 
 __all__ = [
     "STATUS_EVENT",
@@ -42,4 +42,5 @@ __all__ = [
     "run_compactor",
     "split_window",
     "status_event",
+    "upcoming_fold",
 ]

@@ -163,6 +163,18 @@ def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
     return max(together, 1)
 
 
+class Said(NamedTuple):
+    """A message as a fold reads it, who said it and what: hashable, so what a fold pins is
+    cached by what it read (``_fold_pins_of``)."""
+
+    role: str
+    text: str
+
+    @classmethod
+    def of(cls, message: ChatThreadMessage) -> Said:
+        return cls(message.role, message.text)
+
+
 class FoldedPins(NamedTuple):
     """What a fold pins: its new decisions in order, the previous pins they replace, and
     its own decisions a later one in the same fold replaced (history for the summary);
@@ -177,10 +189,10 @@ class FoldedPins(NamedTuple):
 
 
 def fold_pins(
-    folded: Sequence[ChatThreadMessage],
+    folded: Sequence[Said],
     pinned: Sequence[str],
     said_last: int = 1,
-    after: ChatThreadMessage | None = None,
+    after: Said | None = None,
     history: Sequence[tuple[str, str]] = (),
 ) -> FoldedPins:
     """The folded turns' new decisions, in order, and the previous pins they replace.
@@ -234,9 +246,7 @@ def fold_pins(
             if change.reason:
                 changed_by[pinned] = (change.reason, sentence)
 
-    def accept(
-        offers: Sequence[str], answer: ChatThreadMessage, index: int, put: Sequence[str] = ()
-    ) -> None:
+    def accept(offers: Sequence[str], answer: Said, index: int, put: Sequence[str] = ()) -> None:
         """The offers of message ``index - 1`` accepted by ``answer``, the other side's next
         message: "How about 6 pm instead?" → "Sure."; "I suggest SonarQube." → "Sure.";
         and what it ``put`` forward (its concrete statements) when the answer takes it all
@@ -382,9 +392,32 @@ def _why(pin: str, reason: str, said_by: str, acknowledged: bool = False) -> str
     return change_why(pin, reason) if reason else agreed_why(pin)
 
 
+FOLDS_CACHED = 64
+"""Folds whose pins are kept (``_fold_pins_of``): one per session a process serves at once
+is what reading the next fold ahead needs."""
+
+
+@lru_cache(maxsize=FOLDS_CACHED)
+def _fold_pins_of(
+    folded: tuple[Said, ...],
+    pinned: tuple[str, ...],
+    said_last: int,
+    after: Said | None,
+    history: tuple[tuple[str, str], ...],
+) -> FoldedPins:
+    """``fold_pins``, cached: the fold the next turn's write makes is known, all but that
+    turn, before it is said; the compactor reads it ahead (``read_ahead``)."""
+    return fold_pins(folded, pinned, said_last, after, history)
+
+
+def _unshared(found: FoldedPins) -> FoldedPins:
+    """A copy of a cached fold's lists and maps, for a caller that may change them."""
+    return FoldedPins(*(type(part)(part) for part in found))  # type: ignore[arg-type]
+
+
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
     """The folded turns' decisions, in order, that no earlier pin already states."""
-    return fold_pins(folded, pinned).pins
+    return fold_pins([Said.of(m) for m in folded], pinned).pins
 
 
 class ExtractiveCompactor:
@@ -401,18 +434,25 @@ class ExtractiveCompactor:
         await ready_for(request.texts())  # jieba, off the loop, for Chinese text
         return self.compact_sync(request)
 
-    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
-        """Fold the turn on its own and drop the result (``protocol.ReadsAhead``).
+    async def read_ahead(
+        self, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
+        """Fold the turn on its own, then the ``upcoming`` fold, and drop the results
+        (``protocol.ReadsAhead``).
 
         What is a sentence's alone (its language, signals, words and salience) is cached
         per sentence; folding the new turn by itself makes all of it now, after the turn's
-        write, and the fold that takes the turn later finds it made (benchmark 19 times
-        both). The answers are pure functions' answers, so every output is the same with
-        or without it.
+        write, and the fold that takes the turn later finds it made. Of the fold the next
+        turn's write will make, all but that turn is known now: what it pins and the
+        sentences its summary ranks are cached per fold, so that write only weighs the
+        ranked sentences against the turns it keeps (benchmark 19 times both). The answers
+        are pure functions' answers, so every output is the same with or without it.
         """
         await self.compact(
             CompactionRequest(summary="", pinned_decisions=[], folded=list(turn), kept=[])
         )
+        if upcoming is not None:
+            await self.compact(upcoming)
 
     def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
         together = said_with_last(request.pins, request.pinned_decisions)
@@ -421,8 +461,14 @@ class ExtractiveCompactor:
         history = [
             (r.text, current[r.replaced_by]) for r in request.replaced if r.replaced_by in current
         ]
-        pins, replaced, superseded, why, replaced_by, replaced_why = fold_pins(
-            request.folded, request.pinned_decisions, together, after, history
+        pins, replaced, superseded, why, replaced_by, replaced_why = _unshared(
+            _fold_pins_of(
+                tuple(map(Said.of, request.folded)),
+                tuple(request.pinned_decisions),
+                together,
+                Said.of(after) if after is not None else None,
+                tuple(history),
+            )
         )
         known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
         summary = merge_summary(

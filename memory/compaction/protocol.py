@@ -92,15 +92,22 @@ class ReadsAhead(Protocol):
     An inline compactor folds within the write that overflows the window, so its work is
     on that turn's path. What it can learn of a turn on its own (each sentence's language,
     signals and words) it learns after the turn's write, off the answer's path; the fold
-    that takes the turn later only weighs it against the rest. Reading ahead must not
+    that takes the turn later only weighs it against the rest. When the next turn's write
+    will fold, most of that fold is known already (the summary, the pins, the messages
+    that will leave the window): only the next turn itself is not. Reading ahead must not
     change any output: it may only fill what the fold would compute anyway.
     """
 
-    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+    async def read_ahead(
+        self, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
         """Read a turn just written (its user message and its answer).
 
         Args:
             turn: The turn's messages, as the window holds them.
+            upcoming: The fold the next turn's write will ask for, but for that turn's
+                own messages, not said yet (``kept`` lacks them); None when the next
+                turn will not fold.
         """
         ...
 

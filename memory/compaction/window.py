@@ -30,9 +30,21 @@ from aimind_memory.memory.text import clean_text, clip
 
 def split_window(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:
     """The request to compact, or None while the window still fits."""
-    if len(state.messages) <= limits.max_messages:
+    return _request(state, len(state.messages), limits)
+
+
+def upcoming_fold(state: ThreadState, limits: MemoryLimits) -> CompactionRequest | None:
+    """The request the next turn's write will make, as far as it is known before that turn
+    is said: its ``kept`` lacks the turn's two messages. None when the next turn will not
+    fold (``ReadsAhead``)."""
+    return _request(state, len(state.messages) + 2, limits)
+
+
+def _request(state: ThreadState, messages: int, limits: MemoryLimits) -> CompactionRequest | None:
+    """The fold of a window of ``messages`` messages, the first of them ``state``'s."""
+    if messages <= limits.max_messages:
         return None
-    cut = len(state.messages) - limits.kept_messages
+    cut = messages - limits.kept_messages
     return CompactionRequest(
         summary=state.summary,
         pinned_decisions=list(state.pinned_decisions),

@@ -1,5 +1,6 @@
 """Reading each turn ahead (``ReadsAhead``): the offline compactor reads a turn after its
-write, off the answer's path, so the fold that later takes it is cheap (benchmark 19).
+write, and the fold the next turn's write will make, off the answer's path, so that fold
+is cheap (benchmark 19).
 
 A user must notice nothing but speed: the turn is written before any reading starts, what
 memory holds is the same with or without it, a reading that fails loses nothing and logs
@@ -15,8 +16,8 @@ from collections.abc import Sequence
 import pytest
 
 from aimind_memory.memory import ExtractiveCompactor, MemoryService, open_memory
-from aimind_memory.memory.compaction import ReadsAhead
-from aimind_memory.memory.models import ChatThreadMessage
+from aimind_memory.memory.compaction import CompactionRequest, ReadsAhead
+from aimind_memory.memory.models import ChatThreadMessage, ExplainedOutput
 
 from .helpers import new_token, turn
 
@@ -37,10 +38,25 @@ class Reader(ExtractiveCompactor):
     def __init__(self) -> None:
         super().__init__()
         self.read: list[list[tuple[str, str]]] = []
+        self.upcoming: list[list[str] | None] = []  # the texts each upcoming fold folds
+        self.folded: list[list[str]] = []  # the texts each fold folded
+        self.reading = False
 
-    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+    async def read_ahead(
+        self, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
         self.read.append([(m.role, m.text) for m in turn])
-        await super().read_ahead(turn)
+        self.upcoming.append([m.text for m in upcoming.folded] if upcoming else None)
+        self.reading = True
+        try:
+            await super().read_ahead(turn, upcoming)
+        finally:
+            self.reading = False
+
+    def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
+        if not self.reading:  # a fold, not a reading
+            self.folded.append([m.text for m in request.folded])
+        return super().compact_sync(request)
 
 
 class NoReading(ExtractiveCompactor):
@@ -93,7 +109,9 @@ async def test_memory_holds_the_same_with_or_without_reading_ahead(db_url: str) 
 
 
 class Failing(ExtractiveCompactor):
-    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+    async def read_ahead(
+        self, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
         raise ValueError(f"could not read {turn[0].text}")
 
 
@@ -113,7 +131,9 @@ async def test_a_failed_reading_loses_nothing_and_logs_no_text(
 
 
 class Stuck(ExtractiveCompactor):
-    async def read_ahead(self, turn: Sequence[ChatThreadMessage]) -> None:
+    async def read_ahead(
+        self, turn: Sequence[ChatThreadMessage], upcoming: CompactionRequest | None
+    ) -> None:
         await asyncio.Event().wait()
 
 
@@ -129,3 +149,21 @@ async def test_closing_memory_cancels_a_reading_that_does_not_finish(db_url: str
     async with open_memory(db_url) as mem:
         texts = [m.text for m in (await mem.load(token)).messages]
     assert texts == ["Ship it on Friday.", "Ok."]
+
+
+async def test_the_fold_the_next_turn_makes_is_read_before_that_turn(db_url: str) -> None:
+    """After each turn, the reading names the fold the next turn's write will make, and
+    None when that write will not fold: every fold was read ahead, message for message."""
+    reader, token = Reader(), new_token()
+    folds_at: list[int] = []
+    async with open_memory(db_url, compactor=reader) as mem:
+        for n, (user, assistant) in enumerate(CONVERSATION):
+            if (await mem.append_turn(token, turn(user, assistant))).compacted:
+                folds_at.append(n)
+            await mem.compactions.read_all()
+    assert folds_at and len(reader.folded) == len(folds_at)
+    expected = [
+        reader.folded[folds_at.index(n + 1)] if n + 1 in folds_at else None
+        for n in range(len(CONVERSATION) - 1)
+    ]
+    assert reader.upcoming[:-1] == expected  # the last turn has no next one to compare

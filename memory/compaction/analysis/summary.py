@@ -79,6 +79,9 @@ TAIL = {
 and leaves out the phrases casual questions ask for. A Chinese sentence holds far fewer
 characters than an English one but its frame (地址是…，电话是…) is as long as its names:
 listed, a name costs only itself and one full-width separator."""
+CANDIDATES_CACHED = 64
+"""Folds whose ranked sentences are kept (``_candidates``): one per session a process
+serves at once is what reading the next fold ahead needs."""
 ECHO_CHARS = 12
 """A quoted span at least this long that repeats text held elsewhere is an echo, cut."""
 ECHO_REMAINS = 3.0
@@ -184,7 +187,7 @@ def _sharing(sets: list[frozenset[str]], share: float) -> list[set[int]]:
     return out
 
 
-def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int]:
+def _boilerplate(sentences: list[tuple[int, str]], parts: Sequence[Part]) -> set[int]:
     """Indexes of assistant sentences with near-copies in ``BOILERPLATE_REPLIES`` replies."""
     mine = [
         (i, part, w)
@@ -208,11 +211,17 @@ def _boilerplate(sentences: list[tuple[int, str]], parts: list[Part]) -> set[int
     return out
 
 
+@lru_cache(maxsize=CANDIDATES_CACHED)
 def _candidates(
-    parts: list[Part], known: Sequence[str], history: Sequence[str] = ()
-) -> list[_Sentence]:
+    parts: tuple[Part, ...], known: tuple[str, ...], history: tuple[str, ...] = ()
+) -> tuple[_Sentence, ...]:
     """Every sentence worth ranking: echoes cut, filler, boilerplate and repeats dropped, and
-    the sentences memory holds elsewhere (a pin; a changed decision, kept as history)."""
+    the sentences memory holds elsewhere (a pin; a changed decision, kept as history).
+
+    Cached: what the next fold will rank (the old summary, the turns that will leave the
+    window, the pins) is known before the turn that makes it, which the compactor reads
+    ahead (``ExtractiveCompactor.read_ahead``); the turns that stay verbatim, the one part
+    not known yet, are weighed after this, in ``_select`` and ``_tail``."""
     texts: list[str] = []  # the parts normalised, made when a quote needs them
     pinned = [_key(k) for k in known]
     held = {*pinned, *(_key(h) for h in history)}
@@ -239,7 +248,7 @@ def _candidates(
             continue  # boilerplate, an echo, nothing to remember, or held as a pin already
         sentence, score = kept
         found.append(_Sentence(index, order, sentence, score + RECENCY_WEIGHT * i / span))
-    return _without_restated(found)
+    return tuple(_without_restated(found))
 
 
 @lru_cache(maxsize=8_192)
@@ -517,7 +526,7 @@ def merge_summary(
     """
     old_tail, lines = _tail_of(previous)
     parts = previous_parts(lines) + [Part(m.role, m.text) for m in folded]
-    candidates = _candidates(parts, known, history)
+    candidates = list(_candidates(tuple(parts), tuple(known), tuple(history)))
     held = [*known, *kept]
     said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
     style = TAIL["zh" if is_chinese(said) else "en"]  # the conversation's language
