@@ -41,7 +41,7 @@ from aimind_memory.memory.compaction.analysis.statements import (
     stated,
     takes_all_on,
 )
-from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary
+from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary, rank_ahead
 from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
@@ -452,25 +452,11 @@ class ExtractiveCompactor:
             CompactionRequest(summary="", pinned_decisions=[], folded=list(turn), kept=[])
         )
         if upcoming is not None:
-            await self.compact(upcoming)
+            await ready_for(upcoming.texts())
+            self._read_fold_ahead(upcoming)
 
     def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
-        together = said_with_last(request.pins, request.pinned_decisions)
-        after = request.kept[0] if request.kept else None
-        current = {p.id: p.text for p in request.pins}
-        history = [
-            (r.text, current[r.replaced_by]) for r in request.replaced if r.replaced_by in current
-        ]
-        pins, replaced, superseded, why, replaced_by, replaced_why = _unshared(
-            _fold_pins_of(
-                tuple(map(Said.of, request.folded)),
-                tuple(request.pinned_decisions),
-                together,
-                Said.of(after) if after is not None else None,
-                tuple(history),
-            )
-        )
-        known = merge_pins(request.pinned_decisions, pins, self.limits, replaced=replaced)
+        (pins, replaced, superseded, why, replaced_by, replaced_why), known = self._pins(request)
         summary = merge_summary(
             with_history(request.summary, [*replaced, *superseded]),
             request.folded,
@@ -487,4 +473,39 @@ class ExtractiveCompactor:
             why=why,
             replaced_by=replaced_by,
             replaced_why=replaced_why,
+        )
+
+    def _pins(self, request: CompactionRequest) -> tuple[FoldedPins, list[str]]:
+        """What the fold pins and replaces, and the pins it leaves: all of it known before
+        the newest of the turns it keeps is said (only the first kept message is read)."""
+        together = said_with_last(request.pins, request.pinned_decisions)
+        after = request.kept[0] if request.kept else None
+        current = {p.id: p.text for p in request.pins}
+        history = [
+            (r.text, current[r.replaced_by]) for r in request.replaced if r.replaced_by in current
+        ]
+        found = _unshared(
+            _fold_pins_of(
+                tuple(map(Said.of, request.folded)),
+                tuple(request.pinned_decisions),
+                together,
+                Said.of(after) if after is not None else None,
+                tuple(history),
+            )
+        )
+        known = merge_pins(
+            request.pinned_decisions, found.pins, self.limits, replaced=found.replaced
+        )
+        return found, known
+
+    def _read_fold_ahead(self, upcoming: CompactionRequest) -> None:
+        """Work out the ``upcoming`` fold as far as it is known: what it pins, and the
+        sentences its summary ranks (both cached per fold, ``_fold_pins_of`` and
+        ``rank_ahead``). Weighing them against the turns it keeps waits for that fold."""
+        found, known = self._pins(upcoming)
+        rank_ahead(
+            with_history(upcoming.summary, [*found.replaced, *found.superseded]),
+            upcoming.folded,
+            known=known,
+            history=found.superseded,
         )

@@ -509,6 +509,26 @@ def _tail(
     return style.label + style.sep.join(style.group_sep.join(g) for g in groups) if groups else ""
 
 
+def _parts(
+    previous: str, folded: Sequence[ChatThreadMessage]
+) -> tuple[list[tuple[str, ...]], list[Part]]:
+    """The old summary's listed mentions, and its lines then the folded messages as parts."""
+    old_tail, lines = _tail_of(previous)
+    return old_tail, previous_parts(lines) + [Part(m.role, m.text) for m in folded]
+
+
+def rank_ahead(
+    previous: str,
+    folded: Sequence[ChatThreadMessage],
+    known: Sequence[str],
+    history: Sequence[str] = (),
+) -> None:
+    """Rank the sentences of a fold not made yet (``_candidates``, cached), as
+    ``merge_summary`` will with the same arguments: it then only weighs them against the
+    turns that stay verbatim, the part of a fold the next turn brings."""
+    _candidates(tuple(_parts(previous, folded)[1]), tuple(known), tuple(history))
+
+
 def merge_summary(
     previous: str,
     folded: Sequence[ChatThreadMessage],
@@ -524,8 +544,7 @@ def merge_summary(
     verbatim: what they say is not new. ``history``: folded decisions that no longer hold,
     which ``previous`` already lists as history; they are not repeated as said.
     """
-    old_tail, lines = _tail_of(previous)
-    parts = previous_parts(lines) + [Part(m.role, m.text) for m in folded]
+    old_tail, parts = _parts(previous, folded)
     candidates = list(_candidates(tuple(parts), tuple(known), tuple(history)))
     held = [*known, *kept]
     said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
