@@ -41,7 +41,12 @@ from aimind_memory.memory.compaction.analysis.statements import (
     stated,
     takes_all_on,
 )
-from aimind_memory.memory.compaction.analysis.summary import TAIL, merge_summary, rank_ahead
+from aimind_memory.memory.compaction.analysis.summary import (
+    TAIL,
+    Part,
+    merge_summary,
+    rank_ahead,
+)
 from aimind_memory.memory.compaction.analysis.supersession import (
     Replacement,
     accepted_offer,
@@ -163,18 +168,6 @@ def said_with_last(pins: Sequence[Pin], pinned: Sequence[str]) -> int:
     return max(together, 1)
 
 
-class Said(NamedTuple):
-    """A message as a fold reads it, who said it and what: hashable, so what a fold pins is
-    cached by what it read (``_fold_pins_of``)."""
-
-    role: str
-    text: str
-
-    @classmethod
-    def of(cls, message: ChatThreadMessage) -> Said:
-        return cls(message.role, message.text)
-
-
 class FoldedPins(NamedTuple):
     """What a fold pins: its new decisions in order, the previous pins they replace, and
     its own decisions a later one in the same fold replaced (history for the summary);
@@ -189,10 +182,10 @@ class FoldedPins(NamedTuple):
 
 
 def fold_pins(
-    folded: Sequence[Said],
+    folded: Sequence[Part],
     pinned: Sequence[str],
     said_last: int = 1,
-    after: Said | None = None,
+    after: Part | None = None,
     history: Sequence[tuple[str, str]] = (),
 ) -> FoldedPins:
     """The folded turns' new decisions, in order, and the previous pins they replace.
@@ -246,7 +239,7 @@ def fold_pins(
             if change.reason:
                 changed_by[pinned] = (change.reason, sentence)
 
-    def accept(offers: Sequence[str], answer: Said, index: int, put: Sequence[str] = ()) -> None:
+    def accept(offers: Sequence[str], answer: Part, index: int, put: Sequence[str] = ()) -> None:
         """The offers of message ``index - 1`` accepted by ``answer``, the other side's next
         message: "How about 6 pm instead?" → "Sure."; "I suggest SonarQube." → "Sure.";
         and what it ``put`` forward (its concrete statements) when the answer takes it all
@@ -399,10 +392,10 @@ is what reading the next fold ahead needs."""
 
 @lru_cache(maxsize=FOLDS_CACHED)
 def _fold_pins_of(
-    folded: tuple[Said, ...],
+    folded: tuple[Part, ...],
     pinned: tuple[str, ...],
     said_last: int,
-    after: Said | None,
+    after: Part | None,
     history: tuple[tuple[str, str], ...],
 ) -> FoldedPins:
     """``fold_pins``, cached: the fold the next turn's write makes is known, all but that
@@ -417,7 +410,7 @@ def _unshared(found: FoldedPins) -> FoldedPins:
 
 def new_pins(folded: Sequence[ChatThreadMessage], pinned: Sequence[str]) -> list[str]:
     """The folded turns' decisions, in order, that no earlier pin already states."""
-    return fold_pins([Said.of(m) for m in folded], pinned).pins
+    return fold_pins([Part.of(m) for m in folded], pinned).pins
 
 
 class ExtractiveCompactor:
@@ -456,12 +449,14 @@ class ExtractiveCompactor:
             self._read_fold_ahead(upcoming)
 
     def compact_sync(self, request: CompactionRequest) -> ExplainedOutput:
-        (pins, replaced, superseded, why, replaced_by, replaced_why), known = self._pins(request)
+        found, known = self._pins(request)
+        pins, replaced, superseded, why, replaced_by, replaced_why = found
+        previous, folded, known, history = _ranked(request, found, known)
         summary = merge_summary(
-            with_history(request.summary, [*replaced, *superseded]),
-            request.folded,
+            previous,
+            folded,
             known=known,  # the pins to be
-            history=superseded,  # with_history lists them
+            history=history,  # with_history lists them
             limit=self.limits.summary_chars,
             kept=[unquoted(m.text) for m in request.kept],  # a quote of a pin holds nothing
         )
@@ -486,10 +481,10 @@ class ExtractiveCompactor:
         ]
         found = _unshared(
             _fold_pins_of(
-                tuple(map(Said.of, request.folded)),
+                tuple(map(Part.of, request.folded)),
                 tuple(request.pinned_decisions),
                 together,
-                Said.of(after) if after is not None else None,
+                Part.of(after) if after is not None else None,
                 tuple(history),
             )
         )
@@ -502,10 +497,17 @@ class ExtractiveCompactor:
         """Work out the ``upcoming`` fold as far as it is known: what it pins, and the
         sentences its summary ranks (both cached per fold, ``_fold_pins_of`` and
         ``rank_ahead``). Weighing them against the turns it keeps waits for that fold."""
-        found, known = self._pins(upcoming)
-        rank_ahead(
-            with_history(upcoming.summary, [*found.replaced, *found.superseded]),
-            upcoming.folded,
-            known=known,
-            history=found.superseded,
-        )
+        previous, folded, known, history = _ranked(upcoming, *self._pins(upcoming))
+        rank_ahead(previous, folded, known=known, history=history)
+
+
+def _ranked(
+    request: CompactionRequest, found: FoldedPins, known: list[str]
+) -> tuple[str, Sequence[ChatThreadMessage], list[str], list[str]]:
+    """What a fold's summary ranks, in the order ``merge_summary`` and ``rank_ahead`` take
+    it: the old summary with the decisions the fold changed as history, the folded
+    messages, the pins to be, and the changed decisions of the fold itself (history
+    lists them: they are not repeated as said). One place, so that the fold and its
+    reading ahead always ask the cache the same."""
+    previous = with_history(request.summary, [*found.replaced, *found.superseded])
+    return previous, request.folded, known, found.superseded

@@ -120,6 +120,10 @@ class Part:
     role: str | None
     text: str
 
+    @classmethod
+    def of(cls, message: ChatThreadMessage) -> Part:
+        return cls(message.role, message.text)
+
 
 @dataclass(frozen=True, slots=True)
 class _Sentence:
@@ -509,12 +513,17 @@ def _tail(
     return style.label + style.sep.join(style.group_sep.join(g) for g in groups) if groups else ""
 
 
-def _parts(
-    previous: str, folded: Sequence[ChatThreadMessage]
-) -> tuple[list[tuple[str, ...]], list[Part]]:
-    """The old summary's listed mentions, and its lines then the folded messages as parts."""
+def _ranked(
+    previous: str,
+    folded: Sequence[ChatThreadMessage],
+    known: Sequence[str],
+    history: Sequence[str],
+) -> tuple[list[tuple[str, ...]], list[Part], list[_Sentence]]:
+    """The old summary's listed mentions, its lines then the folded messages as parts, and
+    the sentences worth ranking (``_candidates``, cached)."""
     old_tail, lines = _tail_of(previous)
-    return old_tail, previous_parts(lines) + [Part(m.role, m.text) for m in folded]
+    parts = previous_parts(lines) + [Part.of(m) for m in folded]
+    return old_tail, parts, list(_candidates(tuple(parts), tuple(known), tuple(history)))
 
 
 def rank_ahead(
@@ -523,10 +532,10 @@ def rank_ahead(
     known: Sequence[str],
     history: Sequence[str] = (),
 ) -> None:
-    """Rank the sentences of a fold not made yet (``_candidates``, cached), as
-    ``merge_summary`` will with the same arguments: it then only weighs them against the
-    turns that stay verbatim, the part of a fold the next turn brings."""
-    _candidates(tuple(_parts(previous, folded)[1]), tuple(known), tuple(history))
+    """Rank the sentences of a fold not made yet, as ``merge_summary`` will with the same
+    arguments: it then only weighs them against the turns that stay verbatim, the part of
+    a fold the next turn brings."""
+    _ranked(previous, folded, known, history)
 
 
 def merge_summary(
@@ -544,8 +553,7 @@ def merge_summary(
     verbatim: what they say is not new. ``history``: folded decisions that no longer hold,
     which ``previous`` already lists as history; they are not repeated as said.
     """
-    old_tail, parts = _parts(previous, folded)
-    candidates = list(_candidates(tuple(parts), tuple(known), tuple(history)))
+    old_tail, parts, candidates = _ranked(previous, folded, known, history)
     held = [*known, *kept]
     said = " ".join(m.text for m in folded) or " ".join(m for group in old_tail for m in group)
     style = TAIL["zh" if is_chinese(said) else "en"]  # the conversation's language
@@ -572,7 +580,7 @@ def _trace(folded: Sequence[ChatThreadMessage], known: Sequence[str]) -> ChatThr
     """A trace of what was said: the newest folded message that is not boilerplate (a reply
     said the same way every turn, as the offline model's is) nor a pin (``known``) — the
     user's first, so not the offline model's account of its context."""
-    parts = [Part(m.role, m.text) for m in folded]
+    parts = [Part.of(m) for m in folded]
     said = [(i, s) for i, m in enumerate(folded) for s in split_sentences(m.text)]
     boilerplate = _boilerplate(said, parts)
     plain = {said[k][0] for k in range(len(said)) if k not in boilerplate}
