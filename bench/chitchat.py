@@ -1,7 +1,8 @@
 """Public casual conversations for the small-talk bench: LoCoMo, DailyDialog, Topical-Chat,
 CPED, KdConv, MELD, Switchboard, C3, DiaASQ, CMU_DoG, MPDD, DREAM, XPersona's Chinese
-PersonaChat, the Self-dialogue Corpus and DialogRE's Chinese version — and, held out now, the
-Chit-Chat Challenge dataset and the utterance-rewriting corpus's Chinese chit-chat.
+PersonaChat, the Self-dialogue Corpus, DialogRE's Chinese version, the Chit-Chat Challenge
+dataset and the utterance-rewriting corpus's Chinese chit-chat — and, held out now, the SAMSum
+corpus's messenger chats and DuConv's chats about films.
 
 People chatting, not booking: what the extractive compactor pins there is mostly what
 friends say to each other — cheering, advice, compliments, "let's catch up soon". None
@@ -20,14 +21,15 @@ of it was replayed**; a part may be several ranges of dialogues (``Part``):
   first run 988adb4), the sixth (wave 37; first run at 0b7043f), the seventh (wave 38,
   6d7a20d: MELD, Switchboard, C3 and DiaASQ; first run labelled in 5b5c31f), the eighth
   (issue 43, 43f0cd3: CMU_DoG and MPDD; first run at d9fb1b9, labelled in ea05de5), the
-  ninth (37b9faa: DREAM and XPersona; first run at 1f109fa, labelled in 6691f7b) and the
+  ninth (37b9faa: DREAM and XPersona; first run at 1f109fa, labelled in 6691f7b), the
   tenth (617f007: the Self-dialogue Corpus and DialogRE; first run at 5029880, labelled in
-  d9ac8a8);
-- ``heldout``: the eleventh held-out part: two more corpora nobody here had used — the
-  Chit-Chat Challenge dataset in English, the utterance-rewriting corpus's chit-chat in
-  Chinese — fixed in their own commit before anything of them was replayed, by someone who
-  had not read the engine. The bench reports this part; it is never tuned on, and these two
-  have no other part. The other fifteen corpora have no held-out part any more.
+  d9ac8a8) and the eleventh (4c2aa5f: the Chit-Chat Challenge dataset and the
+  utterance-rewriting corpus; first run at f69b520, labelled in f2c8f6a);
+- ``heldout``: the twelfth held-out part: two more corpora nobody here had used — the SAMSum
+  corpus in English, DuConv in Chinese — fixed in their own commit before anything of them
+  was replayed, by someone who had not read the engine. The bench reports this part; it is
+  never tuned on, and these two have no other part. The other seventeen corpora have no
+  held-out part any more.
 
 - LoCoMo (``snap-research/locomo``, ``data/locomo10.zip``; English, CC BY-NC 4.0): 10
   long multi-session chats between two people. Tuning: the five that hold a sentence
@@ -119,7 +121,7 @@ The tenth held-out part, seen now, each read in file order, 100 dialogues a corp
   dialogues 0–99 as the file lists them, the speaker labels taken off the lines, chained 10
   to a conversation.
 
-Held out only (the eleventh part), each read in file order, 100 dialogues a corpus:
+The eleventh held-out part, seen now, each read in file order, 100 dialogues a corpus:
 
 - The Chit-Chat Challenge dataset (``BYU-PCCL/chitchat-dataset``,
   ``chitchat_dataset/dataset.json``, an object of conversations by UUID, each with
@@ -137,6 +139,28 @@ Held out only (the eleventh part), each read in file order, 100 dialogues a corp
   B, A) and A's rewritten last utterance, the fields separated by two tabs; the three
   utterances are said, the rewriting (an annotation) is not replayed; as in any dialogue, a
   last message nobody answers is not a turn. Chained 25 to a conversation.
+
+Held out only (the twelfth part), each read in file order, 100 dialogues a corpus:
+
+- The SAMSum corpus (Samsung R&D Institute Poland's "SAMSum Corpus: A Human-annotated
+  Dialogue Dataset for Abstractive Summarization", 2019; its test split as
+  ``BinWang28/LA-BART`` holds it, ``data/samsum/test.csv``: ``id``, ``summary``,
+  ``dialogue``, 819 rows in the corpus's own order, the first id 13862856; English,
+  CC BY-NC-ND 4.0, the corpus's own licence, for research, the repository holding it MIT;
+  chats such as people write on a messenger — friends, couples, family, colleagues making
+  plans and joking — written by linguists, most between two people, some between three or
+  more, one line a message, ``Name: text``, the corpus's ``<file_photo>``-style placeholders
+  as written): the test split's dialogues 0–99 as the file lists them, the senders' names
+  taken off the lines and telling the sides apart (a third sender takes the next side), the
+  summary (an annotation) not replayed, chained 25 to a conversation.
+- DuConv (Baidu's "Proactive Human-Machine Conversation with Explicit Conversation Goals",
+  ACL 2019; its dev split as ``Cindy-xdZhang/dkn_duconv`` holds it, ``duconv_data/dev.txt``,
+  2,000 dialogues, one JSON object a line; Chinese, Apache-2.0 as PaddlePaddle distributes
+  it, the repository holding it states none; two crowd workers chatting about films and film
+  stars, one of them steering the chat towards a goal — a film or a star — it was given with
+  some facts): lines 0–99 as the file lists them, each ``conversation``'s utterances taking
+  turns (the goal and the facts are not said, so not replayed), written one word a token
+  and put back together here, chained 10 to a conversation.
 
 ``block`` (tuning only) reads the tuning files' next dialogues instead — the ones after the
 first 200 / 100 / 400 / 40, block by block — for more to tune on; it never reaches a test file.
@@ -164,7 +188,7 @@ Split = Literal["tune", "seen", "heldout"]
 SPLITS: tuple[Split, ...] = ("tune", "seen", "heldout")
 TUNING: tuple[Split, ...] = ("tune", "seen")
 """The parts the rules may be tuned on."""
-HELDOUT_PART = 11
+HELDOUT_PART = 12
 """Which held-out part ``heldout`` is: they were frozen one after another, each when the
 last one's first run was recorded (the module docstring lists them)."""
 
@@ -185,6 +209,8 @@ SELFDIALOGUE_ENV = BenchSettings.env_name("selfdialogue")
 DIALOGRE_ENV = BenchSettings.env_name("dialogre")
 CHITCHATCHALLENGE_ENV = BenchSettings.env_name("chitchatchallenge")
 REWRITE_ENV = BenchSettings.env_name("rewrite")
+SAMSUM_ENV = BenchSettings.env_name("samsum")
+DUCONV_ENV = BenchSettings.env_name("duconv")
 
 LOCOMO_ARCHIVE = "data/locomo10.zip"
 LOCOMO_TUNE = frozenset({"30", "41", "44", "47", "49"})
@@ -290,14 +316,28 @@ DIALOGRE_FILES: dict[Split, Part] = {"seen": (("data_v2/cn/data/test.json", 0),)
 DIALOGRE_DIALOGUES, DIALOGRE_PER_CHAIN = 100, 10
 DIALOGRE_SPEAKER = re.compile(r"^(Speaker \d+(?:\s*[,，]\s*Speaker \d+)*)\s*[:：]\s*")
 """A DialogRE line's speaker label ("Speaker 2: ", "Speaker 1, Speaker 3: "), taken off."""
-CHITCHATCHALLENGE_FILES: dict[Split, Part] = {"heldout": (("chitchat_dataset/dataset.json", 0),)}
+CHITCHATCHALLENGE_FILES: dict[Split, Part] = {
+    "seen": (("chitchat_dataset/dataset.json", 0),),
+    "heldout": (),
+}
 """One JSON object of conversations by UUID, read in the file's order."""
 CHITCHATCHALLENGE_DIALOGUES, CHITCHATCHALLENGE_PER_CHAIN = 100, 10
-REWRITE_FILES: dict[Split, Part] = {"heldout": (("corpus.txt", 0),)}
+REWRITE_FILES: dict[Split, Part] = {"seen": (("corpus.txt", 0),), "heldout": ()}
 """One dialogue a line: three utterances (A, B, A) and A's last one rewritten."""
 REWRITE_DIALOGUES, REWRITE_PER_CHAIN = 100, 25
 REWRITE_SAID = 3
 """How many of a line's fields were said; the next one is the rewriting, not replayed."""
+SAMSUM_FILES: dict[Split, Part] = {"heldout": (("data/samsum/test.csv", 0),)}
+"""A CSV of ``id``, ``summary``, ``dialogue`` (one line a message, ``Name: text``), one
+dialogue a row, in the corpus's own test order; the summary is not said, so not replayed."""
+SAMSUM_DIALOGUES, SAMSUM_PER_CHAIN = 100, 25
+SAMSUM_SPEAKER = re.compile(r"^([^:\r\n]{1,40}):\s*")
+"""A SAMSum line's sender ("Ann: "), taken off the text it says; a line with none goes on
+the message before it."""
+DUCONV_FILES: dict[Split, Part] = {"heldout": (("duconv_data/dev.txt", 0),)}
+"""One JSON object a line: the ``goal`` and ``knowledge`` the leading side was given (not
+said, so not replayed) and the ``conversation``, its utterances in turn, one word a token."""
+DUCONV_DIALOGUES, DUCONV_PER_CHAIN = 100, 10
 
 Turns = list[tuple[str, str]]
 
@@ -524,8 +564,9 @@ _TOKEN_GAP = re.compile(r"(?<=\S) (?=\S)")
 
 
 def join_tokens(text: str) -> str:
-    """DiaASQ's text, one character a token ("我 黑 鲨 4 pro 用 了"), as written ("我黑鲨4 pro
-    用了"): a space stays only between two Latin letters or digits."""
+    """DiaASQ's text, one character a token ("我 黑 鲨 4 pro 用 了"), and DuConv's, one word a
+    token, as written ("我黑鲨4 pro用了"): a space stays only between two Latin letters or
+    digits."""
     text = text.strip()
     return _TOKEN_GAP.sub(
         lambda m: " " if _ascii_word(text[m.start() - 1]) and _ascii_word(text[m.end()]) else "",
@@ -641,6 +682,34 @@ def rewrite(source: Path, split: Split, block: int = 0) -> list[Chat]:
     return _chains("rewrite", "zh", dialogues, REWRITE_PER_CHAIN)
 
 
+def samsum(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    dialogues: list[Turns] = []
+    for inside, start in SAMSUM_FILES.get(split, ()):
+        rows = list(csv.DictReader(io.StringIO(_read(source, inside).decode("utf-8-sig"))))
+        for row in rows[start : start + SAMSUM_DIALOGUES]:
+            said: list[tuple[str, str]] = []
+            for line in row["dialogue"].splitlines():
+                label = SAMSUM_SPEAKER.match(line)
+                if label:
+                    said.append((label.group(1).strip(), line[label.end() :]))
+                elif said:
+                    said.append((said[-1][0], line))
+                else:
+                    said.append(("", line))
+            dialogues.append(alternate(said))
+    return _chains("samsum", "en", dialogues, SAMSUM_PER_CHAIN)
+
+
+def duconv(source: Path, split: Split, block: int = 0) -> list[Chat]:
+    dialogues: list[Turns] = []
+    for inside, start in DUCONV_FILES.get(split, ()):
+        lines = [line for line in _read(source, inside).decode("utf-8").splitlines() if line]
+        for line in lines[start : start + DUCONV_DIALOGUES]:
+            said = [join_tokens(u) for u in json.loads(line)["conversation"]]
+            dialogues.append(alternate([(str(i % 2), u) for i, u in enumerate(said)]))
+    return _chains("duconv", "zh", dialogues, DUCONV_PER_CHAIN)
+
+
 def _chains(
     name: str, language: Literal["en", "zh"], dialogues: list[Turns], per: int
 ) -> list[Chat]:
@@ -668,6 +737,8 @@ LOADERS = {
     "dialogre": (DIALOGRE_ENV, dialogre),
     "chitchatchallenge": (CHITCHATCHALLENGE_ENV, chitchatchallenge),
     "rewrite": (REWRITE_ENV, rewrite),
+    "samsum": (SAMSUM_ENV, samsum),
+    "duconv": (DUCONV_ENV, duconv),
 }
 LANGUAGE = {
     "locomo": "en",
@@ -687,6 +758,8 @@ LANGUAGE = {
     "dialogre": "zh",
     "chitchatchallenge": "en",
     "rewrite": "zh",
+    "samsum": "en",
+    "duconv": "zh",
 }
 
 

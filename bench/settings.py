@@ -119,13 +119,25 @@ class BenchSettings(AIMindSettings):
         None,
         "A local copy of the Chit-Chat Challenge dataset (BYU-PCCL/chitchat-dataset, or the "
         "chitchat_dataset package unpacked: two people chatting freely; English) for the "
-        "small-talk benchmark's held-out part.",
+        "small-talk benchmark.",
     )
     rewrite: Path | None = setting(
         None,
         "A local copy of the utterance-rewriting corpus (chin-gyou/dialogue-utterance-"
         "rewriter: three-utterance chit-chat from social media; Chinese) for the small-talk "
-        "benchmark's held-out part.",
+        "benchmark.",
+    )
+    samsum: Path | None = setting(
+        None,
+        "A local copy of the SAMSum corpus (a repository holding its test split as "
+        "data/samsum/test.csv, as BinWang28/LA-BART does: messenger chats between friends "
+        "written by linguists; English) for the small-talk benchmark's held-out part.",
+    )
+    duconv: Path | None = setting(
+        None,
+        "A local copy of DuConv (a repository holding its dev split as duconv_data/dev.txt, "
+        "as Cindy-xdZhang/dkn_duconv does: two crowd workers chatting about films and film "
+        "stars; Chinese) for the small-talk benchmark's held-out part.",
     )
 
     def of(self, variable: str) -> Any:

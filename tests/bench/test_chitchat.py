@@ -503,8 +503,8 @@ def test_chitchatchallenge_reads_the_first_conversations_a_turn_s_messages_one_l
     (tmp_path / "copy/chitchat_dataset").mkdir(parents=True)
     (tmp_path / "copy/chitchat_dataset/dataset.json").write_text(json.dumps(data))
     monkeypatch.setenv(chitchat.CHITCHATCHALLENGE_ENV, str(tmp_path / "copy"))
-    heldout, where = chitchat.load("chitchatchallenge", "heldout")
-    assert where == "chitchatchallenge heldout (copy)" and len(heldout) == 10  # 100, 10 a chat
+    heldout, where = chitchat.load("chitchatchallenge", "seen")  # the eleventh part, seen now
+    assert where == "chitchatchallenge seen (copy)" and len(heldout) == 10  # 100, 10 a chat
     assert heldout[0].language == "en"
     # a turn's messages are one line; one sender's turns in a row are one message
     assert heldout[0].turns[:3] == [
@@ -514,7 +514,7 @@ def test_chitchatchallenge_reads_the_first_conversations_a_turn_s_messages_one_l
     ]
     assert heldout[-1].turns[-1] == ("Good", "Nice")
     assert not any("chat 100" in m or "learn" in m for c in heldout for t in c.turns for m in t)
-    assert chitchat.load("chitchatchallenge", "seen")[0] == []
+    assert chitchat.load("chitchatchallenge", "heldout")[0] == []
     assert chitchat.load("chitchatchallenge", "tune")[0] == []
 
 
@@ -525,8 +525,8 @@ def test_rewrite_says_a_line_s_three_utterances_not_its_rewriting(
     lines[1] = "第1句，明天去爬山\t\t\t\t一起吗\t\t明天一起去爬山吗"  # no second utterance
     bare = _git_repo(tmp_path, {"corpus.txt": "\n".join(lines) + "\n", "README.md": "x"})
     monkeypatch.setenv(chitchat.REWRITE_ENV, str(bare))
-    heldout, where = chitchat.load("rewrite", "heldout")
-    assert where == "rewrite heldout (repo.git)" and len(heldout) == 4  # 100, 25 a chat
+    heldout, where = chitchat.load("rewrite", "seen")  # the eleventh part, seen now
+    assert where == "rewrite seen (repo.git)" and len(heldout) == 4  # 100, 25 a chat
     assert heldout[0].language == "zh"
     # A and B take turns; A's last line has no answer, so it is no turn; a line with one
     # speaker only is one message and no turn either
@@ -539,12 +539,79 @@ def test_rewrite_says_a_line_s_three_utterances_not_its_rewriting(
     said = [m for c in heldout for t in c.turns for m in t]
     assert not any("那部电影好看吗" in m or m == "好看吗" for m in said)
     assert not any("第100句" in m for c in heldout for t in c.turns for m in t)
-    assert chitchat.load("rewrite", "seen")[0] == [] and chitchat.load("rewrite", "tune")[0] == []
+    assert (
+        chitchat.load("rewrite", "heldout")[0] == [] and chitchat.load("rewrite", "tune")[0] == []
+    )
 
 
-def test_the_held_out_part_is_the_eleventh_two_new_corpora() -> None:
-    held = {c for c in chitchat.LOADERS if c in ("chitchatchallenge", "rewrite")}
-    assert chitchat.HELDOUT_PART == 11 and len(held) == 2
+def test_samsum_reads_the_test_split_s_rows_senders_taking_sides_not_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = []
+    for n in range(130):
+        lines = [f"Ann: Chat {n}, pizza tonight?", "Ann: <file_gif>", "Bo: Sure: at 8", "Ann: :)"]
+        rows.append([str(13800000 + n), "Ann and Bo will eat pizza at 8.", "\r\n".join(lines)])
+    rows[1][2] = "Cy: Chat 1, hi all\nDee: hey\nEd: yo\nCy: bye\nstill Cy"  # three senders
+    out = io.StringIO()
+    written = csv.writer(out)
+    written.writerow(["id", "summary", "dialogue"])
+    written.writerows(rows)
+    bare = _git_repo(tmp_path, {"data/samsum/test.csv": "\ufeff" + out.getvalue()})
+    monkeypatch.setenv(chitchat.SAMSUM_ENV, str(bare))
+    heldout, where = chitchat.load("samsum", "heldout")
+    assert where == "samsum heldout (repo.git)" and len(heldout) == 4  # 100, 25 a chat
+    assert heldout[0].language == "en"
+    # one sender's lines are one message; a third sender takes the next side; a line with no
+    # sender goes on the message before it; a last message nobody answers is no turn
+    assert heldout[0].turns[:3] == [
+        ("Chat 0, pizza tonight? <file_gif>", "Sure: at 8"),
+        ("Chat 1, hi all", "hey"),
+        ("yo", "bye still Cy"),
+    ]
+    assert heldout[-1].turns[-1] == ("Chat 99, pizza tonight? <file_gif>", "Sure: at 8")
+    said = [m for c in heldout for t in c.turns for m in t]
+    assert not any("Chat 100," in m or "pizza at 8" in m or "Ann" in m for m in said)
+    assert chitchat.load("samsum", "seen")[0] == [] and chitchat.load("samsum", "tune")[0] == []
+
+
+def test_duconv_reads_the_dev_split_s_conversations_not_the_goal_nor_the_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = []
+    for n in range(130):
+        dialogue = {
+            "goal": [["START", "王牌", "林志玲"], ["林志玲", "代表作", "王牌"]],
+            "knowledge": [["王牌", "导演", "范建浍"], ["林志玲", "体重", "54kg"]],
+            "conversation": [
+                f"第 {n} 段 ， 喜欢 看 剧情 电影 吗 ？",
+                "喜欢 ， Tom Hanks 的 都 看 过 。",
+                "那 推荐 你 看 2008年 上映 的 王牌 。",
+                "好 的 ， 我 去 看看 。",
+                "没有 人 接 的 一句",
+            ],
+        }
+        lines.append(json.dumps(dialogue, ensure_ascii=False))
+    bare = _git_repo(tmp_path, {"duconv_data/dev.txt": "\n".join(lines) + "\n"})
+    monkeypatch.setenv(chitchat.DUCONV_ENV, str(bare))
+    heldout, where = chitchat.load("duconv", "heldout")
+    assert where == "duconv heldout (repo.git)" and len(heldout) == 10  # 100, 10 a chat
+    assert heldout[0].language == "zh"
+    # the tokens put back together, a space kept only between Latin words
+    assert heldout[0].turns[:3] == [
+        ("第0段，喜欢看剧情电影吗？", "喜欢，Tom Hanks的都看过。"),
+        ("那推荐你看2008年上映的王牌。", "好的，我去看看。"),
+        ("第1段，喜欢看剧情电影吗？", "喜欢，Tom Hanks的都看过。"),
+    ]
+    assert all(len(c.turns) == 20 for c in heldout)
+    assert heldout[-1].turns[-2][0] == "第99段，喜欢看剧情电影吗？"
+    said = [m for c in heldout for t in c.turns for m in t]
+    assert not any("第100段" in m or "范建浍" in m or "54kg" in m or "没有人" in m for m in said)
+    assert chitchat.load("duconv", "seen")[0] == [] and chitchat.load("duconv", "tune")[0] == []
+
+
+def test_the_held_out_part_is_the_twelfth_two_new_corpora() -> None:
+    held = {c for c in chitchat.LOADERS if c in ("samsum", "duconv")}
+    assert chitchat.HELDOUT_PART == 12 and len(held) == 2
     assert {chitchat.LANGUAGE[c] for c in held} == {"en", "zh"}
     for files in (
         chitchat.DAILYDIALOG_FILES,
@@ -560,5 +627,9 @@ def test_the_held_out_part_is_the_eleventh_two_new_corpora() -> None:
         chitchat.XPERSONA_FILES,
         chitchat.SELFDIALOGUE_FILES,
         chitchat.DIALOGRE_FILES,
+        chitchat.CHITCHATCHALLENGE_FILES,
+        chitchat.REWRITE_FILES,
     ):
         assert files["heldout"] == ()  # the earlier held-out parts are seen now
+    for files in (chitchat.SAMSUM_FILES, chitchat.DUCONV_FILES):
+        assert set(files) == {"heldout"}  # held out only: no tuning nor seen part
