@@ -57,29 +57,32 @@ ChangeFile = Literal[
     "team_heldout3",
     "team_heldout4",
     "team_heldout5",
+    "team_heldout6",
 ]
 """One of our sets: ``tests/memory/data/changes/<file>_{en,zh}.jsonl``."""
 OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
-    "heldout": ("team_heldout5",),
+    "heldout": ("team_heldout6",),
     "tune": (
         "team_tune",
         "team_heldout",
         "team_heldout2",
         "team_heldout3",
         "team_heldout4",
+        "team_heldout5",
         "tune",
         "heldout",
     ),
 }
-"""Our sets of each side. The held-out side is the fifth software-team set of issue 43
-(``team_heldout5``: 12 conversations a language, two each of six kinds of change, other
+"""Our sets of each side. The held-out side is the sixth software-team set of issue 43
+(``team_heldout6``: 12 conversations a language, two each of six kinds of change, other
 topics than the earlier sets'), written by someone who had not read the offline engine and
-frozen in its own commit (31c9c7c) before any replay. The fourth team set (4b41987) had its
-first run recorded (the engine at 5029880), the third (b452932) its own at 1f109fa, the
-second (e1768a4) its own at d9fb1b9, the first (669ddc8, 40 a language) its own in wave 38,
-and the sets held out before them (frozen before the supersession rules, reported through
-issue 30) have been read and tuned beside since: tuning data now, with the team set's
-tuning half."""
+frozen in its own commit (92232c7) before any replay. The fifth team set (31c9c7c) had its
+first run recorded (the engine at f69b520), the fourth (4b41987) its own at 5029880, the
+third (b452932) its own at 1f109fa, the second (e1768a4) its own at d9fb1b9, the first
+(669ddc8, 40 a language) its own in wave 38, and the sets held out before them (frozen
+before the supersession rules, reported through issue 30) have been read and tuned beside
+since: tuning data now, with the team set's tuning half. The seventh team set
+(``team_heldout7``, e1e8663) is frozen and not replayed yet: the next change's first run."""
 
 
 class PublicSet(NamedTuple):
@@ -851,7 +854,26 @@ team_heldout4 EN 0.417 → 1.0 (5 → 0 stale), ZH 0.583 → 1.0 (3 → 0 stale)
 fifth set's first run (f69b520): EN 6 of 12 correct, 4 stale (accepted proposals 0 of 2,
 both old values named stale, a return, a control); ZH 10 of 12, 2 stale (a new value, a
 return). The session's starting engine (af8d9a2), replayed beside it once: EN the same
-6 of 12, 4 stale; ZH 8 of 12, 4 stale. The goals (≥ 90 % correct, 0 stale) are missed.**"""
+6 of 12, 4 stale; ZH 8 of 12, 4 stale. The goals (≥ 90 % correct, 0 stale) are missed.**
+
+**Wave 38, session 9: a sixth team set, replayed on the engine as it stands.**
+`team_heldout6` (12 a language, two of each kind, topics and wording no earlier set uses)
+was written and frozen (92232c7) by someone who had not read the engine; the fifth set
+joined the tuning side. No rule changed before its first run. **The sixth set's first run
+(the engine at bb3a076, the fold of stop 55): EN 3 of 12 correct (0.25), 5 stale (both old
+values named, an accepted proposal, a new value said without a change word, a parallel
+decision); both returns and both accepted proposals lost the new value, a control lost a
+decision. ZH 3 of 12 (0.25), 6 stale (both old values named, both returns, a parallel
+decision, a new value); an accepted proposal was lost, both controls lost a decision. The
+lowest first run of the six sets: five tuning rounds on the earlier sets did
+not carry over.** One design was tried after the first run and not kept: an answer that
+opens by taking on what the user said ("Got it: …", "好的，…") and says it back pins the
+decision in its words, in place of the user's. It raised the set it was read from (EN
+0.25 → 0.42, ZH 0.25 → 0.67) and lowered the sets it was not (team_heldout5 EN 0.50 → 0.25,
+4 → 8 stale; team_tune ZH 0.95 → 0.70; MultiWOZ val 19 → 21 stale dialogues): an
+acknowledgement restates a decision in other words than the one it changes, and the
+same-slot rule compares words. A seventh set (`team_heldout7`, frozen in e1e8663) is not
+replayed: it is kept for the next change's first run."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:

@@ -380,7 +380,15 @@ replayed) in English and DuConv's dev dialogues 0–99 of `duconv_data/dev.txt` 
 `Cindy-xdZhang/dkn_duconv` holds them (two crowd workers chatting about films and film
 stars, one steering towards a given goal; the goal and facts not replayed) in Chinese —
 was fixed in its own commit before any of it was replayed, rubric unchanged, by someone who
-had not read the engine.
+had not read the engine. Its first run (the engine at bb3a076, no rule changed since the
+eleventh part's run; labelled after the run by the rubric): SAMSum 5 of 8 final pins small
+talk, DuConv 15 of 18; **all 20/26 (0.769): the goal is missed**, by more than at any
+earlier part; decisions 2 of the 26 ("… meeting them at the entrance to the conference hall
+at 2 pm …", "… i will send you the login and password on sunday"). DuConv's pins are what
+one crowd worker recommends the other to watch ("…推荐你看一下", "一定要去看一看"): advice
+to the listener, small talk by the rubric, and a kind of sentence no tuning part is made of;
+SAMSum's are plans without an object ("we'll find time", "i'll study for it tomorrow") and
+opinions.
 
 History, final pins that are small talk:
 - first held-out part — before the rules → their first run → after two more rounds seen on
