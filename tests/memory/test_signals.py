@@ -246,6 +246,19 @@ def test_a_reversal_naming_all_a_decision_is_about_drops_it_however_long_ago() -
     assert kept.replaced_decisions == []
 
 
+def test_a_clause_joined_by_buguo_is_no_no_longer() -> None:
+    # 不过 ("but") before a clause ending in 了 gives nothing up: no pin, no pin dropped
+    old = "周六我们去看《阿凡达》"
+    seen = fold("推荐你看《狩猎》，口碑不错。", "谢谢，不过我看过了。", pins=[old])
+    assert seen.pinned_decisions == []  # no new pin
+    assert seen.replaced_decisions == []
+    vague = fold("你还记得那部电影吗", "有印象，但是记得不是很清楚了。")
+    assert vague.pinned_decisions == []
+    # the verb 过 alone is given up: a reversal of the plan it names
+    dropped = fold("今年春节我们不过了，在家休息。", "好的。", pins=["今年春节我们回老家过"])
+    assert dropped.replaced_decisions == ["今年春节我们回老家过"]
+
+
 def test_a_contradiction_asked_and_confirmed_replaces_the_decision() -> None:
     # the assistant asks whether the thing is actually another value; a yes takes it
     old = "Staging runs on Postgres 13."

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from aimind_memory.memory.compaction.analysis import change_words as cw
 from aimind_memory.memory.compaction.analysis import owner, smalltalk
 from aimind_memory.memory.compaction.analysis.segmenter import segment
 from aimind_memory.memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, RULE
@@ -336,6 +337,16 @@ def _arranged(text: str) -> float:
     return 0.0
 
 
+def gives_up(verb: str) -> bool:
+    """Signal "no longer": the X of 不X了 is something given up (柯基不养了, 这个节日不过了),
+    not an idiom (不错了, 不好意思了, 不是很清楚了) nor 不 opening a word that joins clauses
+    (不过我看过了: "but I have seen it"). The one test of 不X了, for decisions and for
+    changes (``statements``)."""
+    if verb in _NOT_ANYMORE_IDIOMS or verb[0] in cw.ZH_NOT_ANYMORE_IDIOMS:
+        return False
+    return not (verb[0] in cw.ZH_NOT_JOINING and len(verb) > 1)
+
+
 def _owned(m: re.Match[str]) -> bool:
     """Whether the rule or choice ``m`` found binds the conversation (``owner.chinese``):
     not a third party's (他不回来吃了), nor a rule for 你 or a 不…了 of 我 of the moment."""
@@ -361,7 +372,7 @@ def _frames(text: str) -> float:
     if _imperative(s) or _required(s):
         return RULE
     m = s.search(_NOT_ANYMORE)
-    if m and m.group("verb") not in _NOT_ANYMORE_IDIOMS and _owned(m):
+    if m and gives_up(m.group("verb")) and _owned(m):
         return RULE
     if _COMMITMENT.search(text):
         return COMMITMENT

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Literal
 
 from aimind_memory.memory.compaction.analysis import change_words as cw
-from aimind_memory.memory.compaction.analysis import decisions_en
+from aimind_memory.memory.compaction.analysis import decisions_en, decisions_zh
 from aimind_memory.memory.compaction.analysis.cues import Battery, Possible
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
@@ -98,7 +98,7 @@ def _battery(lists: Mapping[str, Iterable[str]], chinese: bool) -> dict[str, _Ph
 
 _EN, _ZH = (_battery(cw.SENTENCE_PHRASES[lang], lang == "zh") for lang in ("en", "zh"))
 """Each phrase list's pattern (``change_words.SENTENCE_LISTS``), by language."""
-_ZH_NOT_ANYMORE = re.compile(r"不(([\u4e00-\u9fff])[\u4e00-\u9fff]{0,3})了")
+_ZH_NOT_ANYMORE = re.compile(r"不([\u4e00-\u9fff]{1,4})了")
 
 _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
 """MultiWOZ's tokenised text: "is n't", "they 're"."""
@@ -332,10 +332,10 @@ def _acknowledging(sentence: str) -> frozenset[str]:
 
 
 def _no_longer(text: str) -> bool:
-    """不X了 ("柯基不养了"): X no longer, unless an idiom (不错了) or a decline (不用了)."""
+    """不X了 ("柯基不养了"): X no longer (``decisions_zh.gives_up``), unless a decline (不用了)."""
     if (m := _ZH_NOT_ANYMORE.search(text)) is None:
         return False
-    return m.group(2) not in cw.ZH_NOT_ANYMORE_IDIOMS and m.group(1) not in cw.ZH_DECLINES
+    return decisions_zh.gives_up(m.group(1)) and m.group(1) not in cw.ZH_DECLINES
 
 
 def _read(sentence: str) -> tuple[Mapping[str, _Phrases], str]:
