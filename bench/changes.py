@@ -58,10 +58,11 @@ ChangeFile = Literal[
     "team_heldout4",
     "team_heldout5",
     "team_heldout6",
+    "team_heldout7",
 ]
 """One of our sets: ``tests/memory/data/changes/<file>_{en,zh}.jsonl``."""
 OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
-    "heldout": ("team_heldout6",),
+    "heldout": ("team_heldout7",),
     "tune": (
         "team_tune",
         "team_heldout",
@@ -69,20 +70,21 @@ OURS: dict[ChangeSet, tuple[ChangeFile, ...]] = {
         "team_heldout3",
         "team_heldout4",
         "team_heldout5",
+        "team_heldout6",
         "tune",
         "heldout",
     ),
 }
-"""Our sets of each side. The held-out side is the sixth software-team set of issue 43
-(``team_heldout6``: 12 conversations a language, two each of six kinds of change, other
+"""Our sets of each side. The held-out side is the seventh software-team set of issue 43
+(``team_heldout7``: 12 conversations a language, two each of six kinds of change, other
 topics than the earlier sets'), written by someone who had not read the offline engine and
-frozen in its own commit (92232c7) before any replay. The fifth team set (31c9c7c) had its
-first run recorded (the engine at f69b520), the fourth (4b41987) its own at 5029880, the
-third (b452932) its own at 1f109fa, the second (e1768a4) its own at d9fb1b9, the first
-(669ddc8, 40 a language) its own in wave 38, and the sets held out before them (frozen
-before the supersession rules, reported through issue 30) have been read and tuned beside
-since: tuning data now, with the team set's tuning half. The seventh team set
-(``team_heldout7``, e1e8663) is frozen and not replayed yet: the next change's first run."""
+frozen in its own commit (e1e8663) before any replay. The sixth team set (92232c7) had its
+first run recorded (the engine at bb3a076), the fifth (31c9c7c) its own at f69b520, the
+fourth (4b41987) its own at 5029880, the third (b452932) its own at 1f109fa, the second
+(e1768a4) its own at d9fb1b9, the first (669ddc8, 40 a language) its own in wave 38, and
+the sets held out before them (frozen before the supersession rules, reported through issue
+30) have been read and tuned beside since: tuning data now, with the team set's tuning
+half."""
 
 
 class PublicSet(NamedTuple):
