@@ -15,7 +15,11 @@ import psycopg
 import pytest
 
 from harness.pgbouncer import PgBouncer, pgbouncer
+from tests.support.deployment import deployment, postgres_deployment, sqlite_deployment
 from tests.support.schedule import UnitScheduling, order_units
+
+__all__ = ["deployment", "postgres_deployment", "sqlite_deployment"]
+"""``langgraph dev`` on each backend, shared by every module of a worker that uses one."""
 
 PG_ENV = "AIMIND_TEST_POSTGRES_URL"
 

@@ -1,4 +1,6 @@
-"""One real ``langgraph dev`` (SQLite) and one headless Chromium for every browser test.
+"""One real ``langgraph dev`` (SQLite) and one headless Chromium for every browser test,
+and one more ``langgraph dev`` whose model is a scripted OpenAI-compatible stub, for the
+modules that need a model's compactions (each sets the stub's answers for its own tests).
 
 Each test opens its own browser context, i.e. its own cookie jar and so its own
 chat session. The page's Content-Security-Policy stays on, so the tests wait on
@@ -11,11 +13,13 @@ import re
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from harness.langgraph_server import LangGraphServer, langgraph_server
+from harness.openai_stub import OpenAIStub, Reply, running_stub
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -55,6 +59,39 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LangGraphServer
         root / "data",
         workdir=root / "work",
         env=env,
+    ) as running:
+        yield running
+
+
+def no_model(body: dict[str, Any]) -> Reply:
+    raise AssertionError("no module set the stub model's answers (model_stub.responder)")
+
+
+@pytest.fixture(scope="package")
+def model_stub() -> Iterator[OpenAIStub]:
+    """The OpenAI-compatible stub ``model_server`` calls. A module sets ``responder`` (its
+    scripted model) for its own tests, and puts ``no_model`` back after them."""
+    with running_stub(no_model) as stub:
+        yield stub
+
+
+@pytest.fixture(scope="package")
+def model_server(
+    model_stub: OpenAIStub, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LangGraphServer]:
+    """``langgraph dev`` (SQLite) whose chat model and compactor are ``model_stub``, no MCP
+    servers: started once for the modules that use it (a start costs seconds)."""
+    root = tmp_path_factory.mktemp("model-server")
+    (root / "no-mcp.json").write_text('{"mcpServers": {}}')
+    env = {
+        **OFFLINE_ENV,
+        "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48),
+        "OPENAI_API_KEY": "sk-test-not-a-real-key",
+        "OPENAI_BASE_URL": model_stub.base_url,
+        "AIMIND_MCP_CONFIG": str(root / "no-mcp.json"),
+    }
+    with langgraph_server(
+        f"sqlite:///{root / 'db' / 'aimind.sqlite'}", root / "data", workdir=root / "work", env=env
     ) as running:
         yield running
 

@@ -1,7 +1,8 @@
 """The memory panel full — 20 pins, long texts, long excerpts — read in English and Chinese,
 on a phone and on a wide window, with screenshots a person looks at.
 
-A real ``langgraph dev`` whose model is a scripted OpenAI-compatible stub, so a session
+A real ``langgraph dev`` whose model is a scripted OpenAI-compatible stub (the folder's
+``model_server``), so a session
 gets pins of every origin the way they really arise: the model's compactions pin the
 decisions of the turns they fold (each pin names the six messages it folded), one
 compaction fails and the extractive fallback pins instead, and the user pins messages
@@ -9,31 +10,39 @@ with "Remember". Each session reaches the 20-pin bound. The checks are what a re
 notices first: nothing runs off the side, every pin's text wraps inside its card, its
 controls stay inside it, times are short, and the sidebar or the phone panel fits the
 window. The screenshots go to ``tests/artifacts/browser/3*.png``.
+
+The 26 turns are the requests the page's composer and "Remember" send (a run on the page's
+chat thread, ``POST /api/chat/memory/pins`` naming the message), sent over HTTP with the
+page's session cookie: this is about the full panel, not typing, and 26 turns typed and
+streamed into Chromium cost it several times what the server spends on them (typing and
+streaming are ``test_chat_page``'s, the "Remember" button ``test_memory_inspector``'s and
+``panel_story``'s). The page then loads that conversation and memory, as a reload does,
+and shows the three remembered messages as "Remembered".
 """
 
 from __future__ import annotations
 
 import json
 import re
-import secrets
+import uuid
 from collections.abc import Iterator
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from harness.langgraph_server import LangGraphServer, langgraph_server
-from harness.openai_stub import Reply, json_reply, running_stub, text
+from harness.langgraph_server import LangGraphServer
+from harness.openai_stub import OpenAIStub, Reply, json_reply, text
 from tests.browser.conftest import (
-    OFFLINE_ENV,
     TIMEOUT_MS,
+    no_model,
     open_panel,
     screenshot,
-    send,
     wait_idle,
 )
-from tests.browser.panel_story import actions_in_one_place
+from tests.browser.panel_story import SESSION_COOKIE, actions_in_one_place
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -46,6 +55,8 @@ FAILING_COMPACTION = 3
 REMEMBERED_TURNS = (2, 9, 16)
 """Turns whose message the user pins with "Remember" (still in memory's window then)."""
 TURNS = 26
+CHAT_THREAD_COOKIE = "aimind_chat_thread"
+"""Where the page keeps its conversation's thread id (``static/chat_thread.js``)."""
 
 EN_TOPICS = (
     ("the public beta", "open on March 3 to the first 500 people on the waiting list"),
@@ -132,34 +143,54 @@ class ScriptedModel:
 
 
 @pytest.fixture(scope="module")
-def model_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LangGraphServer]:
-    root: Path = tmp_path_factory.mktemp("layout-server")
-    (root / "no-mcp.json").write_text('{"mcpServers": {}}')
-    with running_stub(ScriptedModel()) as stub:
-        env = {
-            **OFFLINE_ENV,
-            "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48),
-            "OPENAI_API_KEY": "sk-test-not-a-real-key",
-            "OPENAI_BASE_URL": stub.base_url,
-            "AIMIND_MCP_CONFIG": str(root / "no-mcp.json"),
-        }
-        with langgraph_server(
-            f"sqlite:///{root / 'db' / 'aimind.sqlite'}",
-            root / "data",
-            workdir=root / "work",
-            env=env,
-        ) as running:
-            yield running
+def scripted(model_stub: OpenAIStub) -> Iterator[ScriptedModel]:
+    """``model_server``'s model, for this module's tests."""
+    model_stub.responder = model = ScriptedModel()
+    yield model
+    model_stub.responder = no_model
 
 
-def fill_memory(page: Page, message: Any) -> None:
-    """26 turns of long decisions, three of them remembered, until 20 pins; then idle."""
+def said_now() -> str:
+    """A time as the page's ``markSaidNow`` writes it (``Date.toISOString``)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def fill_memory(context: BrowserContext, base_url: str, message: Any) -> None:
+    """26 turns of long decisions, three of them remembered, as the page sends them: each a
+    run on the page's chat thread with the message's own id, "Remember" the pin route with
+    that message; the page is given the thread, as the one it started."""
+    token = next(c["value"] for c in context.cookies() if c["name"] == SESSION_COOKIE)
+    with httpx.Client(
+        base_url=base_url,
+        timeout=TIMEOUT_MS / 1000,
+        headers={"Origin": base_url},  # what the page's fetch sends with every change
+        cookies={SESSION_COOKIE: token},
+    ) as page:
+        made = page.post("/threads", json={})
+        assert made.status_code == 200, made.text
+        thread = made.json()["thread_id"]
+        for turn in range(1, TURNS + 1):
+            text, message_id, said = message(turn), str(uuid.uuid4()), said_now()
+            human = {"type": "human", "content": text, "id": message_id}
+            run = page.post(
+                f"/threads/{thread}/runs/wait",
+                json={"assistant_id": "chat", "input": {"messages": [human]}},
+            )
+            assert run.status_code == 200 and "__error__" not in run.json(), run.text
+            if turn in REMEMBERED_TURNS:
+                mine = {"text": text, "messageId": message_id, "role": "user", "createdAt": said}
+                pinned = page.post("/api/chat/memory/pins", json=mine)
+                assert pinned.status_code == 201, pinned.text
+    context.add_cookies([{"name": CHAT_THREAD_COOKIE, "value": thread, "url": base_url}])
+
+
+def shows_full_memory(page: Page) -> None:
+    """The page restores the 26 turns, and its status line reaches the 20 pins, at rest."""
     status = page.locator("#memory-status")
-    for turn in range(1, TURNS + 1):
-        send(page, message(turn))
-        if turn in REMEMBERED_TURNS:
-            page.locator("#messages li.user").last.get_by_role("button", name="Remember").click()
-            expect(page.locator("#activity")).to_contain_text("is pinned in memory")
+    said = page.locator("#messages li.user")
+    expect(said).to_have_count(TURNS)
+    for turn in REMEMBERED_TURNS:
+        expect(said.nth(turn - 1).locator("button.remember")).to_have_text("Remembered")
     expect(status).to_contain_text(f"{PINS_MAX} decisions pinned")
     expect(status).not_to_contain_text("updating")
 
@@ -244,6 +275,7 @@ def shoot(browser: Browser, base_url: str, state: Any, language: str) -> None:
 
 
 @pytest.mark.parametrize(("language", "message"), [("en", english), ("zh", chinese)])
+@pytest.mark.usefixtures("scripted")
 def test_a_full_panel_reads_well_on_a_phone_and_a_wide_window(
     browser: Browser, model_server: LangGraphServer, language: str, message: Any
 ) -> None:
@@ -252,8 +284,11 @@ def test_a_full_panel_reads_well_on_a_phone_and_a_wide_window(
     try:
         page = context.new_page()
         page.goto(model_server.base_url + "/")
+        wait_idle(page)  # the page's first read mints the session cookie
+        fill_memory(context, model_server.base_url, message)
+        page.reload()
         wait_idle(page)
-        fill_memory(page, message)
+        shows_full_memory(page)
         texts = page.locator("#pins .pin-text").all_inner_texts()
         assert all(len(t) <= PIN_CHARS for t in texts)
         if language == "zh":  # a Chinese character is about two Latin ones wide

@@ -12,15 +12,14 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from harness.langgraph_server import LangGraphServer, langgraph_server
-from harness.openai_stub import OpenAIStub, Reply, json_reply, running_stub, text
-from tests.browser.conftest import OFFLINE_ENV, act, open_panel, screenshot, send, wait_idle
+from harness.langgraph_server import LangGraphServer
+from harness.openai_stub import OpenAIStub, Reply, json_reply, text
+from tests.browser.conftest import act, no_model, open_panel, screenshot, send, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -270,30 +269,12 @@ class HeldCompactor:
 
 
 @pytest.fixture(scope="module")
-def held() -> Iterator[tuple[HeldCompactor, OpenAIStub]]:
-    compactor = HeldCompactor()
-    with running_stub(compactor) as stub:
-        yield compactor, stub
-        compactor.release.set()
-
-
-@pytest.fixture(scope="module")
-def model_server(
-    held: tuple[HeldCompactor, OpenAIStub], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[LangGraphServer]:
-    root: Path = tmp_path_factory.mktemp("model-server")
-    env = {
-        **OFFLINE_ENV,
-        "AIMIND_SESSION_SECRET": secrets.token_urlsafe(48),
-        "OPENAI_API_KEY": "sk-test-not-a-real-key",
-        "OPENAI_BASE_URL": held[1].base_url,
-        "AIMIND_MCP_CONFIG": str(root / "no-mcp.json"),
-    }
-    (root / "no-mcp.json").write_text('{"mcpServers": {}}')
-    with langgraph_server(
-        f"sqlite:///{root / 'db' / 'aimind.sqlite'}", root / "data", workdir=root / "work", env=env
-    ) as running:
-        yield running
+def held(model_stub: OpenAIStub) -> Iterator[tuple[HeldCompactor, OpenAIStub]]:
+    """``model_server``'s model, for this module's tests."""
+    model_stub.responder = compactor = HeldCompactor()
+    yield compactor, model_stub
+    compactor.release.set()
+    model_stub.responder = no_model
 
 
 def test_the_panel_says_compacting_until_a_model_compaction_lands(

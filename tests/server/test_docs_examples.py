@@ -1,7 +1,8 @@
 """The code blocks of the README and of every docs page run as written: every ``python``
 block with Python, every ``js`` block with Node and the official SDK, against a real
-``langgraph dev`` whose URL replaces the docs' ``http://127.0.0.1:2024``. A block that
-stops running fails here with its output, not in a newcomer's terminal.
+``langgraph dev`` whose URL replaces the docs' ``http://127.0.0.1:2024`` (the suite's shared
+server on SQLite, with default settings as a newcomer's is: ``tests/support/deployment.py``).
+A block that stops running fails here with its output, not in a newcomer's terminal.
 
 A block that awaits at the top level or prints nothing is a fragment — a signature, with
 ``model``, ``tools`` or ``token`` the reader's — not a program: it must compile and its
@@ -18,12 +19,12 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from harness.langgraph_server import REPO_ROOT, LangGraphServer, langgraph_server
+from harness.langgraph_server import REPO_ROOT, LangGraphServer
+from tests.support.deployment import Deployment
 
 pytestmark = pytest.mark.e2e
 
@@ -71,12 +72,12 @@ FRAGMENTS = [b for b in blocks("python") if not is_program(b[2])]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LangGraphServer]:
-    root = tmp_path_factory.mktemp("docs-server")
-    with langgraph_server(
-        f"sqlite:///{root / 'db' / 'aimind.sqlite'}", root / "data", workdir=root / "work"
-    ) as running:
-        yield running
+def server(sqlite_deployment: Deployment) -> LangGraphServer:
+    """The worker's ``langgraph dev`` on SQLite with default settings (started once for
+    every module that uses it); each example's session is its own."""
+    if not sqlite_deployment.server.running:  # a test stopped it and failed before a start
+        sqlite_deployment.server.start()
+    return sqlite_deployment.server
 
 
 def run_block(command: list[str], code: str, name: str, cwd: Path) -> str:

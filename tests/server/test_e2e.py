@@ -19,7 +19,7 @@ from langgraph_sdk.client import LangGraphClient
 from aimind_memory.memory.config.limits import MESSAGE_CHAR_CAP, SUMMARY_PREVIEW_CHARS
 from aimind_memory.memory.session import new_token
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
-from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
+from tests.support.deployment import SESSION_COOKIE, SESSION_HEADER, Deployment
 
 pytestmark = pytest.mark.e2e
 

@@ -21,7 +21,7 @@ from langgraph_sdk.errors import NotFoundError
 
 from aimind_memory.memory.config.limits import PIN_CHARS, PINNED_MAX, SUMMARY_CHARS
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
-from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
+from tests.support.deployment import SESSION_COOKIE, SESSION_HEADER, Deployment
 from tests.support.forget_scenario import fill, human, new_marker, owned
 from tests.support.residue import folder_bytes, holds, pg_dump_bytes, sqlite_bytes
 

@@ -21,7 +21,7 @@ from aimind_memory.memory.config.limits import (
     TRUNCATION_MARKER,
 )
 from aimind_memory.memory.views.guard import assert_no_forbidden_fields
-from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
+from tests.support.deployment import SESSION_COOKIE, SESSION_HEADER, Deployment
 
 pytestmark = pytest.mark.e2e
 

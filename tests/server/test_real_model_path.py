@@ -18,7 +18,7 @@ from aimind_memory.memory.config.limits import MESSAGE_CHAR_CAP, TRUNCATION_MARK
 from aimind_memory.memory.session import new_token
 from harness.langgraph_server import langgraph_server
 from harness.openai_stub import Reply, json_reply, running_stub, text
-from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER
+from tests.support.deployment import SESSION_COOKIE, SESSION_HEADER
 
 pytestmark = pytest.mark.e2e
 

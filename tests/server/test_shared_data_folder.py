@@ -37,7 +37,7 @@ from aimind_memory.memory.session import hash_token, load_secret, memory_thread_
 from aimind_memory.memory.storage.paths import DATABASE_FILE
 from harness.langgraph_server import langgraph_server, server_env
 from tests.memory.helpers import line_writer, write_line
-from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER
+from tests.support.deployment import SESSION_COOKIE, SESSION_HEADER
 
 pytestmark = pytest.mark.e2e
 

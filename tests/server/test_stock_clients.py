@@ -28,7 +28,7 @@ from tests.chat.helpers import raw_storage_bytes
 from tests.conftest import fresh_database
 from tests.server import forks
 from tests.server.agent_chat_ui import MARK_AS_RESOLVED, AgentChatUI, decide, edit, text_of
-from tests.server.conftest import SESSION_COOKIE, SESSION_HEADER, Deployment
+from tests.support.deployment import SESSION_COOKIE, SESSION_HEADER, Deployment
 
 pytestmark = pytest.mark.e2e
 

@@ -1,9 +1,11 @@
-"""One real ``langgraph dev`` per backend for this folder (a start costs seconds on 2 cores).
+"""One real ``langgraph dev`` per backend for the whole suite (a start costs seconds on 2
+cores), with default settings: ``tests/conftest.py`` makes these fixtures every folder's.
 
 Each backend's server is started once per test process (an xdist worker), the first time a
-module asks for it, and shared by every module that does: each test has its own session
-tokens and threads, so modules see nothing of each other's state. Started per module, the
-four modules that use them paid eight starts; now each worker pays at most two.
+module asks for it, and shared by every module that does (``tests/server``'s, the docs
+examples, the tasklist's end-to-end test): each test has its own session tokens and
+threads, so modules see nothing of each other's state. Started per module, the four
+modules that first used them paid eight starts; now each worker pays at most two.
 """
 
 from __future__ import annotations
