@@ -1,6 +1,6 @@
 """A small OpenAI-compatible HTTP server on loopback, so ``ChatOpenAI``'s real wire path runs.
 
-``POST /v1/chat/completions`` answers from a queue of scripted replies (text,
+``POST <its own path>/v1/chat/completions`` answers from a queue of scripted replies (text,
 tool calls, or JSON for ``response_format: json_schema``), or from a
 ``responder(body)`` callable, plain or streamed as server-sent events. Every
 request body is recorded in ``requests``. A reply with ``delay_s`` is sent that
@@ -15,6 +15,7 @@ import asyncio
 import json
 import threading
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -76,12 +77,16 @@ class OpenAIStub:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._count = 0
+        self._path = f"/{uuid.uuid4().hex[:12]}/v1"
+        """Each stub's own path: langchain_openai keeps one HTTP client per base URL for the
+        process, and a later stub on a port an earlier one used would get the earlier
+        client, its pooled connections tied to a test's event loop that is closed."""
 
     @property
     def base_url(self) -> str:
         assert self._server is not None
         port = self._server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}/v1"
+        return f"http://127.0.0.1:{port}{self._path}"
 
     def _next(self, body: dict[str, Any]) -> Reply:
         if self.replies:
@@ -185,7 +190,7 @@ class OpenAIStub:
 
     def app(self) -> Starlette:
         return Starlette(
-            routes=[Route("/v1/chat/completions", self._completions, methods=["POST"])]
+            routes=[Route(f"{self._path}/chat/completions", self._completions, methods=["POST"])]
         )
 
     def start(self) -> OpenAIStub:
