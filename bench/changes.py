@@ -874,8 +874,16 @@ decision in its words, in place of the user's. It raised the set it was read fro
 0.25 → 0.42, ZH 0.25 → 0.67) and lowered the sets it was not (team_heldout5 EN 0.50 → 0.25,
 4 → 8 stale; team_tune ZH 0.95 → 0.70; MultiWOZ val 19 → 21 stale dialogues): an
 acknowledgement restates a decision in other words than the one it changes, and the
-same-slot rule compares words. A seventh set (`team_heldout7`, frozen in e1e8663) is not
-replayed: it is kept for the next change's first run."""
+same-slot rule compares words. **Then a seventh set's first run.** `team_heldout7` (12 a
+language, frozen in e1e8663 by someone who had not read the engine, before anything
+replayed it) was first replayed after the session's one engine change (82c07a7: 不过
+opening a clause is no "no longer", which moves no team set): EN 6 of 12 correct (0.50), 5
+stale (both old values named, both parallel decisions, a return), an accepted proposal
+lost; ZH 6 of 12 (0.50), 6 stale (both old values named, both parallel decisions, both new
+values). The session's starting engine (bb3a076), replayed beside it once, gives the same
+figures, conversation for conversation. Both controls kept both decisions in each language.
+The goals are missed; what fails is what failed at every first run: a change that names
+the old value in words no list holds, one of two parallel decisions, a new value."""
 
 
 def _ours_lines(side: dict[str, Any]) -> list[str]:
