@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from aimind_memory.memory.archive import RecallHit, recall
 from aimind_memory.memory.compaction import Compactor, StatusCallback, emit
+from aimind_memory.memory.compaction.analysis import booking
 from aimind_memory.memory.compaction.extractive import ExtractiveCompactor
 from aimind_memory.memory.compaction.llm import LLMCompactor
 from aimind_memory.memory.compaction.pending import PendingCompaction
@@ -684,6 +685,8 @@ async def open_memory(
     """
     settings = memory_settings()
     limits = limits or settings.limits
+    if settings.offline_profile is not None:  # the offline engine's rules, process-wide
+        booking.use(settings.offline_profile)
     secret = await asyncio.to_thread(load_secret)  # file I/O: keep it off the loop
     async with open_backend(database_url(url)) as backend:
         service = MemoryService(backend, secret, limits, resolve_compactor(compactor, limits))

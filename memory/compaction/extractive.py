@@ -18,6 +18,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from aimind_memory.memory.compaction.analysis import booking
+from aimind_memory.memory.compaction.analysis.booking import Profile
 from aimind_memory.memory.compaction.analysis.decisions import (
     decision_strength,
     is_bare_confirmation,
@@ -420,8 +422,12 @@ class ExtractiveCompactor:
     inline = True
     """Fast and local: it folds within the write that overflows the window (contract §5)."""
 
-    def __init__(self, limits: MemoryLimits | None = None) -> None:
+    def __init__(self, limits: MemoryLimits | None = None, profile: Profile | None = None) -> None:
+        """``profile``: switch the process's offline rules (``analysis.booking``: "general",
+        or "booking" for an assistant that books things); None leaves them as they are."""
         self.limits = limits or MemoryLimits()
+        if profile is not None:
+            booking.use(profile)
 
     async def compact(self, request: CompactionRequest) -> ExplainedOutput:
         await ready_for(request.texts())  # jieba, off the loop, for Chinese text

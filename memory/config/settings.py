@@ -457,6 +457,13 @@ class MemorySettings(AIMindSettings):
         "the write failed.",
         **_POSITIVE,
     )
+    offline_profile: Literal["general", "booking"] | None = setting(
+        None,
+        "The offline compactor's rules for the whole process, set when memory opens: "
+        "general, or general plus the booking profile's (bookings, tickets and trains as "
+        'booking assistants word them: "Yes, please book it for 6", "Booked!", "预订成功").',
+        shown_default="general",
+    )
     model: str = setting(
         DEFAULT_MODEL,
         "The chat model's name on the OpenAI-compatible endpoint (used when OPENAI_API_KEY "

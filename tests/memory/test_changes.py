@@ -34,6 +34,9 @@ from bench.changes import (
 from .helpers import LIMITS, new_token, turn
 
 KINDS = {"new_value", "correction", "reversal", "arrangement", "control"}
+BOOKING = pytest.mark.booking
+"""Bookings, tickets and trains as booking assistants word them: the booking profile's
+rules (contract §5: an opt-in profile, off by default), issue 30's examples."""
 TUNE_NOW = 0.9
 """The tuning sets hold two Chinese plans said without a subject that nothing pins yet
 ("就点披萨吧", "去杭州坐大巴"): decision detection, not supersession (issue 30 item 3's side)."""
@@ -79,6 +82,7 @@ def test_the_change_sets_cover_every_kind_of_change(language: str) -> None:
             assert bool(row.stale) == (row.kind not in ("control", "arrangement")), row.id
 
 
+@pytest.mark.booking
 @pytest.mark.parametrize(("which", "goal"), [("heldout", NOW_GOAL), ("tune", TUNE_NOW)])
 async def test_the_change_conversations_end_with_what_holds_now(
     which: str, goal: float, tmp_path: Path
@@ -130,7 +134,7 @@ def test_decisions_stated_as_arrangements_are_pinned(arrangement: str) -> None:
         ("Let's book the flight to Rome on June 2.", "Let's also book the flight back on June 16."),
         ("I'll pick up Mia at 3:30.", "I'll drop off the car at the garage at 5."),
         ("我们决定数据库用 PostgreSQL。", "我们决定缓存用 Redis。"),
-        ("去程坐周五早上八点的高铁。", "回程坐周日晚上六点的高铁。"),
+        pytest.param("去程坐周五早上八点的高铁。", "回程坐周日晚上六点的高铁。", marks=BOOKING),
         ("我们决定把客厅刷成白色。", "卧室改成木地板。"),
         # which one of a kind: two kiosks, not a kiosk whose hours changed
         ("We decided the kiosk 0 opens at 7 am.", "We decided the kiosk 1 opens at 8 am."),
@@ -164,6 +168,7 @@ def test_a_question_or_a_hedge_replaces_nothing(asked: str) -> None:
     assert output.pinned_decisions == []
 
 
+@pytest.mark.booking
 @pytest.mark.parametrize(
     "made",
     [
@@ -334,12 +339,20 @@ def test_a_ticket_count_of_one_is_a_people_count(pin: str, count: str, said: boo
 @pytest.mark.parametrize(
     ("before", "after"),
     [
-        ("Reserve it for 7 o'clock in the evening.", "No, make it 8 pm."),
-        ("Please book the table for half past 5 in the evening.", "Actually, make it 7:15 pm."),
+        pytest.param(
+            "Reserve it for 7 o'clock in the evening.", "No, make it 8 pm.", marks=BOOKING
+        ),
+        pytest.param(
+            "Please book the table for half past 5 in the evening.",
+            "Actually, make it 7:15 pm.",
+            marks=BOOKING,
+        ),
         ("Let's book the table for eleven in the morning.", "Change the time to 12:30 pm."),
         ("The reservation is at 7 pm today.", "No, change the time to 9 pm."),
         # the part of the day first (wave 36): "evening 4" is 16:00, not the number 4
-        ("Please book the appointment for evening 4.", "No, make it 5:30 pm."),
+        pytest.param(
+            "Please book the appointment for evening 4.", "No, make it 5:30 pm.", marks=BOOKING
+        ),
         ("Let's set the meeting for afternoon 3:45.", "Actually, make it morning 11."),
     ],
 )
@@ -394,6 +407,7 @@ def test_a_correction_answering_a_confirmation_replaces_it(confirmation: str, an
     assert confirmation not in pins_after(("Yes, book it.", confirmation), (answer, "OK."))
 
 
+@pytest.mark.booking
 def test_a_bare_correction_is_said_by_the_sentence_after_it() -> None:
     said = (
         "Book it for 1 pm at Cetrella.",
@@ -451,10 +465,11 @@ def test_a_closing_or_a_remark_answers_no_decision(said_after: str) -> None:
 @pytest.mark.parametrize(
     ("before", "bare", "after"),
     [
-        (
+        pytest.param(
             "Book a table for 2 at Mimi's Cafe.",
             "Sorry, I need to change that.",
             "It's for 3 people.",
+            marks=BOOKING,
         ),
         ("我们决定用 PostgreSQL 作为数据库。", "不对。", "改成 MySQL 吧。"),
     ],
@@ -484,6 +499,7 @@ async def _pins_through_memory(db_url: str, turns: list[tuple[str, str]]) -> lis
         return (await mem.load(token)).pinned_decisions
 
 
+@pytest.mark.booking
 @pytest.mark.parametrize(
     ("offer", "accepted"),
     [
@@ -552,20 +568,22 @@ def test_an_offer_declined_or_changing_nothing_leaves_the_pins(texts: tuple[str,
 @pytest.mark.parametrize(
     ("before", "after", "now"),
     [
-        (
+        pytest.param(
             "Buy 3 tickets to the Panthers game.",
             "Nope. I wish to have 4 tickets.",
             "4 tickets",
+            marks=BOOKING,
         ),
         (
             "We're booking you a table at Sakoon for 7 pm.",
             "Let's make the restaurant Peacock's Koriander.",
             "Peacock's Koriander",
         ),
-        (
+        pytest.param(
             "Schedule me a visit for the 11th of March.",
             "Wait, change that to the 10th.",
             "10th",
+            marks=BOOKING,
         ),
     ],
 )
@@ -599,6 +617,7 @@ def test_an_offer_folded_before_its_answer_is_accepted_from_the_window() -> None
     assert ExtractiveCompactor(LIMITS).compact_sync(later).replaced_decisions == []
 
 
+@pytest.mark.booking
 @pytest.mark.parametrize(
     "texts",
     [
@@ -622,6 +641,7 @@ def test_another_thing_named_in_plain_words_replaces_the_one_it_replaces(
     assert [p for p in pins if "bedroom" in p]
 
 
+@pytest.mark.booking
 def test_a_count_of_tickets_confirmed_again_replaces_the_first() -> None:
     """ "You want 4 tickets" → "You want 2 tickets": a count of tickets is a value of its
     own, changed by another count of tickets (never by a number of people)."""
@@ -671,6 +691,7 @@ def test_a_bare_detail_is_changed_by_a_confirmation_accepted_after_a_failure() -
     assert [p for p in pins if "3:45 pm" in p]
 
 
+@pytest.mark.booking
 @pytest.mark.parametrize(
     "confirm",
     [
@@ -711,6 +732,7 @@ def test_a_confirmation_of_the_change_just_asked_replaces_the_one_it_changes() -
     assert [p for p in pins if "Union Station" in p]
 
 
+@pytest.mark.booking
 def test_a_second_transaction_confirmed_leaves_the_first() -> None:
     """Two payments confirmed one after the other, no change asked between: both hold."""
     pins = compact(
@@ -767,6 +789,7 @@ def test_a_rejection_after_a_confirmation_asked_replaces_the_decision_it_repeats
 # --- failures in other words, retries stated (wave 37: SGD's dev part 3, read by kind) ---
 
 
+@pytest.mark.booking
 def test_a_ticket_failure_does_not_answer_a_table() -> None:
     """A ticket is a bus's, a train's, a flight's: "that ticket was unavailable" drops no
     table booked."""
@@ -776,6 +799,7 @@ def test_a_ticket_failure_does_not_answer_a_table() -> None:
     assert [p for p in pins if "7 pm" in p]
 
 
+@pytest.mark.booking
 def test_a_confirmation_asked_again_and_accepted_replaces_the_first() -> None:
     """ "confirm again then, you need a table for 4 at 12:15 pm" → "exactly, …": accepted,
     it replaces the table for 3 at 2 pm confirmed before."""

@@ -153,14 +153,32 @@ def test_the_issue_s_casual_chat_pins_only_its_real_decisions() -> None:
 
 
 def test_a_bare_confirmation_takes_the_next_sentence_as_its_object() -> None:
-    assert decision_sentences("Booked! Your reference number is 7GAWK763. Anything else?") == [
-        "Booked! Your reference number is 7GAWK763."
+    assert decision_sentences("Settled! The offsite is at the lake house. Anything else?") == [
+        "Settled! The offsite is at the lake house."
     ]
-    assert decision_sentences("预订成功。订单号是 A1289，周五晚上七点。") == [
-        "预订成功。订单号是 A1289，周五晚上七点。"
+    assert decision_sentences("说定了！团建去郊野公园，周五下午出发。") == [
+        "说定了！团建去郊野公园，周五下午出发。"
     ]
     # nothing after it: nothing to pin
+    assert decision_sentences("Settled!") == []
+
+
+BOOKED = ("Booked! Your reference number is 7GAWK763.", "预订成功。订单号是 A1289，周五晚上七点。")
+
+
+def test_the_general_engine_reads_no_booking_template() -> None:
+    asked = ("Yes, please book it for 6 people at 17:15.", "回程坐周日晚上六点的高铁。")
+    for said in (*BOOKED, *asked):
+        assert decision_sentences(said) == [], said
+
+
+@pytest.mark.booking
+def test_the_booking_profile_reads_a_bare_booking_confirmation_with_its_object() -> None:
+    for said in BOOKED:
+        assert decision_sentences(said + " Anything else?") == [said]
     assert decision_sentences("Booked!") == []
+    assert decision_sentences("Yes, please book it for 6 people at 17:15.") != []
+    assert decision_sentences("回程坐周日晚上六点的高铁。") != []
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,8 @@ READ = re.compile(r"""(\w+)\.(?:either|words|characters|phrases|table)\(["'](\w+
 FILES = [
     "decisions_en",
     "decisions_zh",
+    "booking_en",
+    "booking_zh",
     "smalltalk_en",
     "smalltalk_zh",
     "stance_en",

@@ -51,7 +51,8 @@ def is_small_talk(sentence: str) -> bool:
 
 
 def is_bare_confirmation(sentence: str) -> bool:
-    """ "Booked!", "预订成功。": a confirmation whose object is the sentence after it."""
+    """ "Done!", "说定了！" (with the booking profile "Booked!", "预订成功。"): a confirmation
+    whose object is the sentence after it."""
     rules = decisions_zh if is_chinese(sentence) else decisions_en
     return rules.is_bare_confirmation(sentence)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from aimind_memory.memory.compaction.analysis import owner, smalltalk
+from aimind_memory.memory.compaction.analysis import booking, owner, smalltalk
 from aimind_memory.memory.compaction.analysis.cues import Cues
 from aimind_memory.memory.compaction.analysis.strengths import (
     COMMITMENT,
@@ -30,6 +30,8 @@ from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
 _W = WordLists("decisions_en")
+_B = WordLists("booking_en")
+"""The booking profile's words (``booking``): its patterns decide only when it is on."""
 
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "—": " - ", "–": " - "})
 _CONTRACTIONS = (
@@ -124,15 +126,18 @@ _CAPITALISED_NAME = re.compile(r"(?<=[\w,;:)] )(?!I\b)[A-Z][A-Za-z0-9]+")
 _PROGRESSIVE_NEEDS_NAME = _W.words("progressive_needs_name")
 """Verbs too common to count on a date alone ("we're doing good this week")."""
 _BOOK_IT = re.compile(
-    rf"^(?:(?:{_W.either('book_it_lead')})\s*[,.!-]*"
+    rf"^(?:(?:{_B.either('book_it_lead')})\s*[,.!-]*"
     r"\s*)*(?:please\s+)?(?:go ahead and\s+)?(?:please\s+)?"
-    rf"(?:{_W.either('book_it_verbs')})\s+(?:{_W.either('book_it_objects')})\b"
+    rf"(?:{_B.either('book_it_verbs')})\s+(?:{_B.either('book_it_objects')})\b"
     r"(?P<rest>.*)"
 )
-"""The user telling the assistant to go ahead: "Yes, please book it for 6 people at 17:15"."""
+"""The booking profile: the user telling the assistant to go ahead ("Yes, please book it
+for 6 people at 17:15")."""
 _WANT_TO_BOOK = re.compile(
-    rf"\b(?:i|we) (?:want|need) to (?:{_W.either('want_to_book')})\b(?P<rest>.*)"
+    rf"\b(?:i|we) (?:want|need) to (?:{_B.either('want_to_book')})\b(?P<rest>.*)"
 )
+"""The booking profile: "I want to book a table for 2 at 7 pm"."""
+_BOOKING = (_BOOK_IT, _WANT_TO_BOOK)
 _WE_FUTURE = re.compile(
     rf"\b(?:{_W.either('we_future_subject')})\s+(?:will|shall|are(?:\s+not|\s+never)?\s+going to|"
     r"plan to|intend to)\s+(?:not\s+|never\s+|no longer\s+)?"
@@ -176,15 +181,17 @@ _WHERE: dict[re.Pattern[str], tuple[str, bool]] = {
 group of the match, or its start) and whether the frame tells someone what to do."""
 
 
-_BARE_CONFIRMATION = re.compile(
-    rf"^(?:(?:{_W.either('bare_confirmation_lead')})[,!.]?\s*)?"
-    rf"(?:{_W.either('bare_confirmation')})[.!]*$"
-)
+_BARE_LEAD = rf"^(?:(?:{_W.either('bare_confirmation_lead')})[,!.]?\s*)?"
+_BARE_CONFIRMATION = re.compile(rf"{_BARE_LEAD}(?:{_W.either('bare_confirmation')})[.!]*$")
+_BARE_BOOKED = re.compile(rf"{_BARE_LEAD}(?:{_B.either('bare_confirmation')})[.!]*$")
+"""The booking profile's: "Booked!", "Booking was successful."."""
 
 
 def is_bare_confirmation(sentence: str) -> bool:
-    """'Booked!', 'Booking was successful.': a confirmation whose object is the next sentence."""
-    return bool(_BARE_CONFIRMATION.match(normalised(sentence)))
+    """'Done!', 'Decided.' (and with the booking profile 'Booked!'): a confirmation whose
+    object is the next sentence."""
+    s = normalised(sentence)
+    return bool(_BARE_CONFIRMATION.match(s) or (booking.enabled() and _BARE_BOOKED.match(s)))
 
 
 @lru_cache(maxsize=4_096)
@@ -326,7 +333,7 @@ def _settled(s: str, raw: str) -> float:
             concrete = anchors(rest_raw) > 0
         if concrete and _enough(m.group("rest"), 1):
             return PLAN
-    if (m := _BOOK_IT.match(s) or _WANT_TO_BOOK.search(s)) and anchors(raw):
+    if booking.enabled() and (_BOOK_IT.match(s) or _WANT_TO_BOOK.search(s)) and anchors(raw):
         return CONFIRMED
     if (m := _WE_NOT_DOING.search(s)) and _enough(m.group("rest")):
         return PLAN
@@ -465,6 +472,8 @@ def decision_cue(sentence: str) -> tuple[str, str] | None:
     "we decided to"), or None when no frame's words are in it."""
     s = _LEAD.sub("", normalised(sentence))
     for signal, pattern in _CUES:
+        if pattern in _BOOKING and not booking.enabled():
+            continue
         if (m := pattern.search(s)) and _owned(m, sentence):
             return signal, _trigger(m)
     return None

@@ -15,14 +15,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from aimind_memory.memory.compaction.analysis import booking, owner, smalltalk
 from aimind_memory.memory.compaction.analysis import change_words as cw
-from aimind_memory.memory.compaction.analysis import owner, smalltalk
 from aimind_memory.memory.compaction.analysis.segmenter import segment
 from aimind_memory.memory.compaction.analysis.strengths import COMMITMENT, CONFIRMED, EXPLICIT, RULE
 from aimind_memory.memory.compaction.analysis.wordlists import WordLists
 from aimind_memory.memory.compaction.analysis.words import anchors, content_words
 
 _W = WordLists("decisions_zh")
+_B = WordLists("booking_zh")
+"""The booking profile's words (``booking``): its patterns decide only when it is on."""
 
 _LEAD = re.compile(rf"^(?:(?:{_W.either('lead')})[，,、！!。～~ ]+)+")
 _CONFIRM_LABEL = re.compile(
@@ -311,10 +313,12 @@ _TIME_LED = re.compile(
     rf"(?:{_W.either('time_led_verbs')})"
 )
 """周一上午九点开周会, 下周三交设计稿: a when, then what is done (a subject is not needed)."""
-_RIDE_AT = re.compile(rf"(?:{_W.either('ride_booked')})(?:{_TIME})+的(?:{_W.either('rides')})")
-"""回程坐周日晚上六点的高铁, 机票订了周四早上七点的航班: the ride chosen by its time."""
-_BOOKED_IS = re.compile(rf"(?:{_W.either('booked_is')})的是[^，。！？,]{{2,}}")
-"""餐厅订的是靠窗的8号桌: what was booked, said as a fact."""
+_RIDE_AT = re.compile(rf"(?:{_B.either('ride_booked')})(?:{_TIME})+的(?:{_B.either('rides')})")
+"""The booking profile: 回程坐周日晚上六点的高铁, 机票订了周四早上七点的航班 (a ride by its
+time)."""
+_BOOKED_IS = re.compile(rf"(?:{_B.either('booked_is')})的是[^，。！？,]{{2,}}")
+"""The booking profile: 餐厅订的是靠窗的8号桌 (what was booked, said as a fact)."""
+_BOOKING = (_RIDE_AT, _BOOKED_IS)
 _ONLY_SCOPE = re.compile(
     rf"(?:{_W.either('only_scope_when')})(?:先)?只(?:{_W.either('only_scope_verbs')})"
 )
@@ -328,9 +332,9 @@ def _arranged(text: str) -> float:
     where an event is held."""
     if _VAGUE_TIME.search(text):
         return 0.0
-    if _SET_AT.search(text) or _ONLY_SCOPE.search(text) or _RIDE_AT.search(text):
+    if _SET_AT.search(text) or _ONLY_SCOPE.search(text):
         return RULE
-    if _BOOKED_IS.search(text):
+    if booking.enabled() and (_RIDE_AT.search(text) or _BOOKED_IS.search(text)):
         return RULE
     if _TIME_LED.search(text) or _HELD_AT.search(text):
         return COMMITMENT
@@ -379,15 +383,22 @@ def _frames(text: str) -> float:
     return _arranged(text)
 
 
-_BARE = rf"(?:好的|好|OK|ok)?[，,]?\s*(?:{_W.either('bare_confirmation')})"
+_BARE_OK = r"(?:好的|好|OK|ok)?[，,]?\s*"
+_BARE = rf"{_BARE_OK}(?:{_W.either('bare_confirmation')})"
+_BOOKED = rf"{_BARE_OK}(?:{_B.either('bare_confirmation')})"
+"""The booking profile's: 预订成功, 已为您预订好了."""
 _BARE_CONFIRMATION = re.compile(r"^" + _BARE + r"[。！!～~]*$")
+_BARE_BOOKED = re.compile(r"^" + _BOOKED + r"[。！!～~]*$")
 _BARE_LEAD = re.compile(r"^" + _BARE + r"[。！!，,]\s*(?P<rest>.+)")
+_BOOKED_LEAD = re.compile(r"^" + _BOOKED + r"[。！!，,]\s*(?P<rest>.+)")
 """预订成功。订单号是 A1289: a bare confirmation with its object after it."""
 
 
 def is_bare_confirmation(sentence: str) -> bool:
-    """ "预订成功。", "说定了！": a confirmation whose object is the next sentence."""
-    return bool(_BARE_CONFIRMATION.match(sentence.strip()))
+    """ "说定了！" (and with the booking profile "预订成功。"): a confirmation whose object is
+    the next sentence."""
+    s = sentence.strip()
+    return bool(_BARE_CONFIRMATION.match(s) or (booking.enabled() and _BARE_BOOKED.match(s)))
 
 
 @lru_cache(maxsize=8_192)
@@ -409,7 +420,8 @@ def decision_strength(sentence: str) -> float:
         rest = text[lead.end() :]
         if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
             return max(CONFIRMED, _frames(rest))
-    if label := _CONFIRM_LABEL.match(text) or _BARE_LEAD.match(text):
+    booked = _BOOKED_LEAD.match(text) if booking.enabled() else None
+    if label := _CONFIRM_LABEL.match(text) or _BARE_LEAD.match(text) or booked:
         rest = _LEAD.sub("", label.group("rest") or label.group("after_comma"))
         if not _disqualified(rest, _Sentence.of(rest).tokens) and _enough(rest):
             return max(CONFIRMED, _frames(rest))
@@ -431,8 +443,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a commitment", _COMMITMENT),
     ("an arrangement", _SET_AT),
     ("an arrangement", _ONLY_SCOPE),
-    ("an arrangement", _RIDE_AT),
-    ("an arrangement", _BOOKED_IS),
+    ("an arrangement", _RIDE_AT),  # the booking profile's (``decision_cue``)
+    ("an arrangement", _BOOKED_IS),  # the booking profile's
     ("an arrangement", _TIME_LED),
     ("an arrangement", _HELD_AT),
     ("a plan", _PLANNED),
@@ -464,6 +476,8 @@ def decision_cue(sentence: str) -> tuple[str, str] | None:
         if word in text and owner.chinese(text, text.index(word)) is not None:
             return "a rule", word
     for signal, pattern in _CUES:
+        if pattern in _BOOKING and not booking.enabled():
+            continue
         if (m := pattern.search(text)) and (pattern not in _OWNED or _owned(m)):
             end = m.start("rest") if "rest" in m.re.groupindex and m.start("rest") >= 0 else 0
             return signal, (text[m.start() : end] if end > m.start() else m.group())[:12]

@@ -27,8 +27,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Literal
 
+from aimind_memory.memory.compaction.analysis import booking, decisions_en, decisions_zh
 from aimind_memory.memory.compaction.analysis import change_words as cw
-from aimind_memory.memory.compaction.analysis import decisions_en, decisions_zh
 from aimind_memory.memory.compaction.analysis.cues import Battery, Possible
 from aimind_memory.memory.compaction.analysis.decisions import is_small_talk
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
@@ -101,14 +101,14 @@ _EN, _ZH = (_battery(cw.SENTENCE_PHRASES[lang], lang == "zh") for lang in ("en",
 _ZH_NOT_ANYMORE = re.compile(r"不([\u4e00-\u9fff]{1,4})了")
 
 _SPACED_CLITIC = re.compile(r"\s+(n't|'s|'re|'ll|'ve|'d|'m)\b")
-"""MultiWOZ's tokenised text: "is n't", "they 're"."""
+"""The booking profile: MultiWOZ's tokenised text ("is n't", "they 're")."""
 
 
 @lru_cache(maxsize=2_048)
 def _english(text: str) -> str:
     """Lower case, plain quotes, contractions spelled out, as the decision rules read it
     (cached: each reading of a sentence, and of its whole message, asks it again)."""
-    spaced = "'" in text  # every clitic of _SPACED_CLITIC has one
+    spaced = "'" in text and booking.enabled()  # every clitic of _SPACED_CLITIC has one
     return decisions_en.normalised(_SPACED_CLITIC.sub(r"\1", text) if spaced else text)
 
 
