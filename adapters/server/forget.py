@@ -106,11 +106,16 @@ async def _cancel(client: LangGraphClient, thread_id: str, run_id: str) -> None:
 
 
 async def _is_live(client: LangGraphClient, thread_id: str, run_id: str) -> bool:
+    """Whether the run is still pending or running; a 5xx counts as live, so the poll asks
+    again until the deadline: Aegra answers a 500 while it re-reads a run whose row is going
+    with its thread (a stateless run ending as it is cancelled), and a 404 the next time."""
     try:
         run = await client.runs.get(thread_id, run_id)
     except httpx.HTTPStatusError as exc:
         if exc.response.status_code == 404:  # gone: ended, and its thread with it
             return False
+        if exc.response.status_code >= 500:
+            return True
         raise
     return run.get("status") in LIVE_RUNS
 
