@@ -356,6 +356,10 @@ _LIMIT_FIELDS = (
 )
 
 
+OfflineProfile = Literal["general", "booking"]
+"""The offline compactor's rule sets (``compaction.analysis.booking``)."""
+
+
 class MemorySettings(AIMindSettings):
     """Everything memory reads from the environment: where it lives, who may read it,
     its bounds, its database connections and its models."""
@@ -457,7 +461,7 @@ class MemorySettings(AIMindSettings):
         "the write failed.",
         **_POSITIVE,
     )
-    offline_profile: Literal["general", "booking"] | None = setting(
+    offline_profile: OfflineProfile | None = setting(
         None,
         "The offline compactor's rules for the whole process, set when memory opens: "
         "general, or general plus the booking profile's (bookings, tickets and trains as "

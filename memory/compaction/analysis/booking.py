@@ -16,10 +16,11 @@ their general twins and ask ``enabled()`` before they let one decide.
 from __future__ import annotations
 
 import sys
-from typing import Literal
+from typing import get_args
 
-Profile = Literal["general", "booking"]
-PROFILES: tuple[Profile, ...] = ("general", "booking")
+from aimind_memory.memory.config.settings import OfflineProfile as Profile
+
+PROFILES: tuple[Profile, ...] = get_args(Profile)
 _ENGINE = "aimind_memory.memory.compaction"
 
 _profile: Profile = "general"

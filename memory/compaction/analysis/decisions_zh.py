@@ -383,15 +383,16 @@ def _frames(text: str) -> float:
     return _arranged(text)
 
 
-_BARE_OK = r"(?:好的|好|OK|ok)?[，,]?\s*"
-_BARE = rf"{_BARE_OK}(?:{_W.either('bare_confirmation')})"
-_BOOKED = rf"{_BARE_OK}(?:{_B.either('bare_confirmation')})"
+def _confirmations(words: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A bare confirmation of ``words`` (说定了！), and one with its object after it
+    (预订成功。订单号是 A1289)."""
+    bare = rf"^(?:好的|好|OK|ok)?[，,]?\s*(?:{words})"
+    return re.compile(bare + r"[。！!～~]*$"), re.compile(bare + r"[。！!，,]\s*(?P<rest>.+)")
+
+
+_BARE_CONFIRMATION, _BARE_LEAD = _confirmations(_W.either("bare_confirmation"))
+_BARE_BOOKED, _BOOKED_LEAD = _confirmations(_B.either("bare_confirmation"))
 """The booking profile's: 预订成功, 已为您预订好了."""
-_BARE_CONFIRMATION = re.compile(r"^" + _BARE + r"[。！!～~]*$")
-_BARE_BOOKED = re.compile(r"^" + _BOOKED + r"[。！!～~]*$")
-_BARE_LEAD = re.compile(r"^" + _BARE + r"[。！!，,]\s*(?P<rest>.+)")
-_BOOKED_LEAD = re.compile(r"^" + _BOOKED + r"[。！!，,]\s*(?P<rest>.+)")
-"""预订成功。订单号是 A1289: a bare confirmation with its object after it."""
 
 
 def is_bare_confirmation(sentence: str) -> bool:
