@@ -29,7 +29,9 @@ from aimind_memory.memory.compaction.analysis.decisions import (
 from aimind_memory.memory.compaction.analysis.segmenter import ready_for
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import (
+    Said,
     acknowledged,
+    confirms_agreed,
     is_acceptance,
     is_bare_correction,
     is_offer,
@@ -215,6 +217,7 @@ def fold_pins(
     superseded: list[str] = []
     changed_by: dict[str, tuple[str, str]] = {}  # a pin a change made → (reason, its sentence)
     taken_on: set[str] = set()  # statements the answer after them took on
+    agreements: set[str] = set()  # what answers to a yes said was agreed
     restored: set[str] = set()  # earlier decisions a return brought back
     replaced_by: dict[str, str] = {}  # a replaced previous pin → the pin that replaced it
     replaced_why: dict[str, str] = {}
@@ -293,17 +296,28 @@ def fold_pins(
             if answer is not None and message.role == "user" and answer.role != "user"
             else frozenset()
         )
+        # the other side's answer to a yes, saying back what was agreed ("yep, ship that" →
+        # "Done: catalog responses are cached for 15 minutes …"): its statements are decided
+        said_back = (
+            index > 0
+            and message.role != "user"
+            and folded[index - 1].role == "user"
+            and confirms_agreed(folded[index - 1].text, message.text)
+        )
         marked = _marked(message.text)
         for k, (sentence, decided) in enumerate(marked):
             # A quoted message is reported, not said: "Your latest message: "Let's book …""
             # neither replaces the pin it quotes nor is pinned for it.
             spoken = unquoted(sentence)
+            what = said(spoken)
             if decided and narrated_past(spoken):
                 decided = False  # "I decided to learn Rust back in 2020": an event
             elif not decided and sentence in agreed:
                 decided = True  # "Tickets live in Jira." → "Okay.": a statement agreed
                 taken_on.add(sentence)
-            what = said(spoken)
+            elif not decided and said_back and (stated(sentence) or _concrete(what)):
+                decided = True  # "yep, ship that" → "Done: cached for 15 minutes."
+                agreements.add(sentence)
             changed = changed or what.change is not None
             # never a pin, nor a change of one — but a rejection giving the new value in a
             # stance's words ("Nope. I wish to have 4 tickets.")
@@ -345,7 +359,10 @@ def fold_pins(
     # replaced, then brought back: it holds, it is no history
     replaced = [t for t in replaced if t not in restored]
     superseded = [t for t in superseded if t not in restored]
-    why = {pin: _why(pin, *changed_by.get(pin, ("", pin)), pin in taken_on) for pin in pins}
+    why = {
+        pin: _why(pin, *changed_by.get(pin, ("", pin)), pin in taken_on, pin in agreements)
+        for pin in pins
+    }
     replaced_by = {old: new for old, new in replaced_by.items() if new in why}
     return FoldedPins(pins, replaced, superseded, why, replaced_by, replaced_why)
 
@@ -377,14 +394,24 @@ def _returned(
     return None if unheld is None else (unheld, sentence)
 
 
-def _why(pin: str, reason: str, said_by: str, acknowledged: bool = False) -> str:
+def _concrete(what: Said) -> bool:
+    """A statement giving a value about something, not asked or hedged: what an answer to
+    a yes says was agreed ("… need 80% coverage on changed lines"), in whatever tense it
+    says it — not the answer's "OK." alone."""
+    return bool(what.values) and bool(what.subject) and not what.tentative
+
+
+def _why(
+    pin: str, reason: str, said_by: str, acknowledged: bool = False, said_back: bool = False
+) -> str:
     """A new pin's ``why``: the decision it states, or the change that made it a pin —
-    said by ``said_by``, another sentence when a return brought an earlier decision back."""
+    said by ``said_by``, another sentence when a return brought an earlier decision back;
+    a statement the answer took on (``acknowledged``) or said back after a yes."""
     if said_by != pin:
         return change_why(said_by, reason)
-    if decision_strength(pin) > 0 or not (reason or acknowledged):
+    if decision_strength(pin) > 0 or not (reason or acknowledged or said_back):
         return pin_why(pin)
-    return change_why(pin, reason) if reason else agreed_why(pin)
+    return change_why(pin, reason) if reason else agreed_why(pin, said_back=said_back)
 
 
 FOLDS_CACHED = 64

@@ -188,7 +188,7 @@ def _parsed(
     name_words = {w for n in names for w in n.split()}
     subject = (
         frozenset(
-            _stem(w)
+            stem(w)
             for w in content_words(rest)
             if w not in cw.EN_FRAME and w not in name_words and not w.isdigit()
         )
@@ -225,7 +225,7 @@ def _counted(source: str, plural: bool = False) -> frozenset[str]:
     if is_chinese(source):
         return frozenset()
     found = _EN_UNIT.findall(_english(source))
-    return frozenset(_stem(u) for u in found if not plural or _stem(u) != u)
+    return frozenset(stem(u) for u in found if not plural or stem(u) != u)
 
 
 def _kinds(found: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
@@ -240,7 +240,8 @@ ING_STEM = 4
 "launch"; not "string"): "We're launching on May 12" is about the launch."""
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """A subject word as sentences compare it: no possessive, no plural "s", no "-ing"."""
     word = word.removesuffix("'s")
     if word.endswith("ing") and len(word) - 3 >= ING_STEM:
         return word[:-3]
@@ -328,7 +329,7 @@ def _acknowledging(sentence: str) -> frozenset[str]:
     text = _english(opener.group())
     if not (_EN["acknowledgement"].search(text) or _EN["acknowledgement_weak"].search(text)):
         return frozenset()
-    return frozenset(_stem(w) for w in content_words(text))
+    return frozenset(stem(w) for w in content_words(text))
 
 
 def _no_longer(text: str) -> bool:
@@ -618,6 +619,36 @@ def acknowledged(message: str, answer: str) -> frozenset[str]:
         if stated(s)
         and ((len(sentences) == 1 and (bare or acts_on(answer))) or _repeats(s, replied))
     )
+
+
+def accepts(message: str) -> bool:
+    """Signal "a yes": a message that ends by accepting ("yes please", "design's fine with
+    it. yup", "SRE那边没意见，同意"): its last sentence, or that sentence's last clause, is
+    an acceptance (``is_acceptance``) — whatever was said before it (who was asked, why)."""
+    last = next(reversed(split_sentences(message)), "")
+    clause = re.split(r"[,;，；]", last.rstrip("。.!！ "))[-1].strip()
+    if not last or _QUESTION_MARK.search(last):
+        return False
+    if clause != last.strip() and is_acceptance(clause):
+        return True  # "sounds good, yes", "SRE那边没意见，同意"
+    # a yes and little else ("yep, ship that"), not a yes opening a request ("好的，顺便把
+    # 电话也发给我吧")
+    return is_acceptance(last) and len(content_words(last)) <= ACCEPTANCE_WORDS
+
+
+ACCEPTANCE_WORDS = 1
+"""A yes says little else: "yep, ship that", "yes please"."""
+
+
+def confirms_agreed(message: str, answer: str) -> bool:
+    """Signal "the agreement said back": the other side's answer to a yes opens by taking
+    it on ("Done: …", "Okay, …", "好的，…") — what it states is what was agreed, said whole
+    ("yep, ship that" → "Done: catalog responses are cached for 15 minutes, with a purge
+    on price changes."): a proposal accepted, in the words of whoever carries it out. Not
+    an answer asking to confirm ("Ok, to be clear: 1 ticket to …"): that is asked back."""
+    if _asks_to_confirm(answer):
+        return False  # "Ok, to be clear: 1 ticket …": asked back, not yet agreed
+    return accepts(message) and acknowledges(answer) is not None
 
 
 def acts_on(answer: str) -> bool:

@@ -29,6 +29,15 @@ point to, and the reason it gives is the replaced pin's ``why`` (``why.change_wh
    ("How about 6 pm instead?", "I suggest SonarQube.") and accepted with a bare yes is
    the decision; it replaces the recent decision it gives another value of, or another
    thing of the kind it holds ("I suggest GitLab CI" after Jenkins).
+7. **The old thing named beside its rival** (``_rivalled``): a decision naming a thing a
+   decision about the same thing lacks, in a message naming that decision's thing outside
+   the new clause ("HAProxy loses this one, ingress tier goes on Envoy"), whatever words
+   say the drop — on top of what the rules above replace.
+8. **The newest word on the same thing** (``_topic_slot``): the one decision a decision
+   shares the most subject words with, each giving a value the other lacks, when no rule
+   above replaced anything ("the auth service hashes passwords with argon2id" after
+   "password hashing in the auth service: bcrypt"); a word after a word only one says
+   ("read timeout" / "connect timeout") names another setting (``_qualified_apart``).
 
 Never from a question or a hedge (unless accepted), or a sentence that adds a decision
 ("also", "另外"). A correction or reversal that replaces something is a decision itself
@@ -38,11 +47,15 @@ Never from a question or a hedge (unless accepted), or a sentence that adds a de
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
+from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import (
     NAMED,
     Said,
@@ -53,6 +66,7 @@ from aimind_memory.memory.compaction.analysis.statements import (
     negated_values,
     returned_option,
     said,
+    stem,
 )
 from aimind_memory.memory.compaction.analysis.values import (
     DETAIL_KINDS,
@@ -369,6 +383,152 @@ def _negated_beside(new: Said, message: str, olds: Sequence[Said]) -> tuple[int,
     )
 
 
+def _things(what: Said) -> frozenset[str]:
+    """The things a sentence names: its names and values of a thing kind ("Envoy",
+    "PostgreSQL"), not a number, a date or a time (those many things share). In Chinese
+    text a word in Latin letters is a name too ("YOURLS不用了"): Chinese is written without
+    them, so one inside it names a product, a tool or a standard."""
+    named = {v for k in what.values.keys() & NAMED for v in what.values[k]}
+    latin = _LATIN.findall(what.source)
+    if is_chinese(what.source):
+        return frozenset(named | {w.lower() for w in latin})
+    return frozenset(named | {w.lower() for w in latin if len(w) > 2 and _CAPITAL_INSIDE.match(w)})
+
+
+_LATIN = re.compile(
+    r"(?<![A-Za-z0-9_.+#-])[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#](?![A-Za-z0-9_+#-])"
+)
+_CAPITAL_INSIDE = re.compile(r"[A-Za-z][a-z0-9]*[A-Z]")
+"""A capital after the first letter ("HAProxy", "MkDocs", "gRPC"): a name wherever it
+stands, the first word of a sentence too."""
+
+
+def _mentions(text: str, thing: str, common: frozenset[str] = frozenset()) -> bool:
+    """``thing`` (lower-cased, as ``Said`` holds it) said in ``text``: as a word of its own,
+    or inside Chinese text (two characters at least); a longer name by one of its words
+    too ("Statuspage" of "Atlassian Statuspage"), not one of the ``common`` words the
+    sentence says of its own ("school" of "Pleasure Point Surf School")."""
+    if not thing.isascii():
+        return len(thing) > 1 and thing in text
+    words = [thing, *(w for w in thing.split()[1:] if len(w) >= PART_CHARS)]
+    words += [w for w in thing.split()[:1] if len(w) >= PART_CHARS and len(words) > 1]
+    return any(
+        re.search(rf"(?<![A-Za-z0-9_.+#-]){re.escape(w)}(?![A-Za-z0-9_+#-])", text, re.IGNORECASE)
+        for w in words
+        if w == thing or stem(w) not in common
+    )
+
+
+PART_CHARS = 4
+"""A word of a longer name that names it alone ("Statuspage" of "Atlassian Statuspage"):
+this long at least, not "AWS" of "AWS Secrets Manager"."""
+
+
+def _rivalled(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
+    """Signal "the old thing named beside its rival": a decision names a thing (its rival)
+    that an earlier decision about the same thing does not hold, and its message names the
+    thing that decision holds, outside the clause naming the rival: "HAProxy loses this one,
+    ingress tier goes on Envoy"; "forget Statuspage, we're going with Instatus for the
+    status page"; "阿里云短信弃用，验证码全部走Twilio". People name what they drop beside
+    what replaces it, in words no list can hold ("is a no-go", "loses", "pass掉"): naming
+    both apart is the signal, not the words between them. A thing the rival's clause names
+    too is what both are about ("drop the API TTL to 120 seconds": TTL), and a clause that
+    keeps a thing ("HAProxy stays at the edge") is no drop. The same thing: a subject word
+    shared, or the old thing said in the decision itself."""
+    if not _things(new) or not message:
+        return ()
+    clauses = [c.strip(" ,;，；") for c in _CLAUSE.findall(new.source)]
+    kept = _kept_things(message)
+    out = []
+    for i, old in enumerate(olds):
+        theirs = _things(old)
+        rivals = [c for c in clauses if _unheld(_things(said(c)), theirs)]
+        if not theirs or not rivals:
+            continue  # the old decision holds every thing this one names: said again
+        rest, in_rivals = message, frozenset[str]().union(*(_things(said(c)) for c in rivals))
+        for clause in rivals:
+            rest = rest.replace(clause, " ")
+        named = {t for t in theirs - in_rivals - kept if _mentions(rest, t, new.subject)}
+        if named and (new.subject & old.subject or named & _things(new)):
+            out.append(i)
+    return tuple(out)
+
+
+_CLAUSE = re.compile(r"[^,;，；]+")
+
+
+def _unheld(things: frozenset[str], held: frozenset[str]) -> frozenset[str]:
+    """The things none of ``held`` is, in full or in part ("Statuspage" is "Atlassian
+    Statuspage")."""
+    return frozenset(t for t in things if not any(_within(t, h) or _within(h, t) for h in held))
+
+
+@lru_cache(maxsize=1_024)
+def _kept_things(message: str) -> frozenset[str]:
+    """The things a message names only in clauses that keep them ("HAProxy stays at the
+    edge", "后台那个继续用Vite"): no drop of theirs."""
+    return frozenset().union(
+        *(_things(said(s)) - _things(said(kept_apart(s))) for s in split_sentences(message))
+    )
+
+
+TOPIC_WEIGHT = 1.5
+"""What a decision must share with an earlier one to be about the same thing: two subject
+words at least, one of them said by no other decision held (each word weighs one over the
+number of decisions saying it)."""
+
+
+def _values(what: Said) -> frozenset[str]:
+    """Every value a sentence gives: its typed values and the things it names."""
+    return frozenset(v for vs in what.values.values() for v in vs) | _things(what)
+
+
+def _topic_slot(new: Said, olds: Sequence[Said]) -> tuple[int, ...]:
+    """Signal "the newest word on the same thing": the one earlier decision a decision
+    shares the most subject words with (``TOPIC_WEIGHT`` at least, words many decisions
+    say weighing less), when each gives a value the other does not ("password hashing in
+    the auth service: bcrypt" → "the auth service hashes passwords with argon2id"). A
+    setting said anew is its new value, in whatever words: its subject words say which
+    setting, not the kinds of its values. Two earlier decisions sharing as much (parallel
+    slots: "free tier" and "pro tier" both "req/min") leave it undecided."""
+    if not new.subject or not olds:
+        return ()
+    df = Counter(w for o in (*olds, new) for w in o.subject)
+    scores = [sum(1 / df[w] for w in new.subject & o.subject) for o in olds]
+    best = max(scores)
+    if best < TOPIC_WEIGHT or scores.count(best) > 1:
+        return ()
+    best_at = scores.index(best)
+    old = olds[best_at]
+    mine, theirs = _values(new), _values(old)
+    if not (mine - theirs and theirs - mine) or _qualified_apart(new, old):
+        return ()  # no other value (said again, or a detail added), or another slot
+    if _same_subject(new, old):
+        return ()  # the same words but values: the typed rules (``_same_slot``) say which
+    return (best_at,)
+
+
+def _ordered(what: Said) -> list[str]:
+    """A sentence's subject words in the order it says them."""
+    text = what.source.lower()
+    return sorted((w for w in what.subject if w in text), key=text.find)
+
+
+def _qualified_apart(new: Said, old: Said) -> bool:
+    """Signal "another one of the same kind": a word both say comes after a word only one
+    says in each ("connect timeout" / "read timeout", "商品服务连接池" / "订单服务连接池"):
+    the word before names which one, so the two are two settings, not one said anew."""
+
+    def before(words: list[str]) -> dict[str, str]:
+        return {w: p for p, w in pairwise(words)}
+
+    mine, theirs = before(_ordered(new)), before(_ordered(old))
+    return any(
+        mine[w] not in old.subject and theirs[w] not in new.subject
+        for w in (new.subject & old.subject) & mine.keys() & theirs.keys()
+    )
+
+
 def _tied_first(new: Said, olds: Sequence[Said], scores: list[int]) -> list[int]:
     """Signal "named beats same kind": when the change names what some of the decisions it
     may change are about (a subject word), one it names nothing of — only another value of a
@@ -669,7 +829,7 @@ def _holding(
 _WORD = re.compile(r"[\w.+#-]+")
 
 
-def replacement(
+def _replacement(
     sentence: str,
     earlier: Sequence[str],
     *,
@@ -750,6 +910,9 @@ def replacement(
         if not gone and (again_named := [i for i, o in enumerate(olds) if _named_again(new, o)]):
             gone.add(again_named[-1])  # the newest: "Python 3.12 it is" means one decision
             reason = "named again"
+        if not gone and (topic := set(_topic_slot(new, olds)) - beside):
+            gone |= topic
+            reason = "new value"
     gone -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
     gone |= _echoes(new, gone, olds, ages)
     if not gone:
@@ -759,3 +922,35 @@ def replacement(
     if beside and reason in ("correction", "new value", "new count"):
         reason = "own slot"  # one of two parallel decisions changed, the other left
     return Replacement(tuple(sorted(gone)), reason, True)
+
+
+def replacement(
+    sentence: str,
+    earlier: Sequence[str],
+    *,
+    decided: bool,
+    ages: Sequence[int | None] | None = None,
+    confirming: Sequence[str] = (),
+    message: str = "",
+) -> Replacement:
+    """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
+    to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
+    correction or reversal that replaces something. ``ages``: how many messages ago each
+    earlier decision was said (None: long ago; default: all just now); ``confirming``:
+    what the message before asked to confirm (a rejection answers the decision it
+    repeats); ``message``: the whole message the sentence is in (``_named_around``,
+    ``_rivalled``). What the rules above replace, and every decision whose thing the
+    message names beside its rival (``_rivalled``): a change may drop more than one."""
+    found = _replacement(
+        sentence, earlier, decided=decided, ages=ages, confirming=confirming, message=message
+    )
+    new = said(kept_apart(sentence))
+    if not (decided or new.change or found.pin) or new.tentative or new.additive:
+        return found
+    rivalled = set(_rivalled(new, message, [said(e) for e in earlier])) - set(found.replaced)
+    rivalled -= {i for i, e in enumerate(earlier) if e.strip() == sentence.strip()}
+    if not rivalled:
+        return found
+    return Replacement(
+        tuple(sorted({*found.replaced, *rivalled})), found.reason or "rival named", True
+    )

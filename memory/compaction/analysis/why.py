@@ -40,6 +40,7 @@ REPLACEMENT_SIGNALS = {
     "own slot": "a change of one of two parallel decisions",
     "named again": "the same thing named with a new value",
     "old value named": "a correction",
+    "rival named": "the old thing named beside a new one",
     "old value negated": "the old value said not to beside the choice",
     "new count": "a new count of the same things",
     "accepted offer": "an offer accepted",
@@ -49,7 +50,7 @@ REPLACEMENT_SIGNALS = {
 """``supersession.Replacement.reason`` (or the change a sentence's words mark,
 ``statements.Said.change``) as a ``why`` names it."""
 REPLACED_FALLBACK = "a later decision about the same thing"
-UNCUED = frozenset({"named again"})
+UNCUED = frozenset({"named again", "rival named"})
 """Reasons said by the thing named, not by change words ("No problem, Python 3.12 it is.":
 'no' is no old value there): the why quotes the thing."""
 
@@ -162,14 +163,19 @@ def pin_why(sentence: str, language: Language | None = None) -> str:
 
 AGREED = "a statement the other side took on: '{trigger}'"
 """An acknowledged statement's why ("Tickets live in Jira." answered "Okay.")."""
+SAID_BACK = "an agreement said back: '{trigger}'"
+"""The why of what an answer to a yes states ("yep, ship that" → "Done: catalog responses
+are cached for 15 minutes.")."""
 
 
-def agreed_why(sentence: str) -> str:
-    """Why a plain statement is pinned: the answer after it took it on; its concrete
-    thing quoted ("a statement the other side took on: 'Jira'")."""
+def agreed_why(sentence: str, *, said_back: bool = False) -> str:
+    """Why a plain statement is pinned: the answer after it took it on, or (``said_back``)
+    it answers a yes by saying what was agreed; its concrete thing quoted ("a statement
+    the other side took on: 'Jira'", "an agreement said back: '15 minutes'")."""
     text = unquoted(sentence)
     thing = _object(text, "") or text
-    return _short(_in_language(AGREED.format(trigger=_quote(text, thing)), text))
+    template = SAID_BACK if said_back else AGREED
+    return _short(_in_language(template.format(trigger=_quote(text, thing)), text))
 
 
 def change_why(sentence: str, reason: str = "") -> str:
