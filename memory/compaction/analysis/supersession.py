@@ -838,12 +838,8 @@ def _replacement(
     confirming: Sequence[str] = (),
     message: str = "",
 ) -> Replacement:
-    """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
-    to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
-    correction or reversal that replaces something. ``ages``: how many messages ago each
-    earlier decision was said (None: long ago; default: all just now); ``confirming``:
-    what the message before asked to confirm (a rejection answers the decision it
-    repeats); ``message``: the whole message the sentence is in (``_named_around``)."""
+    """``replacement`` by the rules of one decision each (1–6 and 8): the one a correction
+    means, a new value's slot, an offer's change; ``_rivalled`` adds to what these find."""
     changing = kept_apart(sentence)  # "…; orders stays on PostgreSQL": not what changes
     new = said(changing)
     decided = decided or new.labelled
