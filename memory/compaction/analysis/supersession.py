@@ -52,6 +52,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import TypedDict, Unpack
 
 from aimind_memory.memory.compaction.analysis import timewords as tw
 from aimind_memory.memory.compaction.analysis.decisions import unquoted
@@ -920,14 +921,20 @@ def _replacement(
     return Replacement(tuple(sorted(gone)), reason, True)
 
 
+class Context(TypedDict, total=False):
+    """What ``replacement`` may know of the conversation around a sentence."""
+
+    ages: Sequence[int | None] | None
+    confirming: Sequence[str]
+
+
 def replacement(
     sentence: str,
     earlier: Sequence[str],
     *,
     decided: bool,
-    ages: Sequence[int | None] | None = None,
-    confirming: Sequence[str] = (),
     message: str = "",
+    **context: Unpack[Context],
 ) -> Replacement:
     """The earlier decisions (oldest first) that ``sentence`` replaces, and whether it is
     to be pinned: ``decided`` (it states a decision, or opens as a change of plan), or a
@@ -937,9 +944,7 @@ def replacement(
     repeats); ``message``: the whole message the sentence is in (``_named_around``,
     ``_rivalled``). What the rules above replace, and every decision whose thing the
     message names beside its rival (``_rivalled``): a change may drop more than one."""
-    found = _replacement(
-        sentence, earlier, decided=decided, ages=ages, confirming=confirming, message=message
-    )
+    found = _replacement(sentence, earlier, decided=decided, message=message, **context)
     new = said(kept_apart(sentence))
     if not (decided or new.change or found.pin) or new.tentative or new.additive:
         return found
