@@ -51,6 +51,18 @@ def test_a_kept_thing_or_the_topic_both_name_is_no_rival() -> None:
     assert replacement(message, held, decided=True, message=message).replaced == ()
 
 
+def test_decisions_listed_in_one_message_do_not_drop_each_other() -> None:
+    # the first decision's thing is named only by the first decision: nothing drops it
+    first, second = "We use Foo for the orders service.", "We use Bar for the billing service."
+    message = f"{first} {second}"
+    assert replacement(second, [first], decided=True, message=message).replaced == ()
+    # named again beside the rival, it is dropped, said in this message or an earlier one
+    dropped = f"{first} Foo is out, billing and orders go on Bar."
+    assert replacement(
+        "Foo is out, billing and orders go on Bar.", [first], decided=True, message=dropped
+    ).replaced == (0,)
+
+
 def test_the_newest_word_on_the_same_thing_replaces_it() -> None:
     held = ["session tokens in the admin app: JWT, 15 minute expiry", "admin UI is React"]
     sentence = "Done: the admin app's session tokens are opaque ids in Redis, 8 hour expiry."

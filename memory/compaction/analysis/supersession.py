@@ -434,8 +434,10 @@ def _rivalled(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
     what replaces it, in words no list can hold ("is a no-go", "loses", "pass掉"): naming
     both apart is the signal, not the words between them. A thing the rival's clause names
     too is what both are about ("drop the API TTL to 120 seconds": TTL), and a clause that
-    keeps a thing ("HAProxy stays at the edge") is no drop. The same thing: a subject word
-    shared, or the old thing said in the decision itself."""
+    keeps a thing ("HAProxy stays at the edge") is no drop, nor is a decision's thing named
+    only by that decision when it is of the same message ("We use Foo for orders. We use
+    Bar for billing."). The same thing: a subject word shared, or the old thing said in the
+    decision itself."""
     if not _things(new) or not message:
         return ()
     clauses = [c.strip(" ,;，；") for c in _CLAUSE.findall(new.source)]
@@ -446,7 +448,9 @@ def _rivalled(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
         rivals = [c for c in clauses if _unheld(_things(said(c)), theirs)]
         if not theirs or not rivals:
             continue  # the old decision holds every thing this one names: said again
-        rest, in_rivals = message, frozenset[str]().union(*(_things(said(c)) for c in rivals))
+        # the old decision's own words name nothing it drops (it may be of this message)
+        rest = message.replace(old.source, " ")
+        in_rivals = frozenset[str]().union(*(_things(said(c)) for c in rivals))
         for clause in rivals:
             rest = rest.replace(clause, " ")
         named = {t for t in theirs - in_rivals - kept if _mentions(rest, t, new.subject)}
