@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -181,7 +182,21 @@ def fill_memory(context: BrowserContext, base_url: str, message: Any) -> None:
                 mine = {"text": text, "messageId": message_id, "role": "user", "createdAt": said}
                 pinned = page.post("/api/chat/memory/pins", json=mine)
                 assert pinned.status_code == 201, pinned.text
+            settled(page)
     context.add_cookies([{"name": CHAT_THREAD_COOKIE, "value": thread, "url": base_url}])
+
+
+def settled(page: httpx.Client) -> None:
+    """Wait until memory has no compaction pending, as a person's next message comes after
+    the panel settles: each fold then folds the turns it would for them, not however many
+    26 requests sent back to back let pile up (which folds what decides the pins)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while page.get("/api/chat/memory").json().get("pending"):
+        assert time.monotonic() < deadline, "memory stayed pending"
+        time.sleep(SETTLE_POLL_S)
+
+
+SETTLE_POLL_S = 0.1
 
 
 def shows_full_memory(page: Page) -> None:
