@@ -29,9 +29,9 @@ from aimind_memory.memory.compaction.analysis.decisions import (
 from aimind_memory.memory.compaction.analysis.segmenter import ready_for
 from aimind_memory.memory.compaction.analysis.sentences import is_chinese, split_sentences
 from aimind_memory.memory.compaction.analysis.statements import (
-    Said,
     acknowledged,
     confirms_agreed,
+    gives_value,
     is_acceptance,
     is_bare_correction,
     is_offer,
@@ -315,7 +315,7 @@ def fold_pins(
             elif not decided and sentence in agreed:
                 decided = True  # "Tickets live in Jira." → "Okay.": a statement agreed
                 taken_on.add(sentence)
-            elif not decided and said_back and (stated(sentence) or _concrete(what)):
+            elif not decided and said_back and (stated(sentence) or gives_value(spoken)):
                 decided = True  # "yep, ship that" → "Done: cached for 15 minutes."
                 agreements.add(sentence)
             changed = changed or what.change is not None
@@ -392,13 +392,6 @@ def _returned(
             return held.index(current), old
     unheld = returned_unheld(sentence, held) if how == "named" else None
     return None if unheld is None else (unheld, sentence)
-
-
-def _concrete(what: Said) -> bool:
-    """A statement giving a value about something, not asked or hedged: what an answer to
-    a yes says was agreed ("… need 80% coverage on changed lines"), in whatever tense it
-    says it — not the answer's "OK." alone."""
-    return bool(what.values) and bool(what.subject) and not what.tentative
 
 
 def _why(

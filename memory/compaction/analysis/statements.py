@@ -284,6 +284,11 @@ _LETTERS = re.compile(r"[a-z]+")
 _CLAUSE = re.compile(r"[^,;，；]+[,;，；]?")
 
 
+def clauses(sentence: str) -> list[str]:
+    """The sentence's clauses, comma or semicolon apart (Chinese or not), without them."""
+    return [c.strip(" ,;，；") for c in _CLAUSE.findall(sentence)]
+
+
 @lru_cache(maxsize=4_096)
 def kept_apart(sentence: str) -> str:
     """Signal "the other slot stays": a clause saying a decision stays as it is ("orders
@@ -589,6 +594,15 @@ def stated(sentence: str) -> bool:
     if len(said_words) > STATED_MAX_WORDS or _EN_PAST_VERB.search(text):
         return False
     return words + handles > STATED_WORDS
+
+
+def gives_value(sentence: str) -> bool:
+    """A statement giving a value about something, in whatever tense ("… need 80%
+    coverage on changed lines; overall coverage is reported …"), not asked or hedged: what
+    an answer to a yes may state as agreed (``confirms_agreed``) where ``stated`` reads a
+    told past — not the answer's "OK." alone."""
+    what = said(sentence)
+    return bool(what.values) and bool(what.subject) and not what.tentative
 
 
 STATED_MAX_WORDS = 25

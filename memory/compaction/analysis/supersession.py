@@ -61,6 +61,7 @@ from aimind_memory.memory.compaction.analysis.statements import (
     NAMED,
     Said,
     added_apart,
+    clauses,
     dropped_by_name,
     kept_apart,
     named_old_values,
@@ -411,8 +412,11 @@ def _mentions(text: str, thing: str, common: frozenset[str] = frozenset()) -> bo
     sentence says of its own ("school" of "Pleasure Point Surf School")."""
     if not thing.isascii():
         return len(thing) > 1 and thing in text
-    words = [thing, *(w for w in thing.split()[1:] if len(w) >= PART_CHARS)]
-    words += [w for w in thing.split()[:1] if len(w) >= PART_CHARS and len(words) > 1]
+    first, *rest = thing.split()
+    later = [w for w in rest if len(w) >= PART_CHARS]
+    # its first word only beside a later one that names it ("Atlassian" of "Atlassian
+    # Statuspage"), never alone ("Postgres" of "Postgres 15" is the whole name said)
+    words = [thing, *later, *([first] if later and len(first) >= PART_CHARS else [])]
     return any(
         re.search(rf"(?<![A-Za-z0-9_.+#-]){re.escape(w)}(?![A-Za-z0-9_+#-])", text, re.IGNORECASE)
         for w in words
@@ -440,12 +444,12 @@ def _rivalled(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
     decision itself."""
     if not _things(new) or not message:
         return ()
-    clauses = [c.strip(" ,;，；") for c in _CLAUSE.findall(new.source)]
+    parts = clauses(new.source)
     kept = _kept_things(message)
     out = []
     for i, old in enumerate(olds):
         theirs = _things(old)
-        rivals = [c for c in clauses if _unheld(_things(said(c)), theirs)]
+        rivals = [c for c in parts if _unheld(_things(said(c)), theirs)]
         if not theirs or not rivals:
             continue  # the old decision holds every thing this one names: said again
         # the old decision's own words name nothing it drops (it may be of this message)
@@ -457,9 +461,6 @@ def _rivalled(new: Said, message: str, olds: Sequence[Said]) -> tuple[int, ...]:
         if named and (new.subject & old.subject or named & _things(new)):
             out.append(i)
     return tuple(out)
-
-
-_CLAUSE = re.compile(r"[^,;，；]+")
 
 
 def _unheld(things: frozenset[str], held: frozenset[str]) -> frozenset[str]:
